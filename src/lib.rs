@@ -20,5 +20,7 @@
 pub mod grid;
 pub mod input;
 pub mod output;
+pub mod pipeline;
 pub mod solver;
+pub mod stats;
 pub mod status;

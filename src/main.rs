@@ -1,1 +1,24 @@
-fn main() {}
+//! The `sudoku-batch` binary: parses the command line and hands over to one subcommand.
+
+mod cli;
+mod cmd;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    let result = match &cli.command {
+        cli::Command::Solve(args) => cmd::solve::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // whoever read our output has gone: nothing to report
+        Err(err) if cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("sudoku-batch: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

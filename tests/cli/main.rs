@@ -1,1 +1,78 @@
-//! CLI integration tests (one binary).
+//! CLI integration tests: the real binary on real files, one test binary for the whole suite.
+//!
+//! Golden files live in tests/golden/; after a deliberate output change, regenerate them with
+//! `BLESS=1 cargo test --test cli` and review the diff before committing.
+
+mod solve;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// Path of a file in the repository.
+pub fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// The binary, run from the repository root so relative paths in messages are short and stable.
+pub fn bin() -> Command {
+    let mut cmd = Command::cargo_bin("sudoku-batch").expect("binary built");
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// A fresh temporary folder per test.
+pub struct Workdir {
+    dir: tempfile::TempDir,
+}
+
+impl Default for Workdir {
+    fn default() -> Self {
+        Workdir::new()
+    }
+}
+
+impl Workdir {
+    /// A new empty folder.
+    pub fn new() -> Workdir {
+        Workdir {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    /// Path of `name` inside the folder.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Writes `contents` to `name` and returns its path.
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, contents).expect("write test file");
+        path
+    }
+
+    /// Reads `name` as text.
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.path(name)).expect("read test file")
+    }
+}
+
+/// Compares `actual` with tests/golden/`name`, or rewrites the golden file when BLESS is set.
+pub fn golden(name: &str, actual: &[u8]) {
+    let path = repo("tests/golden").join(name);
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&path, actual).expect("bless golden file");
+        return;
+    }
+    let expected = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run with BLESS=1 to create it)", path.display()));
+    if expected != actual {
+        panic!(
+            "output differs from {}\n--- expected\n{}\n--- actual\n{}",
+            path.display(),
+            String::from_utf8_lossy(&expected),
+            String::from_utf8_lossy(actual)
+        );
+    }
+}

@@ -1,0 +1,178 @@
+//! Command-line types (clap). The only place that knows clap: each subcommand maps its arguments onto
+//! library types in `cmd/`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use sudoku_batch::input::{Column, InputFormat};
+use sudoku_batch::output::OutputFormat;
+
+/// Solve, check and benchmark sudoku puzzle datasets fast, on every core, streaming.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-batch", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve every puzzle of the inputs; one output record per input record, in input order.
+    #[command(after_help = SOLVE_AFTER_HELP)]
+    Solve(SolveArgs),
+}
+
+const SOLVE_AFTER_HELP: &str = "\
+Status words (the same in every output format):
+  solved         a solution was found (uniqueness not checked)
+  unique         exactly one solution (--unique)
+  multiple       two or more solutions (--unique); the first one found is reported
+  unsolvable     well formed, consistent givens, no solution
+  contradiction  two equal givens in a row, column or box
+  malformed      not readable as a puzzle; the reason goes to stderr as FILE:LINE: reason
+
+Exit status: 0 when every record was read and written (a record's failure is its status),
+2 for usage, I/O or format errors. A closed output pipe ends the run quietly with 0.
+
+Examples:
+  sudoku-batch solve < data/baekjoon_example1.in
+  sudoku-batch solve data/hardest_300.txt -o solutions.txt
+  sudoku-batch solve --unique -O jsonl data/kaggle_200.csv
+  cat *.txt | sudoku-batch solve -j2 -O csv --stats stats.json - > out.csv";
+
+/// Input options shared by the subcommands that read datasets.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Input files, read in order; `-` or none for standard input.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+
+    /// Input layout: line (81 cells a line), csv (header row, puzzle column), grid (9 rows of 9);
+    /// auto decides from the content.
+    #[arg(short = 'I', long, value_enum, default_value_t = InputFormatArg::Auto)]
+    pub input_format: InputFormatArg,
+
+    /// CSV puzzle column, by header name or 1-based position (default: the first column named
+    /// puzzle, quizzes, quiz, question, sudoku, ...).
+    #[arg(short = 'c', long, value_name = "NAME|INDEX", value_parser = parse_column)]
+    pub column: Option<Column>,
+
+    /// Solver threads (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Progress bar on stderr: auto shows it when stderr is a terminal.
+    #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
+    pub progress: ProgressArg,
+
+    /// No progress bar and no summary on stderr (problem records and errors are still reported).
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Records per batch handed to the thread pool.
+    #[arg(long, value_name = "N", default_value_t = 2048, hide = true)]
+    pub batch_size: usize,
+}
+
+/// Arguments of `solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: InputArgs,
+
+    /// Output layout; auto mirrors the input (line for line, csv for csv, grid for grid).
+    #[arg(short = 'O', long, value_enum, default_value_t = OutputFormatArg::Auto)]
+    pub output_format: OutputFormatArg,
+
+    /// Write the output to FILE instead of standard output (`-` for standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Check uniqueness (search for a second solution): statuses unique / multiple instead of solved.
+    #[arg(short, long)]
+    pub unique: bool,
+
+    /// Write the run's summary (counts, times, percentiles) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+
+    /// Leave per-record solve times out of csv and jsonl output, so runs give identical bytes.
+    #[arg(long)]
+    pub no_timings: bool,
+}
+
+/// `--input-format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InputFormatArg {
+    /// Decide from the content.
+    Auto,
+    /// One puzzle a line.
+    Line,
+    /// CSV with a header row.
+    Csv,
+    /// 9 lines of 9 cells.
+    Grid,
+}
+
+/// `--output-format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormatArg {
+    /// Mirror the input.
+    Auto,
+    /// 81-digit solution or status word, one line per record.
+    Line,
+    /// Input columns plus status, solution, guesses, micros.
+    Csv,
+    /// One JSON object per record.
+    Jsonl,
+    /// 9 lines of 9 digits per record, blank line between records.
+    Grid,
+}
+
+/// `--progress` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProgressArg {
+    /// When stderr is a terminal.
+    Auto,
+    /// Always (even when stderr is redirected).
+    Always,
+    /// Never.
+    Never,
+}
+
+impl From<InputFormatArg> for InputFormat {
+    fn from(a: InputFormatArg) -> InputFormat {
+        match a {
+            InputFormatArg::Auto => InputFormat::Auto,
+            InputFormatArg::Line => InputFormat::Line,
+            InputFormatArg::Csv => InputFormat::Csv,
+            InputFormatArg::Grid => InputFormat::Grid,
+        }
+    }
+}
+
+impl From<OutputFormatArg> for OutputFormat {
+    fn from(a: OutputFormatArg) -> OutputFormat {
+        match a {
+            OutputFormatArg::Auto => OutputFormat::Auto,
+            OutputFormatArg::Line => OutputFormat::Line,
+            OutputFormatArg::Csv => OutputFormat::Csv,
+            OutputFormatArg::Jsonl => OutputFormat::Jsonl,
+            OutputFormatArg::Grid => OutputFormat::Grid,
+        }
+    }
+}
+
+/// `--column` text: a number is a 1-based position, anything else a header name.
+pub fn parse_column(text: &str) -> Result<Column, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("column positions start at 1".to_string()),
+        Ok(i) => Ok(Column::Index(i)),
+        Err(_) if text.is_empty() => Err("empty column name".to_string()),
+        Err(_) => Ok(Column::Name(text.to_string())),
+    }
+}

@@ -1,0 +1,75 @@
+//! The subcommands, one file each, and what they share: opening inputs and the output, building the
+//! thread pool, reporting problem records.
+
+pub mod progress;
+pub mod solve;
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use sudoku_batch::input::{Reader, ReaderOptions, Source};
+
+use crate::cli::InputArgs;
+
+/// Inputs as sources: none means stdin, and so does `-`.
+pub fn sources(inputs: &[PathBuf]) -> Vec<Source> {
+    if inputs.is_empty() {
+        return vec![Source::Stdin];
+    }
+    inputs
+        .iter()
+        .map(|p| {
+            if p.as_os_str() == "-" {
+                Source::Stdin
+            } else {
+                Source::Path(p.clone())
+            }
+        })
+        .collect()
+}
+
+/// Opens the inputs named on the command line.
+pub fn open_reader(args: &InputArgs) -> Result<Reader> {
+    let options = ReaderOptions {
+        format: args.input_format.into(),
+        column: args.column.clone(),
+    };
+    Ok(Reader::open(sources(&args.inputs), &options)?)
+}
+
+/// The rayon pool for `--threads` (all cores by default).
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let threads = match threads {
+        Some(0) => anyhow::bail!("--threads must be at least 1"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("solver-{i}"))
+        .build()
+        .context("starting the solver threads")
+}
+
+/// The output: a file created (or truncated) at `path`, or stdout for none or `-`.
+pub fn open_output(path: Option<&Path>) -> Result<Box<dyn Write + Send>> {
+    match path {
+        Some(p) if p.as_os_str() != "-" => {
+            let file =
+                File::create(p).with_context(|| format!("{}: cannot create", p.display()))?;
+            Ok(Box::new(file))
+        }
+        _ => Ok(Box::new(io::stdout())),
+    }
+}
+
+/// True when the error chain holds a broken pipe: the reader of our output went away.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

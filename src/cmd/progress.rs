@@ -1,0 +1,115 @@
+//! The progress bar on stderr: records done, rate, share of input bytes read, ETA. Shown when stderr
+//! is a terminal (`--progress auto`), forced with `--progress always`, never with `-q`.
+
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+
+use crate::cli::ProgressArg;
+
+/// Progress of a run, updated once per batch written.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    bytes: Arc<AtomicU64>,
+    start: Instant,
+    records: u64,
+}
+
+impl Progress {
+    /// A progress display for `mode`; `total` is the input size when known.
+    pub fn new(
+        mode: ProgressArg,
+        quiet: bool,
+        total: Option<u64>,
+        bytes: Arc<AtomicU64>,
+    ) -> Progress {
+        let target = match mode {
+            _ if quiet => None,
+            ProgressArg::Never => None,
+            ProgressArg::Auto if !std::io::stderr().is_terminal() => None,
+            ProgressArg::Auto => Some(ProgressDrawTarget::stderr_with_hz(4)),
+            // indicatif hides itself when stderr is not a terminal; `always` draws anyway
+            ProgressArg::Always => Some(ProgressDrawTarget::term_like_with_hz(
+                Box::new(RawStderr),
+                4,
+            )),
+        };
+        let bar = target.map(|target| {
+            let bar = match total {
+                Some(len) => ProgressBar::with_draw_target(Some(len), target).with_style(
+                    ProgressStyle::with_template(
+                        "{spinner} [{elapsed_precise}] [{wide_bar}] {percent:>3}% {msg}, ETA {eta}",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+                ),
+                None => ProgressBar::with_draw_target(None, target).with_style(
+                    ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                ),
+            };
+            bar.enable_steady_tick(Duration::from_millis(250));
+            bar
+        });
+        Progress {
+            bar,
+            bytes,
+            start: Instant::now(),
+            records: 0,
+        }
+    }
+
+    /// Counts `n` more records written.
+    pub fn add(&mut self, n: usize) {
+        self.records += n as u64;
+        if let Some(bar) = &self.bar {
+            bar.set_position(self.bytes.load(Ordering::Relaxed));
+            let rate = self.records as f64 / self.start.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!("{} records, {:.0}/s", self.records, rate));
+        }
+    }
+
+    /// Removes the bar from the screen.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Stderr as a terminal-like target, drawn to even when it is a file or pipe.
+#[derive(Debug)]
+struct RawStderr;
+
+impl TermLike for RawStderr {
+    fn width(&self) -> u16 {
+        80
+    }
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        self.write_str(&format!("\x1b[{n}A"))
+    }
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        self.write_str(&format!("\x1b[{n}B"))
+    }
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        self.write_str(&format!("\x1b[{n}C"))
+    }
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        self.write_str(&format!("\x1b[{n}D"))
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.write_str(&format!("{s}\n"))
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        std::io::stderr().write_all(s.as_bytes())
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.write_str("\r\x1b[2K")
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}

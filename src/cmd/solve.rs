@@ -1,0 +1,93 @@
+//! `solve`: every record of the inputs solved on the pool, written in input order with its status,
+//! then a summary of counts and solve times on stderr (and as JSON with `--stats`).
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use sudoku_batch::input::Record;
+use sudoku_batch::output::{self, OutputFormat, OutputOptions};
+use sudoku_batch::pipeline::{self, Config, PipelineError};
+use sudoku_batch::stats::Stats;
+use sudoku_batch::status::{Answer, Status};
+
+use super::progress::Progress;
+use crate::cli::SolveArgs;
+
+/// Runs `solve`.
+pub fn run(args: &SolveArgs) -> Result<()> {
+    let start = Instant::now();
+    let mut reader = super::open_reader(&args.input)?;
+    let format = OutputFormat::from(args.output_format).resolve(reader.format());
+    let out = super::open_output(args.output.as_deref())?;
+    let options = OutputOptions {
+        no_timings: args.no_timings,
+    };
+    let mut sink = output::sink(format, out, reader.header(), &options);
+    let pool = super::thread_pool(args.input.threads)?;
+    let threads = pool.current_num_threads();
+    let config = Config {
+        batch_size: args.input.batch_size.max(1),
+        ..Config::for_threads(threads)
+    };
+    let names: Vec<String> = (0..args.input.inputs.len().max(1) as u32)
+        .map(|i| reader.source_name(i).to_string())
+        .collect();
+    let mut progress = Progress::new(
+        args.input.progress,
+        args.input.quiet,
+        reader.total_bytes(),
+        reader.bytes_read(),
+    );
+    let mut stats = Stats::default();
+    let unique = args.unique;
+
+    let result = pipeline::run(
+        &mut reader,
+        &pool,
+        config,
+        |record: &Record| match &record.puzzle {
+            Ok(puzzle) => Answer::solve(puzzle, unique),
+            Err(reason) => Answer::malformed(reason.as_str()),
+        },
+        |records: Vec<Record>, answers: Vec<Answer>| -> io::Result<()> {
+            let mut stderr = io::stderr().lock();
+            for (record, answer) in records.iter().zip(&answers) {
+                if answer.status == Status::Malformed {
+                    let reason = answer.detail.as_deref().unwrap_or("malformed");
+                    let _ = writeln!(
+                        stderr,
+                        "{}:{}: {reason}",
+                        names[record.source as usize], record.line
+                    );
+                }
+                stats.add(answer);
+                sink.write(record, answer)?;
+            }
+            progress.add(records.len());
+            Ok(())
+        },
+    );
+    progress.finish();
+    let finished = sink.finish();
+    match result {
+        Err(PipelineError::Input(err)) => {
+            // what was read before the failure has been written; say where reading stopped
+            return Err(err.into());
+        }
+        Err(PipelineError::Sink(err)) => return Err(err).context("writing the output"),
+        Ok(()) => finished.context("writing the output")?,
+    }
+
+    let summary = stats.summary(start.elapsed(), threads);
+    if !args.input.quiet {
+        eprintln!("{summary}");
+    }
+    if let Some(path) = &args.stats {
+        let json = serde_json::to_string_pretty(&summary).context("encoding the stats")?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("{}: cannot write stats", path.display()))?;
+    }
+    Ok(())
+}

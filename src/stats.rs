@@ -1,0 +1,369 @@
+//! Counters and latency percentiles for a run. A [`Stats`] folds with `+=`, so batches can be counted
+//! apart and merged; percentiles come from a log-linear histogram of fixed size (about 1.6% bucket
+//! width), so memory does not grow with the number of records.
+
+use std::collections::BTreeMap;
+use std::ops::AddAssign;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::status::{Answer, Status};
+
+/// Values below this are counted exactly, one bucket each.
+const LINEAR: u64 = 64;
+/// Sub-buckets per power of two above `LINEAR` (5 bits of mantissa).
+const SUB_BITS: u32 = 5;
+const SUB: usize = 1 << SUB_BITS;
+/// Powers of two from 2^6 to 2^63.
+const BUCKETS: usize = LINEAR as usize + (64 - 6) * SUB;
+
+/// A histogram of nanosecond values with buckets about 1/32 of an octave wide.
+#[derive(Clone)]
+pub struct Histogram {
+    counts: Box<[u64; BUCKETS]>,
+    total: u64,
+    sum: u128,
+    max: u64,
+}
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram {
+            counts: Box::new([0; BUCKETS]),
+            total: 0,
+            sum: 0,
+            max: 0,
+        }
+    }
+}
+
+impl std::fmt::Debug for Histogram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Histogram")
+            .field("total", &self.total)
+            .field("max", &self.max)
+            .finish()
+    }
+}
+
+fn bucket_of(v: u64) -> usize {
+    if v < LINEAR {
+        return v as usize;
+    }
+    let exp = 63 - v.leading_zeros(); // >= 6
+    let top = (v >> (exp - SUB_BITS)) as usize - SUB; // 0..SUB
+    LINEAR as usize + (exp as usize - 6) * SUB + top
+}
+
+/// The middle of bucket `b`, as a representative value.
+fn value_of(b: usize) -> u64 {
+    if b < LINEAR as usize {
+        return b as u64;
+    }
+    let exp = ((b - LINEAR as usize) / SUB) as u32 + 6;
+    let top = ((b - LINEAR as usize) % SUB + SUB) as u64;
+    let low = top << (exp - SUB_BITS);
+    let width = 1u64 << (exp - SUB_BITS);
+    low + width / 2
+}
+
+impl Histogram {
+    /// Counts one value.
+    pub fn record(&mut self, v: u64) {
+        self.counts[bucket_of(v)] += 1;
+        self.total += 1;
+        self.sum += v as u128;
+        self.max = self.max.max(v);
+    }
+
+    /// Number of values counted.
+    pub fn count(&self) -> u64 {
+        self.total
+    }
+
+    /// The largest value counted (exact).
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+
+    /// Mean of the values counted (exact), 0 when empty.
+    pub fn mean(&self) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.total as f64
+        }
+    }
+
+    /// The value at quantile `q` (0..=1), within a bucket's width; never above the exact maximum.
+    pub fn quantile(&self, q: f64) -> u64 {
+        if self.total == 0 {
+            return 0;
+        }
+        let rank = ((q.clamp(0.0, 1.0) * self.total as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (b, &c) in self.counts.iter().enumerate() {
+            seen += c;
+            if seen >= rank {
+                return value_of(b).min(self.max);
+            }
+        }
+        self.max
+    }
+}
+
+impl AddAssign<&Histogram> for Histogram {
+    fn add_assign(&mut self, other: &Histogram) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts.iter()) {
+            *a += b;
+        }
+        self.total += other.total;
+        self.sum += other.sum;
+        self.max = self.max.max(other.max);
+    }
+}
+
+/// Counts of a run: records by status, guesses, solve times.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    by_status: BTreeMap<Status, u64>,
+    records: u64,
+    searched: u64,
+    guesses: u64,
+    no_guess: u64,
+    times: Histogram,
+}
+
+impl Stats {
+    /// Counts one record's answer.
+    pub fn add(&mut self, answer: &Answer) {
+        self.records += 1;
+        *self.by_status.entry(answer.status).or_insert(0) += 1;
+        if matches!(answer.status, Status::Malformed | Status::Contradiction) {
+            return;
+        }
+        self.searched += 1;
+        self.guesses += answer.guesses;
+        self.no_guess += (answer.guesses == 0) as u64;
+        self.times.record(answer.nanos);
+    }
+
+    /// Records counted.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Records with status `status`.
+    pub fn count(&self, status: Status) -> u64 {
+        self.by_status.get(&status).copied().unwrap_or(0)
+    }
+
+    /// The summary of the run, given its wall time.
+    pub fn summary(&self, wall: Duration, threads: usize) -> Summary {
+        let micros = |ns: u64| ns as f64 / 1000.0;
+        let secs = wall.as_secs_f64();
+        let per = |n: u64| {
+            if self.searched == 0 {
+                0.0
+            } else {
+                n as f64 / self.searched as f64
+            }
+        };
+        Summary {
+            records: self.records,
+            statuses: self
+                .by_status
+                .iter()
+                .map(|(s, &n)| (s.as_str(), n))
+                .collect(),
+            puzzles: self.searched,
+            threads,
+            wall_seconds: secs,
+            puzzles_per_second: if secs > 0.0 {
+                self.searched as f64 / secs
+            } else {
+                0.0
+            },
+            micros: Latency {
+                mean: self.times.mean() / 1000.0,
+                p50: micros(self.times.quantile(0.50)),
+                p90: micros(self.times.quantile(0.90)),
+                p99: micros(self.times.quantile(0.99)),
+                max: micros(self.times.max()),
+            },
+            guesses_per_puzzle: per(self.guesses),
+            no_guess_share: per(self.no_guess),
+        }
+    }
+}
+
+impl AddAssign<&Stats> for Stats {
+    fn add_assign(&mut self, other: &Stats) {
+        for (&s, &n) in &other.by_status {
+            *self.by_status.entry(s).or_insert(0) += n;
+        }
+        self.records += other.records;
+        self.searched += other.searched;
+        self.guesses += other.guesses;
+        self.no_guess += other.no_guess;
+        self.times += &other.times;
+    }
+}
+
+/// Solve times per puzzle, microseconds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Latency {
+    /// Mean.
+    pub mean: f64,
+    /// Median.
+    pub p50: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// Largest.
+    pub max: f64,
+}
+
+/// What a run did, as printed on stderr and written by `--stats`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// Records read (and written).
+    pub records: u64,
+    /// Records per status word (only statuses that occurred).
+    pub statuses: BTreeMap<&'static str, u64>,
+    /// Records that reached the search (not malformed, no contradiction).
+    pub puzzles: u64,
+    /// Solver threads.
+    pub threads: usize,
+    /// Wall time of the whole run, seconds.
+    pub wall_seconds: f64,
+    /// `puzzles` per second of wall time.
+    pub puzzles_per_second: f64,
+    /// Solve time per puzzle, microseconds (only the solver call, not reading or writing).
+    pub micros: Latency,
+    /// Mean guesses per puzzle.
+    pub guesses_per_puzzle: f64,
+    /// Share of puzzles solved (or proved unsolvable) without guessing, 0..=1.
+    pub no_guess_share: f64,
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let statuses: Vec<String> = self
+            .statuses
+            .iter()
+            .map(|(s, n)| format!("{s} {n}"))
+            .collect();
+        writeln!(f, "records:    {} ({})", self.records, statuses.join(", "))?;
+        writeln!(
+            f,
+            "wall time:  {:.3} s, {:.0} puzzles/s on {} thread{}",
+            self.wall_seconds,
+            self.puzzles_per_second,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        )?;
+        let m = &self.micros;
+        writeln!(
+            f,
+            "µs/puzzle:  mean {:.2}, p50 {:.2}, p90 {:.2}, p99 {:.2}, max {:.2}",
+            m.mean, m.p50, m.p90, m.p99, m.max
+        )?;
+        write!(
+            f,
+            "guesses:    {:.2} per puzzle, {:.1}% without guessing",
+            self.guesses_per_puzzle,
+            self.no_guess_share * 100.0
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(status: Status, guesses: u64, nanos: u64) -> Answer {
+        Answer {
+            status,
+            solution: None,
+            guesses,
+            nanos,
+            detail: None,
+        }
+    }
+
+    #[test]
+    fn buckets_are_monotonic_and_narrow() {
+        // sorted values: every value up to 10^4, then powers of two and their neighbours
+        let values = (0..10_000u64)
+            .chain((14..64).flat_map(|e| [(1u64 << e) - 1, 1u64 << e, (1u64 << e) + 1]))
+            .chain([u64::MAX]);
+        let mut last = 0;
+        for v in values {
+            let b = bucket_of(v);
+            assert!(b >= last && b < BUCKETS, "bucket order at {v}");
+            let mid = value_of(b);
+            let err = (mid as f64 - v as f64).abs() / (v.max(1) as f64);
+            assert!(err <= 1.0 / 32.0, "value {v} bucket mid {mid}");
+            last = b;
+        }
+    }
+
+    #[test]
+    fn quantiles_of_known_values() {
+        let mut h = Histogram::default();
+        for v in 1..=1000u64 {
+            h.record(v * 1000);
+        }
+        let within = |got: u64, want: f64| (got as f64 - want).abs() / want < 0.02;
+        assert!(within(h.quantile(0.5), 500_000.0), "{}", h.quantile(0.5));
+        assert!(within(h.quantile(0.9), 900_000.0));
+        assert!(within(h.quantile(0.99), 990_000.0));
+        assert_eq!(h.quantile(1.0), 1_000_000);
+        assert_eq!(h.max(), 1_000_000);
+        assert_eq!(h.mean(), 500_500.0);
+    }
+
+    #[test]
+    fn empty_stats_summarise_to_zeros() {
+        let s = Stats::default().summary(Duration::ZERO, 1);
+        assert_eq!((s.records, s.puzzles), (0, 0));
+        assert_eq!(s.micros.p99, 0.0);
+        assert_eq!(s.puzzles_per_second, 0.0);
+    }
+
+    #[test]
+    fn folding_batches_equals_counting_at_once() {
+        let answers = [
+            answer(Status::Solved, 0, 1500),
+            answer(Status::Solved, 3, 25_000),
+            answer(Status::Malformed, 0, 0),
+            answer(Status::Contradiction, 0, 100),
+            answer(Status::Unsolvable, 2, 9000),
+        ];
+        let mut whole = Stats::default();
+        answers.iter().for_each(|a| whole.add(a));
+        let (mut a, mut b) = (Stats::default(), Stats::default());
+        answers[..2].iter().for_each(|x| a.add(x));
+        answers[2..].iter().for_each(|x| b.add(x));
+        a += &b;
+        let (x, y) = (
+            whole.summary(Duration::from_secs(1), 2),
+            a.summary(Duration::from_secs(1), 2),
+        );
+        assert_eq!(
+            serde_json::to_string(&x).unwrap(),
+            serde_json::to_string(&y).unwrap()
+        );
+        assert_eq!(x.records, 5);
+        assert_eq!(x.puzzles, 3);
+        assert_eq!(x.statuses["solved"], 2);
+        assert_eq!(x.statuses.get("unique"), None);
+        assert!((x.guesses_per_puzzle - 5.0 / 3.0).abs() < 1e-9);
+        assert!((x.no_guess_share - 1.0 / 3.0).abs() < 1e-9);
+        assert_eq!(x.micros.max, 25.0);
+        assert_eq!(x.puzzles_per_second, 3.0);
+    }
+}

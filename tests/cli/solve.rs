@@ -1,0 +1,513 @@
+//! `sudoku-batch solve` through the real binary.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::Stdio;
+
+use predicates::prelude::*;
+use sudoku_batch::grid::Grid;
+
+use crate::{Workdir, bin, golden, repo};
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = bin().args(args).output().expect("run");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Puzzles of a line file (first 81-char field of each non-comment line).
+fn puzzles_of(path: &str) -> Vec<Grid> {
+    std::fs::read_to_string(repo(path))
+        .expect("read data")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let field = l
+                .split([' ', ',', ':'])
+                .find(|f| f.trim().len() == 81)
+                .expect("81-cell field");
+            field.trim().parse().expect("puzzle")
+        })
+        .collect()
+}
+
+#[test]
+fn solves_baekjoon_sample_from_stdin_exactly() {
+    let expected = std::fs::read_to_string(repo("data/baekjoon_example1.out")).unwrap();
+    bin()
+        .arg("solve")
+        .pipe_stdin(repo("data/baekjoon_example1.in"))
+        .unwrap()
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn solves_baekjoon_sample_from_file_exactly() {
+    let expected = std::fs::read_to_string(repo("data/baekjoon_example1.out")).unwrap();
+    let out = stdout_of(&["solve", "-q", "data/baekjoon_example1.in"]);
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn line_input_gives_one_line_per_record_with_status_words() {
+    let out = stdout_of(&["solve", "-q", "tests/fixtures/mixed.txt"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 9, "{out}");
+    let words: Vec<&str> = lines
+        .iter()
+        .map(|l| if l.len() == 81 { "<solution>" } else { l })
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "<solution>",
+            "unsolvable",
+            "contradiction",
+            "malformed",
+            "<solution>",
+            "malformed",
+            "<solution>",
+            "<solution>",
+            "<solution>",
+        ]
+    );
+}
+
+#[test]
+fn every_solution_solves_its_puzzle() {
+    for file in [
+        "data/easy_300.txt",
+        "data/17clue_300.txt",
+        "data/hardest_300.txt",
+        "data/exchange_hard_200.txt",
+    ] {
+        let puzzles = puzzles_of(file);
+        let out = stdout_of(&["solve", "-q", file]);
+        let solutions: Vec<&str> = out.lines().collect();
+        assert_eq!(solutions.len(), puzzles.len(), "{file}");
+        for (p, s) in puzzles.iter().zip(solutions) {
+            let s: Grid = s.parse().unwrap_or_else(|e| panic!("{file}: {s}: {e}"));
+            assert!(s.solves(p), "{file}: {s} does not solve {p}");
+        }
+    }
+}
+
+#[test]
+fn reports_malformed_rows_with_file_and_line() {
+    bin()
+        .args(["solve", "tests/fixtures/mixed.txt"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "tests/fixtures/mixed.txt:6: found 80 cells, expected 81",
+        ))
+        .stderr(predicate::str::contains(
+            "tests/fixtures/mixed.txt:8: invalid character 'x' at cell 11 (r2c2)",
+        ));
+}
+
+#[test]
+fn golden_outputs_for_every_input_and_output_format() {
+    for input in ["mixed.txt", "mixed.csv", "grids.txt"] {
+        for format in ["line", "csv", "jsonl", "grid"] {
+            let path = format!("tests/fixtures/{input}");
+            let out = bin()
+                .args(["solve", "-q", "--no-timings", "-j2", "-O", format, &path])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{input} as {format}");
+            golden(&format!("{input}.{format}"), &out.stdout);
+        }
+    }
+}
+
+#[test]
+fn golden_outputs_with_uniqueness_check() {
+    let out = bin()
+        .args([
+            "solve",
+            "-q",
+            "--unique",
+            "--no-timings",
+            "-O",
+            "jsonl",
+            "tests/fixtures/mixed.txt",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    golden("mixed.txt.unique.jsonl", &out.stdout);
+}
+
+#[test]
+fn unique_flag_reports_unique_and_multiple() {
+    let out = stdout_of(&["solve", "-q", "--unique", "data/serg_100.txt"]);
+    assert_eq!(out.lines().count(), 100);
+    assert!(
+        out.lines().all(|l| l == "multiple"),
+        "serg puzzles all have 2+ solutions"
+    );
+    let out = stdout_of(&["solve", "-q", "--unique", "data/17clue_300.txt"]);
+    assert_eq!(out.lines().count(), 300);
+    assert!(
+        out.lines().all(|l| l.len() == 81),
+        "17-clue puzzles are unique"
+    );
+    let out = stdout_of(&[
+        "solve",
+        "-q",
+        "--unique",
+        "-O",
+        "csv",
+        "data/17clue_300.txt",
+    ]);
+    assert_eq!(
+        out.lines()
+            .skip(1)
+            .filter(|l| l.contains(",unique,"))
+            .count(),
+        300
+    );
+}
+
+#[test]
+fn output_is_identical_for_one_and_two_threads() {
+    let run = |threads: &str| {
+        stdout_of(&[
+            "solve",
+            "-q",
+            "--unique",
+            "--no-timings",
+            "-O",
+            "jsonl",
+            "--batch-size",
+            "7",
+            "-j",
+            threads,
+            "data/hardest_300.txt",
+            "tests/fixtures/mixed.txt",
+            "data/17clue_300.txt",
+            "data/serg_100.txt",
+        ])
+    };
+    let one = run("1");
+    assert_eq!(one.lines().count(), 300 + 9 + 300 + 100);
+    assert_eq!(one, run("2"));
+    assert_eq!(one, run("3"));
+}
+
+#[test]
+fn stdin_and_file_give_the_same_output() {
+    let from_file = stdout_of(&[
+        "solve",
+        "-q",
+        "-O",
+        "csv",
+        "--no-timings",
+        "tests/fixtures/mixed.csv",
+    ]);
+    let out = bin()
+        .args(["solve", "-q", "-O", "csv", "--no-timings", "-"])
+        .pipe_stdin(repo("tests/fixtures/mixed.csv"))
+        .unwrap()
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), from_file);
+}
+
+#[test]
+fn several_inputs_number_lines_per_file() {
+    let dir = Workdir::new();
+    let easy: Vec<String> = std::fs::read_to_string(repo("data/easy_300.txt"))
+        .unwrap()
+        .lines()
+        .take(3)
+        .map(String::from)
+        .collect();
+    let a = dir.write("a.txt", format!("{}\n{}\n", easy[0], easy[1]));
+    let b = dir.write("b.txt", format!("# comment\n{}\nnot a puzzle\n", easy[2]));
+    let out = bin()
+        .args(["solve", "-O", "jsonl", "--no-timings"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let numbers: Vec<u64> = lines.iter().map(|v| v["line"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, [1, 2, 2, 3]);
+    assert_eq!(lines[3]["status"], "malformed");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(&format!("{}:3: ", b.display())), "{stderr}");
+}
+
+#[test]
+fn jsonl_records_have_the_documented_keys() {
+    let out = stdout_of(&["solve", "-q", "-O", "jsonl", "tests/fixtures/mixed.txt"]);
+    let records: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 9);
+    for r in &records {
+        let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            ["line", "puzzle", "status", "solution", "guesses", "micros"]
+        );
+        assert!(r["micros"].as_f64().is_some_and(|m| m >= 0.0), "{r}");
+    }
+    assert_eq!(records[0]["line"], 2);
+    assert_eq!(records[0]["status"], "solved");
+    assert!(records[1]["solution"].is_null());
+    assert_eq!(records[2]["status"], "contradiction");
+}
+
+#[test]
+fn writes_output_file_and_stats_json() {
+    let dir = Workdir::new();
+    let out = dir.path("out.txt");
+    let stats = dir.path("stats.json");
+    bin()
+        .args([
+            "solve",
+            "-q",
+            "data/hardest_300.txt",
+            "tests/fixtures/mixed.txt",
+            "-o",
+        ])
+        .arg(&out)
+        .arg("--stats")
+        .arg(&stats)
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(dir.read("out.txt").lines().count(), 309);
+    let s: serde_json::Value = serde_json::from_str(&dir.read("stats.json")).unwrap();
+    assert_eq!(s["records"], 309);
+    assert_eq!(s["statuses"]["solved"], 305);
+    assert_eq!(s["statuses"]["malformed"], 2);
+    assert_eq!(s["statuses"]["unsolvable"], 1);
+    assert_eq!(s["statuses"]["contradiction"], 1);
+    assert_eq!(s["puzzles"], 306);
+    for key in ["mean", "p50", "p90", "p99", "max"] {
+        assert!(
+            s["micros"][key].as_f64().is_some_and(|v| v > 0.0),
+            "micros.{key}: {s}"
+        );
+    }
+    assert!(s["micros"]["p50"].as_f64() <= s["micros"]["p99"].as_f64());
+    assert!(s["puzzles_per_second"].as_f64().is_some_and(|v| v > 0.0));
+    assert!(
+        s["guesses_per_puzzle"].as_f64().is_some_and(|v| v > 0.0),
+        "hard puzzles need guesses"
+    );
+    assert!(
+        s["no_guess_share"]
+            .as_f64()
+            .is_some_and(|v| (0.0..1.0).contains(&v))
+    );
+}
+
+#[test]
+fn summary_goes_to_stderr_unless_quiet() {
+    bin()
+        .args(["solve", "data/easy_300.txt"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("records:    300 (solved 300)"))
+        .stderr(predicate::str::contains("puzzles/s"))
+        .stderr(predicate::str::contains("p99"))
+        .stderr(predicate::str::contains("without guessing"));
+    bin()
+        .args(["solve", "-q", "data/easy_300.txt"])
+        .assert()
+        .success()
+        .stderr("");
+}
+
+#[test]
+fn no_progress_bar_when_stderr_is_redirected() {
+    let out = bin()
+        .args(["solve", "data/hardest_300.txt"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        !stderr.contains('\r') && !stderr.contains("ETA"),
+        "{stderr}"
+    );
+    let out = bin()
+        .args([
+            "solve",
+            "--progress",
+            "always",
+            "--batch-size",
+            "10",
+            "data/hardest_300.txt",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("records"), "{stderr}");
+    assert!(stderr.contains("ETA"), "{stderr}");
+}
+
+#[test]
+fn csv_appended_columns_do_not_clash_with_input_columns() {
+    let out = stdout_of(&["solve", "-q", "data/radcliffe_100.csv"]);
+    let header = out.lines().next().unwrap();
+    assert_eq!(
+        header,
+        "puzzle,solution,clues,difficulty,level,status,solution_2,guesses,micros"
+    );
+    // the appended solution equals the one the dataset ships (these puzzles are unique)
+    for row in out.lines().skip(1) {
+        let cols: Vec<&str> = row.split(',').collect();
+        assert_eq!(cols[5], "solved");
+        assert_eq!(cols[1], cols[6]);
+    }
+    let out = stdout_of(&["solve", "-q", "data/kaggle_200.csv"]);
+    assert_eq!(
+        out.lines().next().unwrap(),
+        "quizzes,solutions,status,solution,guesses,micros"
+    );
+    assert_eq!(out.lines().count(), 201);
+}
+
+#[test]
+fn column_option_selects_puzzle_by_name_or_position() {
+    let dir = Workdir::new();
+    let easy = std::fs::read_to_string(repo("data/easy_300.txt")).unwrap();
+    let p = easy.lines().next().unwrap();
+    let input = dir.write("two.csv", format!("a,b\n{p},not a puzzle\n"));
+    let by_name = bin()
+        .args(["solve", "-q", "-O", "line", "--column", "a"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let by_index = bin()
+        .args(["solve", "-q", "-O", "line", "--column", "1"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(by_name.stdout.len(), 82);
+    assert_eq!(by_name.stdout, by_index.stdout);
+    let second = bin()
+        .args(["solve", "-q", "-O", "line", "-c", "2"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(second.stdout, b"malformed\n");
+    bin()
+        .args(["solve", "-c", "0"])
+        .arg(&input)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("start at 1"));
+}
+
+#[test]
+fn input_format_option_overrides_detection() {
+    // the Baekjoon grid read as line format: nine malformed lines, not one puzzle
+    let out = stdout_of(&["solve", "-q", "-I", "line", "data/baekjoon_example1.in"]);
+    assert_eq!(out, "malformed\n".repeat(9));
+}
+
+#[test]
+fn empty_input_gives_empty_output() {
+    bin()
+        .args(["solve", "-q"])
+        .write_stdin("")
+        .assert()
+        .success()
+        .stdout("");
+    bin()
+        .args(["solve", "-q"])
+        .write_stdin("# only a comment\n\n")
+        .assert()
+        .success()
+        .stdout("");
+}
+
+#[test]
+fn missing_input_exits_2_naming_the_file() {
+    bin()
+        .args(["solve", "no/such/file.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/file.txt"));
+}
+
+#[test]
+fn csv_without_puzzle_column_exits_2_naming_file_and_line() {
+    let dir = Workdir::new();
+    let input = dir.write("nocol.csv", "alpha,beta\n1,2\n");
+    bin()
+        .arg("solve")
+        .arg(&input)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!("{}:1:", input.display())));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    bin().args(["solve", "--no-such-flag"]).assert().code(2);
+    bin()
+        .args(["solve", "-j", "0", "data/easy_300.txt"])
+        .assert()
+        .code(2);
+    bin().args(["solve", "-O", "xml"]).assert().code(2);
+    bin().assert().code(2);
+}
+
+#[test]
+fn help_lists_statuses_and_exit_codes() {
+    bin()
+        .args(["solve", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("contradiction"))
+        .stdout(predicate::str::contains("Exit status"));
+}
+
+#[test]
+fn closed_stdout_ends_quietly_with_0() {
+    // enough output that the writer is still going when the reader hangs up
+    let inputs = vec!["data/17clue_300.txt"; 200];
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["solve", "-q"])
+        .args(&inputs)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first.trim_end().len(), 81);
+    // the pipe's read end is dropped here
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "exit {status:?}, stderr: {stderr}");
+    assert_eq!(stderr, "");
+}
