@@ -1,4 +1,4 @@
-//! The only place that knows rayon: records are read in batches on the calling thread, each batch is
+//! The only place that knows rayon: items (records) are read in batches on the calling thread, each batch is
 //! solved on the pool with an indexed `par_iter` (which keeps its order), and a writer thread hands
 //! the batches to the caller's sink strictly in input order.
 //!
@@ -11,8 +11,6 @@ use std::collections::BTreeMap;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use rayon::prelude::*;
-
-use crate::input::{InputError, Reader, Record};
 
 /// How the pipeline cuts and schedules work.
 #[derive(Debug, Clone, Copy)]
@@ -36,31 +34,33 @@ impl Config {
 
 /// Why a run stopped early.
 #[derive(Debug, thiserror::Error)]
-pub enum PipelineError<E> {
+pub enum PipelineError<R, W> {
     /// Reading failed (records read before the failure were still processed and written).
     #[error(transparent)]
-    Input(InputError),
+    Read(R),
     /// The sink failed; the run stopped at once.
     #[error(transparent)]
-    Sink(E),
+    Write(W),
 }
 
-type Done<T> = (u64, Vec<Record>, Vec<T>);
+type Done<I, T> = (u64, Vec<I>, Vec<T>);
 
-/// Reads every record from `reader`, maps each with `work` on `pool`, and calls `sink` with each
-/// batch of records and their results, in input order, on a separate writer thread.
-pub fn run<T, W, S, E>(
-    reader: &mut Reader,
+/// Pulls batches from `read` (which appends up to the given number of items and returns how many,
+/// 0 at the end), maps each item with `work` on `pool`, and calls `sink` with each batch of items and
+/// their results, in input order, on a separate writer thread.
+pub fn run<I, T, R, S, RE, WE>(
+    mut read: R,
     pool: &rayon::ThreadPool,
     config: Config,
-    work: W,
+    work: impl Fn(&I) -> T + Sync,
     sink: S,
-) -> Result<(), PipelineError<E>>
+) -> Result<(), PipelineError<RE, WE>>
 where
+    I: Send + Sync,
     T: Send,
-    W: Fn(&Record) -> T + Sync,
-    S: FnMut(Vec<Record>, Vec<T>) -> Result<(), E> + Send,
-    E: Send,
+    R: FnMut(usize, &mut Vec<I>) -> Result<usize, RE>,
+    S: FnMut(Vec<I>, Vec<T>) -> Result<(), WE> + Send,
+    WE: Send,
 {
     let in_flight = config.in_flight.max(1);
     let (token_tx, token_rx) = sync_channel::<()>(in_flight);
@@ -68,17 +68,17 @@ where
         // cannot fail: the channel has room for every token and its receiver is alive
         let _ = token_tx.send(());
     }
-    let (done_tx, done_rx) = sync_channel::<Done<T>>(in_flight);
+    let (done_tx, done_rx) = sync_channel::<Done<I, T>>(in_flight);
     let work = &work;
 
     std::thread::scope(|scope| {
         let writer = scope.spawn(move || write_in_order(done_rx, token_tx, sink));
-        let read_result = pool.in_place_scope(|jobs| -> Result<(), InputError> {
+        let read_result = pool.in_place_scope(|jobs| -> Result<(), RE> {
             let mut batch_no = 0u64;
             // a token per batch bounds the batches alive; no token means the writer has stopped
             while token_rx.recv().is_ok() {
                 let mut records = Vec::with_capacity(config.batch_size);
-                if reader.read_batch(config.batch_size, &mut records)? == 0 {
+                if read(config.batch_size, &mut records)? == 0 {
                     break;
                 }
                 let done_tx = done_tx.clone();
@@ -97,20 +97,20 @@ where
         let write_result = writer
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        write_result.map_err(PipelineError::Sink)?;
-        read_result.map_err(PipelineError::Input)
+        write_result.map_err(PipelineError::Write)?;
+        read_result.map_err(PipelineError::Read)
     })
 }
 
 /// The writer thread: reorders finished batches by number and feeds the sink, returning a token per
 /// batch written. Stops at the first sink error (dropping its channels unblocks the reader).
-fn write_in_order<T, S, E>(
-    done: Receiver<Done<T>>,
+fn write_in_order<I, T, S, E>(
+    done: Receiver<Done<I, T>>,
     tokens: SyncSender<()>,
     mut sink: S,
 ) -> Result<(), E>
 where
-    S: FnMut(Vec<Record>, Vec<T>) -> Result<(), E>,
+    S: FnMut(Vec<I>, Vec<T>) -> Result<(), E>,
 {
     let mut pending = BTreeMap::new();
     let mut next = 0u64;
@@ -123,4 +123,167 @@ where
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    }
+
+    /// A source of `n` numbers, `max` at a time.
+    fn numbers(n: u64) -> impl FnMut(usize, &mut Vec<u64>) -> Result<usize, String> {
+        let mut next = 0;
+        move |max, out| {
+            let end = (next + max as u64).min(n);
+            out.extend(next..end);
+            let got = (end - next) as usize;
+            next = end;
+            Ok(got)
+        }
+    }
+
+    /// Work whose cost varies a lot from item to item, so batches finish out of order.
+    fn uneven(x: &u64) -> u64 {
+        let spins = (x * 7919) % 5000;
+        (0..spins).fold(*x, |a, i| a.wrapping_mul(31).wrapping_add(i)) ^ x << 32
+    }
+
+    #[test]
+    fn keeps_input_order_with_several_threads_and_tiny_batches() {
+        for threads in [1, 2, 4] {
+            let mut seen = Vec::new();
+            let config = Config {
+                batch_size: 3,
+                in_flight: 5,
+            };
+            run(
+                numbers(2000),
+                &pool(threads),
+                config,
+                uneven,
+                |items: Vec<u64>, results: Vec<u64>| {
+                    assert_eq!(items.len(), results.len());
+                    for (i, r) in items.iter().zip(&results) {
+                        assert_eq!(*r, uneven(i));
+                    }
+                    seen.extend(items);
+                    Ok::<(), ()>(())
+                },
+            )
+            .unwrap();
+            assert_eq!(seen, (0..2000).collect::<Vec<_>>(), "threads {threads}");
+        }
+    }
+
+    #[test]
+    fn empty_input_calls_no_sink() {
+        let mut calls = 0;
+        run(
+            numbers(0),
+            &pool(2),
+            Config::for_threads(2),
+            uneven,
+            |_, _| {
+                calls += 1;
+                Ok::<(), ()>(())
+            },
+        )
+        .unwrap();
+        assert_eq!(calls, 0);
+    }
+
+    #[test]
+    fn sink_error_stops_the_run_without_hanging() {
+        let mut written = 0;
+        let result = run(
+            numbers(1_000_000),
+            &pool(2),
+            Config {
+                batch_size: 10,
+                in_flight: 3,
+            },
+            uneven,
+            |items, _| {
+                written += items.len();
+                if written >= 50 {
+                    Err("disk full")
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert!(matches!(result, Err(PipelineError::Write("disk full"))));
+        assert_eq!(written, 50);
+    }
+
+    #[test]
+    fn read_error_after_some_batches_still_writes_them() {
+        let mut source = numbers(100);
+        let mut calls = 0;
+        let failing = move |max: usize, out: &mut Vec<u64>| {
+            calls += 1;
+            if calls > 4 {
+                Err("bad sector".to_string())
+            } else {
+                source(max, out)
+            }
+        };
+        let mut seen = Vec::new();
+        let result = run(
+            failing,
+            &pool(2),
+            Config {
+                batch_size: 10,
+                in_flight: 2,
+            },
+            uneven,
+            |items, _| {
+                seen.extend(items);
+                Ok::<(), ()>(())
+            },
+        );
+        assert!(matches!(result, Err(PipelineError::Read(ref e)) if e == "bad sector"));
+        assert_eq!(seen, (0..40).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn bounds_the_batches_alive() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let alive = AtomicUsize::new(0);
+        let peak = AtomicUsize::new(0);
+        let mut source = numbers(10_000);
+        let read = |max: usize, out: &mut Vec<u64>| {
+            let n = source(max, out).map_err(|_| ())?;
+            if n > 0 {
+                let now = alive.fetch_add(1, Ordering::SeqCst) + 1;
+                peak.fetch_max(now, Ordering::SeqCst);
+            }
+            Ok::<usize, ()>(n)
+        };
+        run(
+            read,
+            &pool(2),
+            Config {
+                batch_size: 16,
+                in_flight: 3,
+            },
+            uneven,
+            |_, _| {
+                alive.fetch_sub(1, Ordering::SeqCst);
+                Ok::<(), ()>(())
+            },
+        )
+        .unwrap();
+        assert!(
+            peak.load(Ordering::SeqCst) <= 3,
+            "peak {}",
+            peak.load(Ordering::SeqCst)
+        );
+    }
 }

@@ -44,7 +44,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let unique = args.unique;
 
     let result = pipeline::run(
-        &mut reader,
+        |max, out: &mut Vec<Record>| reader.read_batch(max, out),
         &pool,
         config,
         |record: &Record| match &record.puzzle {
@@ -72,11 +72,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     progress.finish();
     let finished = sink.finish();
     match result {
-        Err(PipelineError::Input(err)) => {
+        Err(PipelineError::Read(err)) => {
             // what was read before the failure has been written; say where reading stopped
             return Err(err.into());
         }
-        Err(PipelineError::Sink(err)) => return Err(err).context("writing the output"),
+        Err(PipelineError::Write(err)) => return Err(err).context("writing the output"),
         Ok(()) => finished.context("writing the output")?,
     }
 
