@@ -13,9 +13,8 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use super::detect::{PUZZLE_COLUMNS, excerpt, plural};
+use super::detect::{PUZZLE_COLUMNS, excerpt, parse_cells, plural, to_text};
 use super::{Column, Record};
-use crate::grid::Grid;
 
 /// Passes bytes through, noting the offset of each CR and LF so record lines can be told exactly.
 struct Breaks<R> {
@@ -32,17 +31,40 @@ impl<R: Read> Read for Breaks<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         let read = buf.get(..n).unwrap_or_default();
-        for (i, &b) in read.iter().enumerate() {
-            if b == b'\n' || b == b'\r' {
-                self.breaks.push_back((self.offset + i as u64, b == b'\n'));
+        // Look at 8 bytes at a time; only words holding a CR or LF are looked at byte by byte.
+        let mut words = read.chunks_exact(8);
+        let mut at = self.offset;
+        for word in &mut words {
+            if has_break(u64::from_ne_bytes(word.try_into().unwrap_or_default())) {
+                self.note_breaks(word, at);
             }
+            at += 8;
         }
+        self.note_breaks(words.remainder(), at);
         self.offset += n as u64;
         Ok(n)
     }
 }
 
+/// True when one of the 8 bytes of `word` may be a CR or LF (never false when one is).
+fn has_break(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let lf = word ^ (ONES * u64::from(b'\n'));
+    let cr = word ^ (ONES * u64::from(b'\r'));
+    ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGH != 0
+}
+
 impl<R> Breaks<R> {
+    /// Notes the CR and LF bytes of `bytes`, which start at stream offset `at`.
+    fn note_breaks(&mut self, bytes: &[u8], at: u64) {
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' || b == b'\r' {
+                self.breaks.push_back((at + i as u64, b == b'\n'));
+            }
+        }
+    }
+
     /// The 0-based line of the first byte of a record the crate says starts at byte `start` (where
     /// the previous record ended): the record really starts after any CR and LF bytes there.
     fn line_at(&mut self, start: u64) -> u64 {
@@ -173,10 +195,10 @@ impl<R: Read> CsvReader<R> {
                 } else if let Some(i) = bad_utf8 {
                     Err(format!("invalid UTF-8 in column {}", i + 1))
                 } else {
-                    Grid::parse(field).map_err(|e| e.to_string())
+                    parse_cells(field).map_err(|e| e.to_string())
                 };
                 let cells = match puzzle {
-                    Ok(_) => String::from_utf8_lossy(field).into_owned(),
+                    Ok(_) => to_text(field),
                     Err(_) => excerpt(field),
                 };
                 (cells, puzzle)
@@ -355,6 +377,32 @@ mod tests {
             ]
         );
         assert_eq!(recs[3].cells, "short");
+    }
+
+    #[test]
+    fn notes_every_line_break() {
+        let text: Vec<u8> = (0..200u8)
+            .map(|i| match i % 7 {
+                0 => b'\n',
+                3 if i % 2 == 0 => b'\r',
+                _ => b'a' + i % 26,
+            })
+            .collect();
+        let mut breaks = Breaks {
+            inner: &text[..],
+            offset: 0,
+            breaks: VecDeque::new(),
+            lf_before: 0,
+        };
+        let mut sink = Vec::new();
+        breaks.read_to_end(&mut sink).unwrap();
+        let expected: Vec<_> = text
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| matches!(b, b'\n' | b'\r'))
+            .map(|(i, &b)| (i as u64, b == b'\n'))
+            .collect();
+        assert_eq!(Vec::from(breaks.breaks), expected);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::io::{self, BufRead};
 
 use super::InputFormat;
-use crate::grid::BLANKS;
+use crate::grid::{BLANKS, CELLS, Grid, ParseError};
 
 /// The UTF-8 byte order mark some editors put at the start of a file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -116,7 +116,46 @@ pub(crate) fn char_count(text: &[u8]) -> usize {
 
 /// True for a byte that is a cell: a digit or a blank character.
 pub(crate) fn is_cell(b: u8) -> bool {
-    b.is_ascii_digit() || BLANKS.contains(&b)
+    CELL_VALUE[b as usize] != NOT_A_CELL
+}
+
+/// Marks a byte that is not a cell in [`CELL_VALUE`].
+const NOT_A_CELL: u8 = 0xFF;
+
+/// Cell value of each byte: 1..=9 for a digit, 0 for a blank, [`NOT_A_CELL`] for anything else.
+const CELL_VALUE: [u8; 256] = {
+    let mut table = [NOT_A_CELL; 256];
+    let mut d = 1;
+    while d <= 9 {
+        table[(b'0' + d) as usize] = d;
+        d += 1;
+    }
+    let mut i = 0;
+    while i < BLANKS.len() {
+        table[BLANKS[i] as usize] = 0;
+        i += 1;
+    }
+    table
+};
+
+/// Parses exactly 81 cells like [`Grid::parse`], with a table lookup per cell on the hot path; errors
+/// (and their messages) are Grid::parse's.
+pub(crate) fn parse_cells(text: &[u8]) -> Result<Grid, ParseError> {
+    if let Ok(cells) = <&[u8; CELLS]>::try_from(text) {
+        let mut values = [0u8; CELLS];
+        let mut bad = 0u8;
+        for (v, &b) in values.iter_mut().zip(cells) {
+            *v = CELL_VALUE[b as usize];
+            bad |= *v;
+        }
+        if bad != NOT_A_CELL {
+            // no byte mapped to 0xFF, so every value is 0..=9 (OR of values <= 9 stays below 16)
+            if let Some(grid) = Grid::from_values(values) {
+                return Ok(grid);
+            }
+        }
+    }
+    Grid::parse(text)
 }
 
 /// Why a grid row is not 9 cells.
@@ -160,6 +199,14 @@ pub(crate) fn char_at(text: &[u8], i: usize) -> char {
         .find_map(|j| text.get(i..j).and_then(|s| std::str::from_utf8(s).ok()))
         .and_then(|s| s.chars().next())
         .unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// Bytes as a String, replacing invalid UTF-8 (quick for the usual ASCII).
+pub(crate) fn to_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
 }
 
 /// Text for `Record::cells` of a malformed record: lossy UTF-8, at most 200 characters (cut ones end
@@ -225,6 +272,21 @@ mod tests {
             row_cells("0 3 é 4 6 9 2 7 8".as_bytes()),
             Err(RowError::Char('é'))
         );
+    }
+
+    #[test]
+    fn fast_parse_agrees_with_grid_parse() {
+        let zeros = PUZZLE.replace('.', "0");
+        let mut bad = PUZZLE.to_string();
+        bad.replace_range(10..11, "x");
+        for text in [PUZZLE, &zeros, &bad, &PUZZLE[..80], "_-*0123456789"] {
+            assert_eq!(parse_cells(text.as_bytes()), Grid::parse(text.as_bytes()));
+        }
+        let mut all = [b'1'; 81];
+        for b in 0..=255u8 {
+            all[40] = b;
+            assert_eq!(parse_cells(&all), Grid::parse(&all), "byte {b}");
+        }
     }
 
     #[test]

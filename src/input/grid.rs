@@ -9,8 +9,8 @@
 use std::io::{self, BufRead};
 
 use super::Record;
-use super::detect::{RowError, excerpt, is_skipped, plural, row_cells};
-use crate::grid::{CELLS, Grid};
+use super::detect::{RowError, excerpt, is_skipped, parse_cells, plural, row_cells, to_text};
+use crate::grid::CELLS;
 
 /// Reads grid-format records from a buffered source.
 pub(crate) struct GridReader<R> {
@@ -94,10 +94,10 @@ impl<R: BufRead> GridReader<R> {
                 self.count = 0;
                 let puzzle = match self.error.take() {
                     Some(reason) => Err(reason),
-                    None => Grid::parse(&self.cells).map_err(|e| e.to_string()),
+                    None => parse_cells(&self.cells).map_err(|e| e.to_string()),
                 };
                 let cells = match puzzle {
-                    Ok(_) => String::from_utf8_lossy(&self.cells).into_owned(),
+                    Ok(_) => to_text(&self.cells),
                     Err(_) => self.joined_rows(),
                 };
                 return Ok(Some(Record {

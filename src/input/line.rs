@@ -6,7 +6,9 @@
 use std::io::{self, BufRead};
 
 use super::Record;
-use super::detect::{char_at, excerpt, fields, is_cell, is_skipped, puzzle_field};
+use super::detect::{
+    char_at, excerpt, fields, is_cell, is_skipped, parse_cells, puzzle_field, to_text,
+};
 use crate::grid::{Grid, ParseError};
 
 /// Reads line-format records from a buffered source.
@@ -57,10 +59,13 @@ impl<R: BufRead> LineReader<R> {
 
 /// The cells text and the puzzle (or why there is none) of a trimmed, non-blank line.
 fn parse_line(text: &[u8]) -> (String, Result<Grid, String>) {
+    if let Ok(grid) = parse_cells(text) {
+        return (to_text(text), Ok(grid)); // the common case: the whole line is the puzzle
+    }
     match puzzle_field(text) {
         Some(field) => match parse_field(field) {
-            Ok(grid) => (String::from_utf8_lossy(field).into_owned(), Ok(grid)),
-            Err(e) => (excerpt(field), Err(e.to_string())),
+            Ok(grid) => (to_text(field), Ok(grid)),
+            Err(e) => (excerpt(text), Err(e.to_string())),
         },
         None => {
             let mut all = fields(text);
@@ -80,7 +85,7 @@ fn parse_line(text: &[u8]) -> (String, Result<Grid, String>) {
 /// not all ASCII gets its first bad character named here instead.
 pub(crate) fn parse_field(field: &[u8]) -> Result<Grid, ParseError> {
     if field.len() == crate::grid::CELLS {
-        return Grid::parse(field);
+        return parse_cells(field);
     }
     let mut cell = 0;
     for (i, &b) in field.iter().enumerate() {
@@ -169,7 +174,11 @@ mod tests {
         assert_eq!(recs[0].cells, short);
         assert_eq!(recs[2].cells, format!("ab {short} cd"));
         assert_eq!(recs[3].cells, accent);
-        assert_eq!(recs[4].cells, bad);
+        assert_eq!(
+            recs[4].cells,
+            format!("hash {bad} 1.0"),
+            "the whole line when malformed"
+        );
     }
 
     #[test]

@@ -151,6 +151,9 @@ enum Origin {
     Path(PathBuf),
     #[cfg(test)]
     Memory(Vec<u8>),
+    /// These bytes, then a read error.
+    #[cfg(test)]
+    Failing(Vec<u8>),
 }
 
 /// Reads records from the inputs, in order.
@@ -299,6 +302,10 @@ impl Reader {
             Origin::Path(p) => Box::new(File::open(&*p).map_err(|e| self.io_error(index, 0, e))?),
             #[cfg(test)]
             Origin::Memory(data) => Box::new(Cursor::new(std::mem::take(data))),
+            #[cfg(test)]
+            Origin::Failing(data) => {
+                Box::new(Cursor::new(std::mem::take(data)).chain(tests::Failing))
+            }
         };
         let counted = Counted {
             inner: raw,
@@ -376,7 +383,7 @@ impl Reader {
         let source = if line == 0 {
             e
         } else {
-            io::Error::new(e.kind(), format!("reading line {line}: {e}"))
+            io::Error::new(e.kind(), format!("after line {line}: {e}"))
         };
         InputError::Io {
             name: self.source_name(index as u32).to_string(),

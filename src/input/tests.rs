@@ -352,3 +352,48 @@ fn reader_can_move_to_another_thread() {
     fn is_send<T: Send>() {}
     is_send::<Reader>();
 }
+
+/// A reader that always fails.
+pub(super) struct Failing;
+
+impl Read for Failing {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::Error::other("disk on fire"))
+    }
+}
+
+#[test]
+fn read_error_names_the_input_and_line() {
+    for (format, text) in [
+        (InputFormat::Line, format!("{PUZZLE}\n{PUZZLE}\n")),
+        (InputFormat::Csv, format!("puzzle\n{PUZZLE}\n{PUZZLE}\n")),
+    ] {
+        // a small input is read whole before the error, so make the error come first
+        let origins = vec![Origin::Failing(text.into_bytes())];
+        let mut reader =
+            Reader::with_origins(origins, vec!["in0".into()], None, &options(format)).unwrap();
+        let mut out = Vec::new();
+        let err = reader.read_batch(10, &mut out).unwrap_err();
+        assert!(matches!(err, InputError::Io { .. }));
+        let lines = if format == InputFormat::Csv { 3 } else { 2 };
+        assert_eq!(
+            err.to_string(),
+            format!("in0: after line {lines}: disk on fire"),
+            "{format:?}"
+        );
+    }
+}
+
+#[test]
+fn directory_is_an_io_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = vec![Source::Path(dir.path().to_path_buf())];
+    let err = Reader::open(sources, &options(InputFormat::Auto))
+        .err()
+        .unwrap();
+    assert!(matches!(err, InputError::Io { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with(&format!("{}: ", dir.path().display()))
+    );
+}
