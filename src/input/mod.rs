@@ -3,6 +3,17 @@
 //!
 //! A record that cannot be read as a puzzle is still a record (`puzzle: Err(reason)`); only I/O errors
 //! and inputs that cannot be read at all (no CSV puzzle column, mixed formats) are errors.
+//!
+//! With [`InputFormat::Auto`] each input's layout is told from its first meaningful line (after a
+//! UTF-8 BOM, blank lines and `#` comment lines): a field of 81 cells means line format; a row of 9
+//! cells (`0 3 5 4 6 9 2 7 8`, `.3.4.6...`) means grid format; a comma, semicolon or tab (or a lone
+//! puzzle column name such as `puzzle`) means CSV with a header row, its delimiter the first of `,`
+//! `;` tab present in the header. Every input must come out the same as the first one with content
+//! (and CSV inputs must have its header); empty inputs give no records and are not compared. An
+//! explicit format skips detection and reads every input that way.
+//!
+//! The layouts themselves, with their rules for malformed records, are described in the `line`,
+//! `csv` and `grid` submodules.
 
 use std::fs::File;
 use std::io::{self, BufReader, Cursor, Read};
