@@ -3,12 +3,35 @@
 //!
 //! A record that cannot be read as a puzzle is still a record (`puzzle: Err(reason)`); only I/O errors
 //! and inputs that cannot be read at all (no CSV puzzle column, mixed formats) are errors.
+//!
+//! With [`InputFormat::Auto`] each input's layout is told from its first meaningful line (after a
+//! UTF-8 BOM, blank lines and `#` comment lines): a field of 81 cells means line format; a row of 9
+//! cells (`0 3 5 4 6 9 2 7 8`, `.3.4.6...`) means grid format; a comma, semicolon or tab (or a lone
+//! puzzle column name such as `puzzle`) means CSV with a header row, its delimiter the first of `,`
+//! `;` tab present in the header. Every input must come out the same as the first one with content
+//! (and CSV inputs must have its header); empty inputs give no records and are not compared. An
+//! explicit format skips detection and reads every input that way.
+//!
+//! The layouts themselves, with their rules for malformed records, are described in the `line`,
+//! `csv` and `grid` submodules.
 
+use std::fs::File;
+use std::io::{self, BufReader, Cursor, Read};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::grid::Grid;
+
+mod csv;
+mod detect;
+mod grid;
+mod line;
+
+use self::csv::{CsvReader, find_column};
+use self::detect::{Preamble, csv_delimiter, detect, read_preamble};
+use self::grid::GridReader;
+use self::line::LineReader;
 
 /// Layout of an input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,47 +111,336 @@ pub enum InputError {
     },
 }
 
+/// Read buffer per input: large, so reads are few and the byte counter is touched rarely.
+const BUFFER: usize = 256 * 1024;
+
+/// Counts the bytes read from an input into the shared counter, once per read call (a buffer fill).
+struct Counted {
+    inner: Box<dyn Read + Send>,
+    bytes: Arc<AtomicU64>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// An opened input: its first meaningful line (already read while detecting) followed by the rest.
+type Src = io::Chain<Cursor<Vec<u8>>, BufReader<Counted>>;
+
+/// The reader of the input being read.
+enum Active {
+    Line(LineReader<Src>),
+    Grid(GridReader<Src>),
+    Csv(CsvReader<Src>),
+}
+
+impl Active {
+    fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
+        match self {
+            Active::Line(r) => r.next(source),
+            Active::Grid(r) => r.next(source),
+            Active::Csv(r) => r.next(source),
+        }
+    }
+
+    fn line(&self) -> u64 {
+        match self {
+            Active::Line(r) => r.line(),
+            Active::Grid(r) => r.line(),
+            Active::Csv(r) => r.line(),
+        }
+    }
+}
+
+/// Where an input's bytes come from.
+enum Origin {
+    Stdin,
+    Path(PathBuf),
+    #[cfg(test)]
+    Memory(Vec<u8>),
+    /// These bytes, then a read error.
+    #[cfg(test)]
+    Failing(Vec<u8>),
+}
+
 /// Reads records from the inputs, in order.
+///
+/// The first input that holds anything (empty inputs are passed over) is opened by [`Reader::open`]
+/// and fixes the format and, for CSV, the header and puzzle column; later inputs are opened when
+/// reached and must agree.
 pub struct Reader {
-    _todo: (),
+    origins: Vec<Origin>,
+    names: Vec<String>,
+    requested: InputFormat,
+    column: Option<Column>,
+    /// The resolved format (meaningful once `resolved`; before, the requested one or Line for Auto).
+    format: InputFormat,
+    resolved: bool,
+    header: Option<Vec<String>>,
+    /// 0-based puzzle column of the CSV header.
+    puzzle_column: usize,
+    /// Index of the next input to open.
+    next: usize,
+    /// The input being read and its index.
+    active: Option<(u32, Active)>,
+    bytes: Arc<AtomicU64>,
+    total: Option<u64>,
 }
 
 impl Reader {
     /// Opens the inputs (the first one at once, to resolve its format and CSV header).
     pub fn open(sources: Vec<Source>, options: &ReaderOptions) -> Result<Reader, InputError> {
-        let _ = (sources, options);
-        todo!()
+        let total = sources
+            .iter()
+            .map(|s| match s {
+                Source::Stdin => None,
+                Source::Path(p) => std::fs::metadata(p)
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .map(|m| m.len()),
+            })
+            .sum::<Option<u64>>();
+        let names = sources.iter().map(Source::name).collect();
+        let origins = sources
+            .into_iter()
+            .map(|s| match s {
+                Source::Stdin => Origin::Stdin,
+                Source::Path(p) => Origin::Path(p),
+            })
+            .collect();
+        Reader::with_origins(origins, names, total, options)
+    }
+
+    fn with_origins(
+        origins: Vec<Origin>,
+        names: Vec<String>,
+        total: Option<u64>,
+        options: &ReaderOptions,
+    ) -> Result<Reader, InputError> {
+        let mut reader = Reader {
+            origins,
+            names,
+            requested: options.format,
+            column: options.column.clone(),
+            format: match options.format {
+                InputFormat::Auto => InputFormat::Line,
+                f => f,
+            },
+            resolved: false,
+            header: None,
+            puzzle_column: 0,
+            next: 0,
+            active: None,
+            bytes: Arc::new(AtomicU64::new(0)),
+            total,
+        };
+        while !reader.resolved && reader.next < reader.origins.len() {
+            reader.open_next()?;
+        }
+        Ok(reader)
     }
 
     /// The resolved format (of the first input; every input must resolve to the same).
     pub fn format(&self) -> InputFormat {
-        todo!()
+        self.format
     }
 
     /// CSV header of the first input (every CSV input must have the same), `None` for other formats.
     pub fn header(&self) -> Option<&[String]> {
-        todo!()
+        self.header.as_deref()
     }
 
     /// Name of input `source` for messages (`<stdin>` for stdin).
     pub fn source_name(&self, source: u32) -> &str {
-        let _ = source;
-        todo!()
+        self.names
+            .get(source as usize)
+            .map_or("<unknown input>", String::as_str)
     }
 
     /// Appends up to `max` records to `out`; returns how many (0 at the end of all inputs).
     pub fn read_batch(&mut self, max: usize, out: &mut Vec<Record>) -> Result<usize, InputError> {
-        let _ = (max, out);
-        todo!()
+        let mut count = 0;
+        while count < max {
+            let Some((source, active)) = self.active.as_mut() else {
+                if self.next >= self.origins.len() {
+                    break;
+                }
+                self.open_next()?;
+                continue;
+            };
+            let source = *source;
+            match active.next(source) {
+                Ok(Some(record)) => {
+                    out.push(record);
+                    count += 1;
+                }
+                Ok(None) => self.active = None,
+                Err(e) => {
+                    let line = active.line();
+                    self.active = None;
+                    return Err(self.io_error(source as usize, line, e));
+                }
+            }
+        }
+        Ok(count)
     }
 
     /// Bytes consumed so far over all inputs, shared for progress display.
     pub fn bytes_read(&self) -> Arc<AtomicU64> {
-        todo!()
+        Arc::clone(&self.bytes)
     }
 
     /// Total bytes of all inputs when every input is a regular file, for progress display.
     pub fn total_bytes(&self) -> Option<u64> {
-        todo!()
+        self.total
+    }
+
+    /// Opens input `self.next`, reads up to its first meaningful line and sets up its reader (none for
+    /// an empty input). The first input with content resolves the format (and CSV header); later ones
+    /// are checked against it.
+    fn open_next(&mut self) -> Result<(), InputError> {
+        let index = self.next;
+        self.next += 1;
+        let Some(origin) = self.origins.get_mut(index) else {
+            return Ok(());
+        };
+        let raw: Box<dyn Read + Send> = match origin {
+            Origin::Stdin => Box::new(io::stdin()),
+            Origin::Path(p) => Box::new(File::open(&*p).map_err(|e| self.io_error(index, 0, e))?),
+            #[cfg(test)]
+            Origin::Memory(data) => Box::new(Cursor::new(std::mem::take(data))),
+            #[cfg(test)]
+            Origin::Failing(data) => {
+                Box::new(Cursor::new(std::mem::take(data)).chain(tests::Failing))
+            }
+        };
+        let counted = Counted {
+            inner: raw,
+            bytes: Arc::clone(&self.bytes),
+        };
+        let mut buffered = BufReader::with_capacity(BUFFER, counted);
+        let preamble = read_preamble(&mut buffered).map_err(|e| self.io_error(index, 0, e))?;
+        let Some(Preamble { skipped, first }) = preamble else {
+            return Ok(()); // empty: no records, nothing to agree with
+        };
+        let first_line = skipped + 1;
+        let trimmed = first.trim_ascii();
+        let format = match self.requested {
+            InputFormat::Auto => detect(trimmed).ok_or_else(|| {
+                self.format_error(
+                    index,
+                    first_line,
+                    format!(
+                        "cannot tell the input format from line {first_line}; use --input-format"
+                    ),
+                )
+            })?,
+            f => f,
+        };
+        if self.resolved && format != self.format {
+            return Err(self.format_error(
+                index,
+                first_line,
+                format!(
+                    "detected {} but the first input is {}; use --input-format",
+                    format_name(format),
+                    format_name(self.format)
+                ),
+            ));
+        }
+        let delimiter = csv_delimiter(trimmed);
+        let src = Cursor::new(first).chain(buffered);
+        let active = match format {
+            InputFormat::Line | InputFormat::Auto => Active::Line(LineReader::new(src, skipped)),
+            InputFormat::Grid => Active::Grid(GridReader::new(src, skipped)),
+            InputFormat::Csv => {
+                let (mut reader, header) = CsvReader::new(src, skipped, delimiter, BUFFER)
+                    .map_err(|e| self.io_error(index, first_line, e))?;
+                match &self.header {
+                    Some(first_header) => {
+                        if !same_header(first_header, &header) {
+                            return Err(self.format_error(
+                                index,
+                                first_line,
+                                format!(
+                                    "CSV header ({}) differs from the first input's ({})",
+                                    header.join(", "),
+                                    first_header.join(", ")
+                                ),
+                            ));
+                        }
+                    }
+                    None => {
+                        self.puzzle_column = find_column(&header, self.column.as_ref())
+                            .map_err(|m| self.format_error(index, first_line, m))?;
+                        self.header = Some(header);
+                    }
+                }
+                reader.set_column(self.puzzle_column);
+                Active::Csv(reader)
+            }
+        };
+        self.format = format;
+        self.resolved = true;
+        self.active = Some((index as u32, active));
+        Ok(())
+    }
+
+    fn io_error(&self, index: usize, line: u64, e: io::Error) -> InputError {
+        let source = if line == 0 {
+            e
+        } else {
+            io::Error::new(e.kind(), format!("after line {line}: {e}"))
+        };
+        InputError::Io {
+            name: self.source_name(index as u32).to_string(),
+            source,
+        }
+    }
+
+    fn format_error(&self, index: usize, line: u64, message: String) -> InputError {
+        InputError::Format {
+            name: self.source_name(index as u32).to_string(),
+            line,
+            message,
+        }
     }
 }
+
+impl Source {
+    /// The name used in messages: `<stdin>`, or the path as given.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_string(),
+            Source::Path(p) => p.display().to_string(),
+        }
+    }
+}
+
+impl InputFormat {
+    /// The format's name as written on the command line: `auto`, `line`, `csv`, `grid`.
+    pub fn name(self) -> &'static str {
+        format_name(self)
+    }
+}
+
+fn format_name(format: InputFormat) -> &'static str {
+    match format {
+        InputFormat::Auto => "auto",
+        InputFormat::Line => "line",
+        InputFormat::Csv => "csv",
+        InputFormat::Grid => "grid",
+    }
+}
+
+/// Two headers name the same columns (spaces around names ignored).
+fn same_header(a: &[String], b: &[String]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.trim() == y.trim())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,10 +1,17 @@
 //! Writers: one per output format behind the [`Sink`] trait. A sink sees records and their answers in
 //! input order and knows nothing of how they were solved.
 
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 
-use crate::input::Record;
+use crate::input::{InputFormat, Record};
 use crate::status::Answer;
+
+mod csv;
+mod grid;
+mod jsonl;
+mod line;
+
+pub use self::csv::csv_header;
 
 /// Layout of the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +26,30 @@ pub enum OutputFormat {
     Jsonl,
     /// 9 lines of 9 space-separated digits per record, blank line between records.
     Grid,
+}
+
+impl OutputFormat {
+    /// The format to write for input in `input` format: `Auto` mirrors the input (line for line and
+    /// for an unresolved input, csv for csv, grid for grid); any other format stays as it is.
+    pub fn resolve(self, input: InputFormat) -> OutputFormat {
+        match (self, input) {
+            (OutputFormat::Auto, InputFormat::Csv) => OutputFormat::Csv,
+            (OutputFormat::Auto, InputFormat::Grid) => OutputFormat::Grid,
+            (OutputFormat::Auto, InputFormat::Line | InputFormat::Auto) => OutputFormat::Line,
+            (format, _) => format,
+        }
+    }
+
+    /// The format's name as written on the command line: `auto`, `line`, `csv`, `jsonl`, `grid`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Auto => "auto",
+            OutputFormat::Line => "line",
+            OutputFormat::Csv => "csv",
+            OutputFormat::Jsonl => "jsonl",
+            OutputFormat::Grid => "grid",
+        }
+    }
 }
 
 /// Output settings shared by the writers.
@@ -36,13 +67,158 @@ pub trait Sink {
     fn finish(&mut self) -> io::Result<()>;
 }
 
+/// Output buffer of every sink: large, so writes to the terminal, pipe or file are few.
+const BUFFER: usize = 128 * 1024;
+
 /// The sink for `format` (not `Auto`), writing to `out`. `header` is the CSV input header, if any.
+///
+/// `Auto` should be resolved first ([`OutputFormat::resolve`]); if it is not, it is taken as `Line`.
+/// Output is buffered inside the sink; [`Sink::finish`] flushes it.
 pub fn sink<'a>(
     format: OutputFormat,
     out: Box<dyn Write + Send + 'a>,
     header: Option<&[String]>,
     options: &OutputOptions,
 ) -> Box<dyn Sink + Send + 'a> {
-    let _ = (format, out, header, options);
-    todo!()
+    match format {
+        OutputFormat::Auto | OutputFormat::Line => {
+            Box::new(line::LineSink::new(BufWriter::with_capacity(BUFFER, out)))
+        }
+        OutputFormat::Grid => Box::new(grid::GridSink::new(BufWriter::with_capacity(BUFFER, out))),
+        OutputFormat::Jsonl => Box::new(jsonl::JsonlSink::new(
+            BufWriter::with_capacity(BUFFER, out),
+            options,
+        )),
+        OutputFormat::Csv => Box::new(csv::CsvSink::new(out, header, options)),
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    for slot in digits.iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
+        n /= 10;
+        start -= 1;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(digits.get(start..).unwrap_or_default());
+}
+
+/// Appends a time in nanoseconds as microseconds with 3 decimals: `12345` gives `12.345`.
+fn push_micros(out: &mut Vec<u8>, nanos: u64) {
+    push_u64(out, nanos / 1000);
+    let frac = nanos % 1000;
+    out.extend_from_slice(&[
+        b'.',
+        b'0' + (frac / 100) as u8,
+        b'0' + (frac / 10 % 10) as u8,
+        b'0' + (frac % 10) as u8,
+    ]);
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    //! Answers built by hand for the writer tests (the solver is not used here).
+
+    use super::*;
+    use crate::grid::Grid;
+    use crate::status::Status;
+
+    pub(crate) const PUZZLE: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    pub(crate) const SOLUTION: &str =
+        "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+
+    /// A record of line input.
+    pub(crate) fn record(line: u64, cells: &str) -> Record {
+        Record {
+            source: 0,
+            line,
+            fields: Vec::new(),
+            cells: cells.to_string(),
+            puzzle: Grid::parse(cells.as_bytes()).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// An answer with `status`, the known solution when the status has one, and fixed counts.
+    pub(crate) fn answer(status: Status) -> Answer {
+        if status == Status::Malformed {
+            return Answer::malformed("found 3 cells, expected 81");
+        }
+        let solution = matches!(status, Status::Solved | Status::Unique | Status::Multiple)
+            .then(|| SOLUTION.parse().ok())
+            .flatten();
+        Answer {
+            status,
+            solution,
+            guesses: 7,
+            nanos: 12_345,
+            detail: None,
+        }
+    }
+
+    /// Runs `format` over the records and answers, returning the output text.
+    pub(crate) fn render(
+        format: OutputFormat,
+        header: Option<&[String]>,
+        no_timings: bool,
+        items: &[(Record, Answer)],
+    ) -> String {
+        let mut out = Vec::new();
+        {
+            let mut s = sink(
+                format,
+                Box::new(&mut out),
+                header,
+                &OutputOptions { no_timings },
+            );
+            for (r, a) in items {
+                s.write(r, a).unwrap();
+            }
+            s.finish().unwrap();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn formats_numbers_and_micros() {
+        let mut out = Vec::new();
+        push_u64(&mut out, 0);
+        out.push(b' ');
+        push_u64(&mut out, u64::MAX);
+        out.push(b' ');
+        push_micros(&mut out, 12_345);
+        out.push(b' ');
+        push_micros(&mut out, 7);
+        out.push(b' ');
+        push_micros(&mut out, 3_000_050);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "0 18446744073709551615 12.345 0.007 3000.050"
+        );
+    }
+
+    #[test]
+    fn auto_output_mirrors_the_input() {
+        assert_eq!(
+            OutputFormat::Auto.resolve(InputFormat::Csv),
+            OutputFormat::Csv
+        );
+        assert_eq!(
+            OutputFormat::Auto.resolve(InputFormat::Grid),
+            OutputFormat::Grid
+        );
+        assert_eq!(
+            OutputFormat::Auto.resolve(InputFormat::Line),
+            OutputFormat::Line
+        );
+        assert_eq!(
+            OutputFormat::Jsonl.resolve(InputFormat::Csv),
+            OutputFormat::Jsonl
+        );
+    }
 }

@@ -1,0 +1,421 @@
+//! The CSV format: a header row, then one puzzle a row in one column. The column is chosen by
+//! [`Column`] or found by name ([`PUZZLE_COLUMNS`], first match in that order, ignoring ASCII case).
+//!
+//! The `csv` crate does the parsing (quoting, quoted fields spanning lines, CRLF, skipping blank lines),
+//! flexible about row width so that a row with too few or too many fields, invalid UTF-8 or a bad
+//! puzzle is a malformed record and never an error. Only I/O errors stop reading. A row that is a
+//! single blank field (a line of spaces) is skipped like an empty line.
+//!
+//! Line numbers: the crate's record position is where the previous record ended, before the `\n` of
+//! a CRLF and before skipped blank lines, so it is off after those. [`Breaks`] notes where every CR
+//! and LF of the stream is, and a record's line is one plus the LFs before its first byte.
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use super::detect::{PUZZLE_COLUMNS, excerpt, parse_cells, plural, to_text};
+use super::{Column, Record};
+
+/// Passes bytes through, noting the offset of each CR and LF so record lines can be told exactly.
+struct Breaks<R> {
+    inner: R,
+    /// Bytes passed so far.
+    offset: u64,
+    /// Offsets of the CR and LF bytes not yet behind the current record, with "is LF".
+    breaks: VecDeque<(u64, bool)>,
+    /// LF bytes behind the current record's first byte.
+    lf_before: u64,
+}
+
+impl<R: Read> Read for Breaks<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let read = buf.get(..n).unwrap_or_default();
+        // Look at 8 bytes at a time; only words holding a CR or LF are looked at byte by byte.
+        let mut words = read.chunks_exact(8);
+        let mut at = self.offset;
+        for word in &mut words {
+            if has_break(u64::from_ne_bytes(word.try_into().unwrap_or_default())) {
+                self.note_breaks(word, at);
+            }
+            at += 8;
+        }
+        self.note_breaks(words.remainder(), at);
+        self.offset += n as u64;
+        Ok(n)
+    }
+}
+
+/// True when one of the 8 bytes of `word` may be a CR or LF (never false when one is).
+fn has_break(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let lf = word ^ (ONES * u64::from(b'\n'));
+    let cr = word ^ (ONES * u64::from(b'\r'));
+    ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGH != 0
+}
+
+impl<R> Breaks<R> {
+    /// Notes the CR and LF bytes of `bytes`, which start at stream offset `at`.
+    fn note_breaks(&mut self, bytes: &[u8], at: u64) {
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' || b == b'\r' {
+                self.breaks.push_back((at + i as u64, b == b'\n'));
+            }
+        }
+    }
+
+    /// The 0-based line of the first byte of a record the crate says starts at byte `start` (where
+    /// the previous record ended): the record really starts after any CR and LF bytes there.
+    fn line_at(&mut self, start: u64) -> u64 {
+        let mut first = start;
+        while let Some(&(at, lf)) = self.breaks.front() {
+            if at > first {
+                break;
+            }
+            if at == first {
+                first += 1;
+            }
+            self.lf_before += u64::from(lf);
+            self.breaks.pop_front();
+        }
+        self.lf_before
+    }
+}
+
+/// Reads CSV records; the header has been read when this exists.
+pub(crate) struct CsvReader<R> {
+    inner: ::csv::Reader<Breaks<R>>,
+    record: ::csv::ByteRecord,
+    /// Lines before the CSV text (skipped preamble), added to the crate's line numbers.
+    skipped: u64,
+    /// 0-based puzzle column.
+    column: usize,
+    /// Number of columns in the header.
+    width: usize,
+    /// Line of the last row read.
+    line: u64,
+}
+
+impl<R: Read> CsvReader<R> {
+    /// Reads the header of `src`, whose first line is line `skipped + 1`; returns the reader and the
+    /// header as read. The puzzle column is set with [`CsvReader::set_column`].
+    pub(crate) fn new(
+        src: R,
+        skipped: u64,
+        delimiter: u8,
+        capacity: usize,
+    ) -> io::Result<(CsvReader<R>, Vec<String>)> {
+        let mut inner = ::csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(true)
+            .delimiter(delimiter)
+            .buffer_capacity(capacity)
+            .from_reader(Breaks {
+                inner: src,
+                offset: 0,
+                breaks: VecDeque::new(),
+                lf_before: 0,
+            });
+        let header: Vec<String> = inner
+            .byte_headers()
+            .map_err(csv_io_error)?
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect();
+        let reader = CsvReader {
+            inner,
+            record: ::csv::ByteRecord::new(),
+            skipped,
+            column: 0,
+            width: header.len(),
+            line: skipped + 1,
+        };
+        Ok((reader, header))
+    }
+
+    /// Sets the 0-based puzzle column.
+    pub(crate) fn set_column(&mut self, column: usize) {
+        self.column = column;
+    }
+
+    /// The line of the last row read (1-based).
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The next record, `None` at the end of the input.
+    pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
+        loop {
+            if !self
+                .inner
+                .read_byte_record(&mut self.record)
+                .map_err(csv_io_error)?
+            {
+                return Ok(None);
+            }
+            let start = self.record.position().map_or(0, |p| p.byte());
+            self.line = self.skipped + 1 + self.inner.get_mut().line_at(start);
+            let blank = self.record.len() == 1 && self.record[0].trim_ascii().is_empty();
+            if !blank {
+                break;
+            }
+        }
+        let rec = &self.record;
+        let mut bad_utf8 = None;
+        let fields: Vec<String> = rec
+            .iter()
+            .enumerate()
+            .map(|(i, f)| match std::str::from_utf8(f) {
+                Ok(s) => s.to_owned(),
+                Err(_) => {
+                    bad_utf8.get_or_insert(i);
+                    String::from_utf8_lossy(f).into_owned()
+                }
+            })
+            .collect();
+        let n = fields.len();
+        let (cells, puzzle) = match rec.get(self.column) {
+            None => (
+                excerpt(joined(rec).as_slice()),
+                Err(format!(
+                    "row has {}, the puzzle is column {}",
+                    plural(n, "field"),
+                    self.column + 1
+                )),
+            ),
+            Some(field) => {
+                let field = field.trim_ascii();
+                let puzzle = if n != self.width {
+                    Err(format!(
+                        "row has {}, the header has {}",
+                        plural(n, "field"),
+                        self.width
+                    ))
+                } else if let Some(i) = bad_utf8 {
+                    Err(format!("invalid UTF-8 in column {}", i + 1))
+                } else {
+                    parse_cells(field).map_err(|e| e.to_string())
+                };
+                let cells = match puzzle {
+                    Ok(_) => to_text(field),
+                    Err(_) => excerpt(field),
+                };
+                (cells, puzzle)
+            }
+        };
+        Ok(Some(Record {
+            source,
+            line: self.line,
+            fields,
+            cells,
+            puzzle,
+        }))
+    }
+}
+
+/// The fields of a row joined with `,`, for showing a row that lacks its puzzle.
+fn joined(rec: &::csv::ByteRecord) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, f) in rec.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(f);
+    }
+    out
+}
+
+/// The `csv` crate's error as an I/O error (with ByteRecords and flexible rows, only I/O can fail; any
+/// other kind is reported as invalid data).
+fn csv_io_error(err: ::csv::Error) -> io::Error {
+    match err.into_kind() {
+        ::csv::ErrorKind::Io(e) => e,
+        other => io::Error::new(io::ErrorKind::InvalidData, format!("CSV: {other:?}")),
+    }
+}
+
+/// The 0-based puzzle column of `header`, or why there is none.
+pub(crate) fn find_column(header: &[String], column: Option<&Column>) -> Result<usize, String> {
+    let names = || header.join(", ");
+    match column {
+        Some(Column::Index(i)) => {
+            if (1..=header.len()).contains(i) {
+                Ok(i - 1)
+            } else {
+                Err(format!(
+                    "no column {i}: the header has {} ({})",
+                    plural(header.len(), "column"),
+                    names()
+                ))
+            }
+        }
+        Some(Column::Name(name)) => header
+            .iter()
+            .position(|h| h.trim() == name)
+            .or_else(|| {
+                header
+                    .iter()
+                    .position(|h| h.trim().eq_ignore_ascii_case(name.trim()))
+            })
+            .ok_or_else(|| format!("no column named {name:?} in the header ({})", names())),
+        None => PUZZLE_COLUMNS
+            .iter()
+            .find_map(|want| {
+                header
+                    .iter()
+                    .position(|h| h.trim().eq_ignore_ascii_case(want))
+            })
+            .ok_or_else(|| {
+                format!(
+                    "no puzzle column in the header ({}); name it {} or choose it with --column",
+                    names(),
+                    PUZZLE_COLUMNS.join("/")
+                )
+            }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KAGGLE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/kaggle_200.csv"));
+
+    fn read_all(text: &[u8]) -> (Vec<String>, Vec<Record>) {
+        let (mut r, header) = CsvReader::new(text, 0, b',', 1024).unwrap();
+        r.set_column(find_column(&header, None).unwrap());
+        let mut out = Vec::new();
+        while let Some(rec) = r.next(0).unwrap() {
+            out.push(rec);
+        }
+        (header, out)
+    }
+
+    #[test]
+    fn reads_kaggle_rows_with_their_fields() {
+        let (header, recs) = read_all(KAGGLE.as_bytes());
+        assert_eq!(header, ["quizzes", "solutions"]);
+        assert_eq!(recs.len(), 200);
+        let first = KAGGLE.lines().nth(1).unwrap();
+        assert_eq!(recs[0].fields.join(","), first);
+        assert_eq!(recs[0].cells, &first[..81]);
+        assert!(recs.iter().all(|r| r.puzzle.is_ok()));
+        assert_eq!(recs[199].line, 201);
+    }
+
+    #[test]
+    fn finds_the_puzzle_column_by_preference_name_or_index() {
+        let h: Vec<String> = ["id", "Solution", "QUIZ", "Puzzle"]
+            .map(String::from)
+            .into();
+        assert_eq!(find_column(&h, None), Ok(3)); // puzzle beats quiz
+        assert_eq!(find_column(&h[..3], None), Ok(2));
+        let name = |s: &str| Some(Column::Name(s.to_string()));
+        assert_eq!(find_column(&h, name("solution").as_ref()), Ok(1));
+        assert_eq!(find_column(&h, Some(&Column::Index(1))), Ok(0));
+        assert_eq!(
+            find_column(&h, Some(&Column::Index(5))),
+            Err("no column 5: the header has 4 columns (id, Solution, QUIZ, Puzzle)".into())
+        );
+        assert_eq!(
+            find_column(&h, name("x").as_ref()),
+            Err("no column named \"x\" in the header (id, Solution, QUIZ, Puzzle)".into())
+        );
+        assert!(
+            find_column(&h[..2], None)
+                .unwrap_err()
+                .starts_with("no puzzle column in the header (id, Solution);")
+        );
+    }
+
+    #[test]
+    fn exact_name_beats_case_insensitive_match() {
+        let h: Vec<String> = ["GRID", "grid"].map(String::from).into();
+        let name = Column::Name("grid".into());
+        assert_eq!(find_column(&h, Some(&name)), Ok(1));
+    }
+
+    #[test]
+    fn quoted_fields_spanning_lines_keep_line_numbers_right() {
+        let p = "1".repeat(81);
+        let text = format!(
+            "note,puzzle\n\"two\nlines\",{p}\nplain, {p} \n\"x\",\"{p}\"\n   \n\r\n\n\"a\r\nb\r\n\",{p}\r\nlast,{p}"
+        );
+        let (_, recs) = read_all(text.as_bytes());
+        let lines: Vec<_> = recs.iter().map(|r| (r.line, r.puzzle.is_ok())).collect();
+        assert_eq!(
+            lines,
+            [(2, true), (4, true), (5, true), (9, true), (12, true)]
+        );
+        assert_eq!(recs[0].fields[0], "two\nlines");
+        assert_eq!(recs[1].cells, p, "spaces around the puzzle are dropped");
+        assert_eq!(recs[1].fields[1], format!(" {p} "), "fields stay as read");
+    }
+
+    #[test]
+    fn wrong_width_rows_and_bad_bytes_are_malformed_records() {
+        let p = "1".repeat(81);
+        let mut text =
+            format!("puzzle,rating\r\n{p},1\r\n{p}\r\n{p},1,extra\r\nshort\r\n").into_bytes();
+        text.extend_from_slice(b"\xFF");
+        text.extend_from_slice(format!("{p},2\r\n\r\n{p},3\r\n").as_bytes());
+        let (_, recs) = read_all(&text);
+        let got: Vec<_> = recs
+            .iter()
+            .map(|r| (r.line, r.puzzle.as_ref().err().cloned()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (2, None),
+                (3, Some("row has 1 field, the header has 2".into())),
+                (4, Some("row has 3 fields, the header has 2".into())),
+                (5, Some("row has 1 field, the header has 2".into())),
+                (6, Some("invalid UTF-8 in column 1".into())),
+                (8, None),
+            ]
+        );
+        assert_eq!(recs[3].cells, "short");
+    }
+
+    #[test]
+    fn notes_every_line_break() {
+        let text: Vec<u8> = (0..200u8)
+            .map(|i| match i % 7 {
+                0 => b'\n',
+                3 if i % 2 == 0 => b'\r',
+                _ => b'a' + i % 26,
+            })
+            .collect();
+        let mut breaks = Breaks {
+            inner: &text[..],
+            offset: 0,
+            breaks: VecDeque::new(),
+            lf_before: 0,
+        };
+        let mut sink = Vec::new();
+        breaks.read_to_end(&mut sink).unwrap();
+        let expected: Vec<_> = text
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| matches!(b, b'\n' | b'\r'))
+            .map(|(i, &b)| (i as u64, b == b'\n'))
+            .collect();
+        assert_eq!(Vec::from(breaks.breaks), expected);
+    }
+
+    #[test]
+    fn row_without_the_puzzle_column_says_so() {
+        let p = "1".repeat(81);
+        let text = format!("id,puzzle\n7\n8,{p}\n");
+        let (_, recs) = read_all(text.as_bytes());
+        assert_eq!(
+            recs[0].puzzle,
+            Err("row has 1 field, the puzzle is column 2".into())
+        );
+        assert_eq!(recs[0].cells, "7");
+        assert_eq!(recs[0].fields, ["7"]);
+        assert!(recs[1].puzzle.is_ok());
+    }
+}

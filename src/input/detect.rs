@@ -1,0 +1,299 @@
+//! Deciding what an input is: skipping its preamble (UTF-8 BOM, blank and `#` comment lines) up to
+//! the first meaningful line, and telling line, grid or CSV layout from that line. Also the small
+//! byte-level helpers (field splitting, row cells, excerpts) the readers share, so that detection and
+//! reading agree on what a "field of 81 cells" or a "row of 9 cells" is.
+
+use std::io::{self, BufRead};
+
+use super::InputFormat;
+use crate::grid::{BLANKS, CELLS, Grid, ParseError};
+
+/// The UTF-8 byte order mark some editors put at the start of a file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Header names taken as the puzzle column, in order of preference (compared ignoring ASCII case).
+pub(crate) const PUZZLE_COLUMNS: [&str; 10] = [
+    "puzzle", "puzzles", "quizzes", "quiz", "question", "sudoku", "grid", "board", "problem",
+    "unsolved",
+];
+
+/// Longest text, in characters, kept in `Record::cells` for a malformed record.
+const EXCERPT_CHARS: usize = 200;
+
+/// The first meaningful line of an input and how many lines came before it.
+pub(crate) struct Preamble {
+    /// Lines skipped before `first` (blank and comment lines).
+    pub skipped: u64,
+    /// The first meaningful line, as read (BOM removed, line end kept).
+    pub first: Vec<u8>,
+}
+
+/// Reads up to the first line that is neither blank nor a `#` comment, dropping a leading BOM.
+/// `None` when the input holds no such line.
+pub(crate) fn read_preamble<R: BufRead>(src: &mut R) -> io::Result<Option<Preamble>> {
+    let mut buf = Vec::new();
+    let mut skipped = 0u64;
+    loop {
+        buf.clear();
+        if src.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(None);
+        }
+        if skipped == 0 && buf.starts_with(BOM) {
+            buf.drain(..BOM.len());
+        }
+        if is_skipped(buf.trim_ascii()) {
+            skipped += 1;
+            continue;
+        }
+        return Ok(Some(Preamble {
+            skipped,
+            first: buf,
+        }));
+    }
+}
+
+/// True for a trimmed line that carries no record: blank or a `#` comment.
+pub(crate) fn is_skipped(trimmed: &[u8]) -> bool {
+    trimmed.first().is_none_or(|&b| b == b'#')
+}
+
+/// The layout a first meaningful line (trimmed) says the input has, if it says.
+pub(crate) fn detect(line: &[u8]) -> Option<InputFormat> {
+    if puzzle_field(line).is_some() {
+        return Some(InputFormat::Line);
+    }
+    if row_cells(line).is_ok() {
+        return Some(InputFormat::Grid);
+    }
+    if line.iter().any(|&b| matches!(b, b',' | b';' | b'\t')) {
+        return Some(InputFormat::Csv);
+    }
+    // A one-column CSV file: its header is just the puzzle column's name.
+    let name = String::from_utf8_lossy(line);
+    if PUZZLE_COLUMNS
+        .iter()
+        .any(|c| c.eq_ignore_ascii_case(name.trim()))
+    {
+        return Some(InputFormat::Csv);
+    }
+    None
+}
+
+/// The CSV delimiter a header line uses: `,` if present, else `;`, else tab, else `,`.
+pub(crate) fn csv_delimiter(header: &[u8]) -> u8 {
+    [b',', b';', b'\t']
+        .into_iter()
+        .find(|d| header.contains(d))
+        .unwrap_or(b',')
+}
+
+/// True for a byte that separates fields of a line-format line.
+fn is_field_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b':' | b',')
+}
+
+/// The non-empty fields of a trimmed line, split on whitespace, `:` and `,`.
+pub(crate) fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|&b| is_field_separator(b))
+        .filter(|f| !f.is_empty())
+}
+
+/// The first field of 81 characters, if any.
+pub(crate) fn puzzle_field(line: &[u8]) -> Option<&[u8]> {
+    if line.len() == crate::grid::CELLS && !line.iter().any(|&b| is_field_separator(b)) {
+        return Some(line); // the common case: the whole line is the puzzle
+    }
+    fields(line).find(|f| char_count(f) == crate::grid::CELLS)
+}
+
+/// Characters in UTF-8 text (for invalid UTF-8, an estimate: bytes that do not continue a character).
+pub(crate) fn char_count(text: &[u8]) -> usize {
+    if text.is_ascii() {
+        return text.len();
+    }
+    text.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+/// True for a byte that is a cell: a digit or a blank character.
+pub(crate) fn is_cell(b: u8) -> bool {
+    CELL_VALUE[b as usize] != NOT_A_CELL
+}
+
+/// Marks a byte that is not a cell in [`CELL_VALUE`].
+const NOT_A_CELL: u8 = 0xFF;
+
+/// Cell value of each byte: 1..=9 for a digit, 0 for a blank, [`NOT_A_CELL`] for anything else.
+const CELL_VALUE: [u8; 256] = {
+    let mut table = [NOT_A_CELL; 256];
+    let mut d = 1;
+    while d <= 9 {
+        table[(b'0' + d) as usize] = d;
+        d += 1;
+    }
+    let mut i = 0;
+    while i < BLANKS.len() {
+        table[BLANKS[i] as usize] = 0;
+        i += 1;
+    }
+    table
+};
+
+/// Parses exactly 81 cells like [`Grid::parse`], with a table lookup per cell on the hot path; errors
+/// (and their messages) are Grid::parse's.
+pub(crate) fn parse_cells(text: &[u8]) -> Result<Grid, ParseError> {
+    if let Ok(cells) = <&[u8; CELLS]>::try_from(text) {
+        let mut values = [0u8; CELLS];
+        let mut bad = 0u8;
+        for (v, &b) in values.iter_mut().zip(cells) {
+            *v = CELL_VALUE[b as usize];
+            bad |= *v;
+        }
+        if bad != NOT_A_CELL {
+            // no byte mapped to 0xFF, so every value is 0..=9 (OR of values <= 9 stays below 16)
+            if let Some(grid) = Grid::from_values(values) {
+                return Ok(grid);
+            }
+        }
+    }
+    Grid::parse(text)
+}
+
+/// Why a grid row is not 9 cells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RowError {
+    /// The row has this many cells (characters other than spaces and tabs).
+    Count(usize),
+    /// A character that is not a cell.
+    Char(char),
+}
+
+/// Checks that a trimmed row has 9 cells, its characters other than spaces and tabs, and that each is a
+/// digit or a blank: `0 3 5 4 6 9 2 7 8`, `.3.4..6..` and `035 469 278` all qualify.
+pub(crate) fn row_cells(row: &[u8]) -> Result<(), RowError> {
+    let mut count = 0;
+    let mut bad = None;
+    for (i, &b) in row.iter().enumerate() {
+        if b == b' ' || b == b'\t' {
+            continue;
+        }
+        if (b as i8) >= -0x40 {
+            count += 1; // not a UTF-8 continuation byte: a new character
+        }
+        if bad.is_none() && !is_cell(b) {
+            bad = Some(i);
+        }
+    }
+    if count != 9 {
+        return Err(RowError::Count(count));
+    }
+    match bad {
+        Some(i) => Err(RowError::Char(char_at(row, i))),
+        None => Ok(()),
+    }
+}
+
+/// The character starting at byte `i` (U+FFFD if the bytes there are not valid UTF-8).
+pub(crate) fn char_at(text: &[u8], i: usize) -> char {
+    let end = (i + 4).min(text.len());
+    (i + 1..=end)
+        .find_map(|j| text.get(i..j).and_then(|s| std::str::from_utf8(s).ok()))
+        .and_then(|s| s.chars().next())
+        .unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// Bytes as a String, replacing invalid UTF-8 (quick for the usual ASCII).
+pub(crate) fn to_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+/// Text for `Record::cells` of a malformed record: lossy UTF-8, at most 200 characters (cut ones end
+/// in `...`).
+pub(crate) fn excerpt(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text);
+    if text.chars().count() <= EXCERPT_CHARS {
+        return text.into_owned();
+    }
+    let mut cut: String = text.chars().take(EXCERPT_CHARS - 3).collect();
+    cut.push_str("...");
+    cut
+}
+
+/// `1 field`, `2 fields`: a count with its noun.
+pub(crate) fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+    #[test]
+    fn detects_line_grid_and_csv_from_the_first_line() {
+        assert_eq!(detect(PUZZLE.as_bytes()), Some(InputFormat::Line));
+        let exchange = format!("00005f662e09 {}  3.4", PUZZLE.replace('.', "0"));
+        assert_eq!(detect(exchange.as_bytes()), Some(InputFormat::Line));
+        assert_eq!(detect(b"0 3 5 4 6 9 2 7 8"), Some(InputFormat::Grid));
+        assert_eq!(detect(b".3.4.6..."), Some(InputFormat::Grid));
+        assert_eq!(detect(b"quizzes,solutions"), Some(InputFormat::Csv));
+        assert_eq!(detect(b"id;puzzle"), Some(InputFormat::Csv));
+        assert_eq!(detect(b"Puzzle"), Some(InputFormat::Csv));
+        assert_eq!(detect(b"hello world"), None);
+        assert_eq!(detect(&PUZZLE.as_bytes()[..80]), None);
+    }
+
+    #[test]
+    fn skips_bom_blank_and_comment_lines_before_the_first_line() {
+        let mut src: &[u8] = b"\xEF\xBB\xBF# comment\r\n\n   \n12,34\nrest\n";
+        let p = read_preamble(&mut src).unwrap().unwrap();
+        assert_eq!(p.skipped, 3);
+        assert_eq!(p.first, b"12,34\n");
+        assert_eq!(src, b"rest\n");
+        let mut empty: &[u8] = b"\xEF\xBB\xBF\n# only a comment";
+        assert!(read_preamble(&mut empty).unwrap().is_none());
+    }
+
+    #[test]
+    fn checks_row_cells() {
+        assert_eq!(row_cells(b"0 3 5 4 6 9 2 7 8"), Ok(()));
+        assert_eq!(row_cells(b"035 469\t278"), Ok(()));
+        assert_eq!(row_cells(b"0 3 5 4 6 9 2 7"), Err(RowError::Count(8)));
+        assert_eq!(row_cells(b"0 3 x 4 6 9 2 7 8"), Err(RowError::Char('x')));
+        assert_eq!(
+            row_cells("0 3 é 4 6 9 2 7 8".as_bytes()),
+            Err(RowError::Char('é'))
+        );
+    }
+
+    #[test]
+    fn fast_parse_agrees_with_grid_parse() {
+        let zeros = PUZZLE.replace('.', "0");
+        let mut bad = PUZZLE.to_string();
+        bad.replace_range(10..11, "x");
+        for text in [PUZZLE, &zeros, &bad, &PUZZLE[..80], "_-*0123456789"] {
+            assert_eq!(parse_cells(text.as_bytes()), Grid::parse(text.as_bytes()));
+        }
+        let mut all = [b'1'; 81];
+        for b in 0..=255u8 {
+            all[40] = b;
+            assert_eq!(parse_cells(&all), Grid::parse(&all), "byte {b}");
+        }
+    }
+
+    #[test]
+    fn cuts_long_excerpts() {
+        assert_eq!(excerpt(b"abc"), "abc");
+        let long = excerpt(&[b'x'; 500]);
+        assert_eq!(long.chars().count(), 200);
+        assert!(long.ends_with("..."));
+    }
+}

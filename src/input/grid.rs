@@ -1,0 +1,234 @@
+//! The grid format: a puzzle is 9 consecutive non-blank rows of 9 cells each, a row written either as
+//! 9 characters (`.3.4..6..`, `035469278`) or with spaces or tabs between cells (`0 3 5 4 6 9 2 7 8`).
+//! Grids may follow each other directly or be separated by blank lines; `#` comment lines are skipped.
+//!
+//! Recovery rules, so one bad grid never shifts the next: a grid with a bad row still takes exactly 9
+//! rows (and is malformed, the reason naming the first bad row); a blank line or the end of the input
+//! after 1 to 8 rows ends a short, malformed grid.
+
+use std::io::{self, BufRead};
+
+use super::Record;
+use super::detect::{RowError, excerpt, is_skipped, parse_cells, plural, row_cells, to_text};
+use crate::grid::CELLS;
+
+/// Reads grid-format records from a buffered source.
+pub(crate) struct GridReader<R> {
+    src: R,
+    buf: Vec<u8>,
+    line: u64,
+    /// Rows of the grid being read, trimmed, each followed by `/`.
+    rows: Vec<u8>,
+    /// Number of rows in `rows`.
+    count: usize,
+    /// Line of the first row of the grid being read.
+    start: u64,
+    /// The cells read so far (every non-space character of the rows).
+    cells: Vec<u8>,
+    /// Why the grid being read is malformed, from its first bad row.
+    error: Option<String>,
+}
+
+impl<R: BufRead> GridReader<R> {
+    /// A reader whose first line read is line `skipped + 1`.
+    pub(crate) fn new(src: R, skipped: u64) -> GridReader<R> {
+        GridReader {
+            src,
+            buf: Vec::with_capacity(64),
+            line: skipped,
+            rows: Vec::with_capacity(256),
+            count: 0,
+            start: 0,
+            cells: Vec::with_capacity(CELLS),
+            error: None,
+        }
+    }
+
+    /// The last line read (1-based; 0 before any).
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The next record, `None` at the end of the input.
+    pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
+        loop {
+            self.buf.clear();
+            if self.src.read_until(b'\n', &mut self.buf)? == 0 {
+                return Ok((self.count > 0).then(|| self.short_grid(source)));
+            }
+            self.line += 1;
+            let row = self.buf.trim_ascii();
+            if row.is_empty() {
+                if self.count > 0 {
+                    return Ok(Some(self.short_grid(source)));
+                }
+                continue;
+            }
+            if is_skipped(row) {
+                continue; // a comment, even inside a grid
+            }
+            if self.count == 0 {
+                self.start = self.line;
+                self.rows.clear();
+                self.cells.clear();
+                self.error = None;
+            }
+            self.count += 1;
+            self.rows.extend_from_slice(row);
+            self.rows.push(b'/');
+            if self.error.is_none() {
+                match row_cells(row) {
+                    Ok(()) => self
+                        .cells
+                        .extend(row.iter().filter(|&&b| b != b' ' && b != b'\t')),
+                    Err(RowError::Count(n)) => {
+                        self.error =
+                            Some(format!("row {}: found {} cells, expected 9", self.count, n));
+                    }
+                    Err(RowError::Char(ch)) => {
+                        self.error = Some(format!("row {}: invalid character {ch:?}", self.count));
+                    }
+                }
+            }
+            if self.count == 9 {
+                self.count = 0;
+                let puzzle = match self.error.take() {
+                    Some(reason) => Err(reason),
+                    None => parse_cells(&self.cells).map_err(|e| e.to_string()),
+                };
+                let cells = match puzzle {
+                    Ok(_) => to_text(&self.cells),
+                    Err(_) => self.joined_rows(),
+                };
+                return Ok(Some(Record {
+                    source,
+                    line: self.start,
+                    fields: Vec::new(),
+                    cells,
+                    puzzle,
+                }));
+            }
+        }
+    }
+
+    /// The malformed record for a grid cut short after `self.count` rows; resets the grid.
+    fn short_grid(&mut self, source: u32) -> Record {
+        let count = std::mem::take(&mut self.count);
+        Record {
+            source,
+            line: self.start,
+            fields: Vec::new(),
+            cells: self.joined_rows(),
+            puzzle: Err(format!("grid has {}, expected 9", plural(count, "row"))),
+        }
+    }
+
+    /// The rows read, joined with `/`, cut for display.
+    fn joined_rows(&self) -> String {
+        excerpt(self.rows.strip_suffix(b"/").unwrap_or(&self.rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BAEKJOON_IN: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/baekjoon_example1.in"
+    ));
+
+    fn read_all(text: &str) -> Vec<Record> {
+        let mut r = GridReader::new(text.as_bytes(), 0);
+        let mut out = Vec::new();
+        while let Some(rec) = r.next(0).unwrap() {
+            out.push(rec);
+        }
+        out
+    }
+
+    fn summary(recs: &[Record]) -> Vec<(u64, Result<(), String>)> {
+        recs.iter()
+            .map(|r| (r.line, r.puzzle.as_ref().map(|_| ()).map_err(Clone::clone)))
+            .collect()
+    }
+
+    #[test]
+    fn reads_the_baekjoon_sample() {
+        let recs = read_all(BAEKJOON_IN);
+        assert_eq!(recs.len(), 1);
+        assert_eq!(recs[0].line, 1);
+        let expected: String = BAEKJOON_IN.split_whitespace().collect();
+        assert_eq!(recs[0].cells, expected);
+        assert_eq!(recs[0].puzzle, Ok(expected.parse().unwrap()));
+    }
+
+    #[test]
+    fn reads_compact_rows_with_and_without_blank_lines() {
+        let grid = ".3.4..6..\n".repeat(9);
+        let text = format!("# two grids back to back\n{grid}{grid}\n\n{grid}");
+        let recs = read_all(&text);
+        assert_eq!(summary(&recs), [(2, Ok(())), (11, Ok(())), (22, Ok(()))]);
+        assert_eq!(recs[0].cells, ".3.4..6..".repeat(9));
+    }
+
+    #[test]
+    fn short_grid_ends_at_a_blank_line() {
+        let good = "0 0 0 0 0 0 0 0 1\n".repeat(9);
+        let short = "0 0 0 0 0 0 0 0 1\r\n".repeat(8);
+        let text = format!("{short}\n{good}\n{short}");
+        let recs = read_all(&text);
+        assert_eq!(
+            summary(&recs),
+            [
+                (1, Err("grid has 8 rows, expected 9".into())),
+                (10, Ok(())),
+                (20, Err("grid has 8 rows, expected 9".into())),
+            ]
+        );
+        assert_eq!(
+            recs[0].cells,
+            ["0 0 0 0 0 0 0 0 1"; 8].join("/"),
+            "rows joined with /"
+        );
+    }
+
+    #[test]
+    fn bad_row_spoils_its_grid_but_not_the_next_without_blank_lines() {
+        let good = "123456789\n".repeat(9);
+        let mut bad = "123456789\n".repeat(9);
+        bad.replace_range(20..30, "12345678\n");
+        let mut bad_char = "123456789\n".repeat(9);
+        bad_char.replace_range(42..43, "x");
+        let text = format!("{good}{bad}{bad_char}{good}");
+        let recs = read_all(&text);
+        assert_eq!(
+            summary(&recs),
+            [
+                (1, Ok(())),
+                (10, Err("row 3: found 8 cells, expected 9".into())),
+                (19, Err("row 5: invalid character 'x'".into())),
+                (28, Ok(())),
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_rows_with_blank_separators() {
+        let mut bad = "1 2 3 4 5 6 7 8 9\n".repeat(9);
+        bad.replace_range(0..1, "?");
+        let too_long = "1 2 3 4 5 6 7 8 9\n".repeat(10);
+        let good = "1 2 3 4 5 6 7 8 9\n".repeat(9);
+        let text = format!("{bad}\n{too_long}\n{good}");
+        let recs = read_all(&text);
+        assert_eq!(
+            summary(&recs),
+            [
+                (1, Err("row 1: invalid character '?'".into())),
+                (11, Ok(())),
+                (20, Err("grid has 1 row, expected 9".into())),
+                (22, Ok(())),
+            ]
+        );
+    }
+}

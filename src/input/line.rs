@@ -1,0 +1,224 @@
+//! The line format: one puzzle a line. Blank and `#` comment lines carry no record; surrounding
+//! whitespace and CRLF line ends are ignored. On a line with several fields (split on whitespace, `:`
+//! and `,`: sudoku exchange `HASH PUZZLE RATING`, tdoku `puzzle:count:solution`, header-less
+//! `puzzle,solution`) the puzzle is the first field of 81 characters.
+
+use std::io::{self, BufRead};
+
+use super::Record;
+use super::detect::{
+    char_at, excerpt, fields, is_cell, is_skipped, parse_cells, puzzle_field, to_text,
+};
+use crate::grid::{Grid, ParseError};
+
+/// Reads line-format records from a buffered source.
+pub(crate) struct LineReader<R> {
+    src: R,
+    buf: Vec<u8>,
+    line: u64,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// A reader whose first line read is line `skipped + 1`.
+    pub(crate) fn new(src: R, skipped: u64) -> LineReader<R> {
+        LineReader {
+            src,
+            buf: Vec::with_capacity(256),
+            line: skipped,
+        }
+    }
+
+    /// The last line read (1-based; 0 before any).
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The next record, `None` at the end of the input.
+    pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
+        loop {
+            self.buf.clear();
+            if self.src.read_until(b'\n', &mut self.buf)? == 0 {
+                return Ok(None);
+            }
+            self.line += 1;
+            let text = self.buf.trim_ascii();
+            if is_skipped(text) {
+                continue;
+            }
+            let (cells, puzzle) = parse_line(text);
+            return Ok(Some(Record {
+                source,
+                line: self.line,
+                fields: Vec::new(),
+                cells,
+                puzzle,
+            }));
+        }
+    }
+}
+
+/// The cells text and the puzzle (or why there is none) of a trimmed, non-blank line.
+fn parse_line(text: &[u8]) -> (String, Result<Grid, String>) {
+    if let Ok(grid) = parse_cells(text) {
+        return (to_text(text), Ok(grid)); // the common case: the whole line is the puzzle
+    }
+    match puzzle_field(text) {
+        Some(field) => match parse_field(field) {
+            Ok(grid) => (to_text(field), Ok(grid)),
+            Err(e) => (excerpt(text), Err(e.to_string())),
+        },
+        None => {
+            let mut all = fields(text);
+            let reason = match (all.next(), all.next()) {
+                (Some(only), None) => match Grid::parse(only) {
+                    Err(e) => e.to_string(),
+                    Ok(_) => "no field of 81 cells".to_string(),
+                },
+                _ => "no field of 81 cells".to_string(),
+            };
+            (excerpt(text), Err(reason))
+        }
+    }
+}
+
+/// Parses a field of 81 characters. Grid::parse counts bytes, so a field of 81 characters that are
+/// not all ASCII gets its first bad character named here instead.
+pub(crate) fn parse_field(field: &[u8]) -> Result<Grid, ParseError> {
+    if field.len() == crate::grid::CELLS {
+        return parse_cells(field);
+    }
+    let mut cell = 0;
+    for (i, &b) in field.iter().enumerate() {
+        if (b as i8) < -0x40 {
+            continue; // continues the character before
+        }
+        if !is_cell(b) {
+            return Err(ParseError::Char {
+                cell,
+                ch: char_at(field, i),
+            });
+        }
+        cell += 1;
+    }
+    Grid::parse(field)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+    fn read_all(text: &[u8]) -> Vec<Record> {
+        let mut r = LineReader::new(text, 0);
+        let mut out = Vec::new();
+        while let Some(rec) = r.next(0).unwrap() {
+            out.push(rec);
+        }
+        out
+    }
+
+    #[test]
+    fn skips_comments_and_blank_lines() {
+        let text = format!("# head\n\n{PUZZLE}\n  \t\n# mid\n{PUZZLE}\n");
+        let recs = read_all(text.as_bytes());
+        assert_eq!(recs.iter().map(|r| r.line).collect::<Vec<_>>(), [3, 6]);
+        assert!(recs.iter().all(|r| r.cells == PUZZLE && r.puzzle.is_ok()));
+    }
+
+    #[test]
+    fn tolerates_crlf_and_trailing_spaces() {
+        let text = format!("{PUZZLE}\r\n{PUZZLE}  \t\r\n{PUZZLE}");
+        let recs = read_all(text.as_bytes());
+        assert_eq!(recs.len(), 3);
+        assert!(recs.iter().all(|r| r.cells == PUZZLE && r.puzzle.is_ok()));
+        assert_eq!(recs[2].line, 3);
+    }
+
+    #[test]
+    fn finds_puzzle_field_in_exchange_lines() {
+        let zeros = PUZZLE.replace('.', "0");
+        let text = format!(
+            "00005f662e09 {zeros}  3.4\n{PUZZLE}:1:{zeros}\n{zeros},{zeros}\n\tx {PUZZLE}\n"
+        );
+        let recs = read_all(text.as_bytes());
+        assert_eq!(recs.len(), 4);
+        for r in &recs {
+            assert_eq!(r.puzzle, Ok(PUZZLE.parse().unwrap()));
+            assert_eq!(r.cells.len(), 81);
+        }
+        assert_eq!(recs[0].cells, zeros);
+        assert_eq!(recs[1].cells, PUZZLE);
+    }
+
+    #[test]
+    fn reports_why_a_line_is_malformed() {
+        let short = &PUZZLE[..80];
+        let mut bad = PUZZLE.to_string();
+        bad.replace_range(10..11, "x");
+        let accent = format!("{}é", &PUZZLE[..80]);
+        let text = format!("{short}\n{bad}\nab {short} cd\n{accent}\nhash {bad} 1.0\n");
+        let recs = read_all(text.as_bytes());
+        let reasons: Vec<_> = recs.iter().map(|r| r.puzzle.clone().unwrap_err()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "found 80 cells, expected 81",
+                "invalid character 'x' at cell 11 (r2c2)",
+                "no field of 81 cells",
+                "invalid character 'é' at cell 81 (r9c9)",
+                "invalid character 'x' at cell 11 (r2c2)",
+            ]
+        );
+        assert_eq!(recs[0].cells, short);
+        assert_eq!(recs[2].cells, format!("ab {short} cd"));
+        assert_eq!(recs[3].cells, accent);
+        assert_eq!(
+            recs[4].cells,
+            format!("hash {bad} 1.0"),
+            "the whole line when malformed"
+        );
+    }
+
+    #[test]
+    fn keeps_line_numbers_after_malformed_rows() {
+        let text = format!("{PUZZLE}\ngarbage\n\n{PUZZLE}\nx,y\n{PUZZLE}\n");
+        let recs = read_all(text.as_bytes());
+        let lines: Vec<_> = recs.iter().map(|r| (r.line, r.puzzle.is_ok())).collect();
+        assert_eq!(
+            lines,
+            [(1, true), (2, false), (4, true), (5, false), (6, true)]
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_a_malformed_record() {
+        let mut text = PUZZLE.as_bytes().to_vec();
+        text[3] = 0xFF;
+        text.extend_from_slice(b"\n\xFF\xFE\n");
+        text.extend_from_slice(PUZZLE.as_bytes());
+        let recs = read_all(&text);
+        assert_eq!(recs.len(), 3);
+        assert_eq!(
+            recs[0].puzzle,
+            Err("invalid character '\u{FFFD}' at cell 4 (r1c4)".to_string())
+        );
+        assert_eq!(
+            recs[1].puzzle,
+            Err("found 2 cells, expected 81".to_string())
+        );
+        assert!(recs[2].puzzle.is_ok());
+    }
+
+    #[test]
+    fn very_long_malformed_lines_are_cut() {
+        let text = "1".repeat(5000);
+        let recs = read_all(text.as_bytes());
+        assert_eq!(
+            recs[0].puzzle,
+            Err("found 5000 cells, expected 81".to_string())
+        );
+        assert_eq!(recs[0].cells.chars().count(), 200);
+    }
+}

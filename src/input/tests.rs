@@ -1,0 +1,399 @@
+//! Tests of the whole reader: format detection and agreement across inputs, batches, line numbers,
+//! byte counts, on the sample data and on small inline inputs.
+
+use std::io::Write;
+
+use super::*;
+
+const PUZZLE: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
+}
+
+fn options(format: InputFormat) -> ReaderOptions {
+    ReaderOptions {
+        format,
+        column: None,
+    }
+}
+
+/// A reader over in-memory inputs named `in0`, `in1`, ...
+fn memory(inputs: &[&[u8]], options: &ReaderOptions) -> Result<Reader, InputError> {
+    let origins = inputs.iter().map(|i| Origin::Memory(i.to_vec())).collect();
+    let names = (0..inputs.len()).map(|i| format!("in{i}")).collect();
+    Reader::with_origins(origins, names, None, options)
+}
+
+fn read_all(reader: &mut Reader) -> Vec<Record> {
+    let mut out = Vec::new();
+    while reader.read_batch(7, &mut out).unwrap() > 0 {}
+    out
+}
+
+fn open_files(names: &[&str], format: InputFormat) -> (Reader, Vec<Record>) {
+    let sources = names.iter().map(|n| Source::Path(data(n))).collect();
+    let mut reader = Reader::open(sources, &options(format)).unwrap();
+    let records = read_all(&mut reader);
+    (reader, records)
+}
+
+fn temp_file(content: &[u8]) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(content).unwrap();
+    f.flush().unwrap();
+    f
+}
+
+#[test]
+fn reads_every_sample_file_with_auto_detection() {
+    let cases = [
+        ("17clue_300.txt", InputFormat::Line, 300, 5),
+        ("hardest_300.txt", InputFormat::Line, 300, 1),
+        ("easy_300.txt", InputFormat::Line, 300, 1),
+        ("serg_100.txt", InputFormat::Line, 100, 3),
+        ("exchange_hard_200.txt", InputFormat::Line, 200, 1),
+        ("kaggle_200.csv", InputFormat::Csv, 200, 2),
+        ("radcliffe_100.csv", InputFormat::Csv, 103, 2),
+        ("baekjoon_example1.in", InputFormat::Grid, 1, 1),
+    ];
+    for (name, format, count, first_line) in cases {
+        let (reader, recs) = open_files(&[name], InputFormat::Auto);
+        assert_eq!(reader.format(), format, "{name}");
+        assert_eq!(recs.len(), count, "{name}");
+        assert_eq!(recs[0].line, first_line, "{name}");
+        assert!(recs.iter().all(|r| r.puzzle.is_ok()), "{name}");
+        assert!(recs.iter().all(|r| r.cells.len() == 81), "{name}");
+        let size = std::fs::metadata(data(name)).unwrap().len();
+        assert_eq!(reader.total_bytes(), Some(size), "{name}");
+        assert_eq!(reader.bytes_read().load(Ordering::Relaxed), size, "{name}");
+    }
+}
+
+#[test]
+fn reads_the_radcliffe_header_and_fields() {
+    let (reader, recs) = open_files(&["radcliffe_100.csv"], InputFormat::Auto);
+    assert_eq!(
+        reader.header().unwrap(),
+        ["puzzle", "solution", "clues", "difficulty", "level"]
+    );
+    assert_eq!(recs[0].fields.len(), 5);
+    assert_eq!(
+        recs[0].fields[4], "Beginner",
+        "CRLF is not part of the last field"
+    );
+    assert_eq!(recs[102].line, 104);
+}
+
+#[test]
+fn exchange_lines_give_the_puzzle_field() {
+    let (_, recs) = open_files(&["exchange_hard_200.txt"], InputFormat::Auto);
+    assert_eq!(
+        recs[0].cells,
+        "080200400570000100002300000820090005000715000700020041000006700003000018007009050"
+    );
+    assert!(recs[0].fields.is_empty());
+}
+
+#[test]
+fn skips_a_bom_at_the_start_of_each_input() {
+    let a = format!("\u{FEFF}{PUZZLE}\n");
+    let b = format!("\u{FEFF}# c\r\n{PUZZLE}\r\n");
+    let mut reader = memory(&[a.as_bytes(), b.as_bytes()], &options(InputFormat::Auto)).unwrap();
+    let recs = read_all(&mut reader);
+    assert_eq!(recs.len(), 2);
+    assert!(recs.iter().all(|r| r.cells == PUZZLE && r.puzzle.is_ok()));
+    assert_eq!((recs[1].source, recs[1].line), (1, 2));
+
+    let csv = format!("\u{FEFF}puzzle\n{PUZZLE}\n");
+    let mut reader = memory(&[csv.as_bytes()], &options(InputFormat::Auto)).unwrap();
+    assert_eq!(reader.format(), InputFormat::Csv);
+    assert_eq!(reader.header().unwrap(), ["puzzle"]);
+    assert_eq!(read_all(&mut reader)[0].line, 2);
+}
+
+#[test]
+fn batches_cross_input_boundaries() {
+    let a = temp_file(format!("{PUZZLE}\n{PUZZLE}\n").as_bytes());
+    let b = temp_file(format!("# c\n{PUZZLE}\nbad\n{PUZZLE}\n").as_bytes());
+    let sources = vec![
+        Source::Path(a.path().to_path_buf()),
+        Source::Path(b.path().to_path_buf()),
+    ];
+    let mut reader = Reader::open(sources, &options(InputFormat::Auto)).unwrap();
+    let mut out = Vec::new();
+    assert_eq!(reader.read_batch(3, &mut out).unwrap(), 3);
+    assert_eq!(reader.read_batch(3, &mut out).unwrap(), 2);
+    assert_eq!(reader.read_batch(3, &mut out).unwrap(), 0);
+    let got: Vec<_> = out
+        .iter()
+        .map(|r| (r.source, r.line, r.puzzle.is_ok()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (0, 1, true),
+            (0, 2, true),
+            (1, 2, true),
+            (1, 3, false),
+            (1, 4, true)
+        ]
+    );
+    let total = (82 * 2) + 4 + 82 + 4 + 82;
+    assert_eq!(reader.total_bytes(), Some(total));
+    assert_eq!(reader.bytes_read().load(Ordering::Relaxed), total);
+    assert_eq!(reader.source_name(1), b.path().display().to_string());
+}
+
+#[test]
+fn reads_the_later_input_only_when_reached() {
+    let a = temp_file(format!("{PUZZLE}\n").as_bytes());
+    let b = temp_file(b"not a sudoku file\n");
+    let sources = vec![
+        Source::Path(a.path().to_path_buf()),
+        Source::Path(b.path().to_path_buf()),
+    ];
+    let mut reader = Reader::open(sources, &options(InputFormat::Auto)).unwrap();
+    assert_eq!(reader.bytes_read().load(Ordering::Relaxed), 82);
+    let mut out = Vec::new();
+    assert_eq!(reader.read_batch(1, &mut out).unwrap(), 1);
+    let err = reader.read_batch(1, &mut out).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}:1: cannot tell the input format from line 1; use --input-format",
+            b.path().display()
+        )
+    );
+}
+
+#[test]
+fn empty_inputs_give_no_records_and_no_error() {
+    let mut reader = memory(&[b"", b"\n# nothing\n"], &options(InputFormat::Auto)).unwrap();
+    assert_eq!(reader.format(), InputFormat::Line);
+    assert_eq!(reader.header(), None);
+    assert!(read_all(&mut reader).is_empty());
+}
+
+#[test]
+fn an_empty_first_input_lets_the_next_one_decide() {
+    let csv = format!("id,puzzle\n1,{PUZZLE}\n");
+    let mut reader = memory(&[b"", csv.as_bytes()], &options(InputFormat::Auto)).unwrap();
+    assert_eq!(reader.format(), InputFormat::Csv);
+    assert_eq!(reader.header().unwrap(), ["id", "puzzle"]);
+    let recs = read_all(&mut reader);
+    assert_eq!((recs[0].source, recs[0].line), (1, 2));
+}
+
+#[test]
+fn mixed_formats_are_an_error_naming_the_later_input() {
+    let csv = format!("id,puzzle\n1,{PUZZLE}\n");
+    let mut reader = memory(
+        &[
+            PUZZLE.as_bytes(),
+            b"",
+            b"\n\n1 2 3 4 5 6 7 8 9\n",
+            csv.as_bytes(),
+        ],
+        &options(InputFormat::Auto),
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    let err = reader.read_batch(10, &mut out).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "in2:3: detected grid but the first input is line; use --input-format"
+    );
+    assert_eq!(out.len(), 1);
+}
+
+#[test]
+fn undetectable_first_input_is_an_error() {
+    let err = memory(&[b"# c\nhello\n"], &options(InputFormat::Auto))
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "in0:2: cannot tell the input format from line 2; use --input-format"
+    );
+}
+
+#[test]
+fn csv_without_puzzle_column_is_an_error() {
+    let err = memory(&[b"a,b\n1,2\n"], &options(InputFormat::Auto))
+        .err()
+        .unwrap();
+    let InputError::Format {
+        name,
+        line,
+        message,
+    } = err
+    else {
+        panic!("not a format error: {err}");
+    };
+    assert_eq!((name.as_str(), line), ("in0", 1));
+    assert!(message.starts_with("no puzzle column in the header (a, b)"));
+}
+
+#[test]
+fn csv_header_must_match_the_first_input() {
+    let a = format!("id,puzzle\n1,{PUZZLE}\n");
+    let b = format!("# c\nid,quiz\n1,{PUZZLE}\n");
+    let mut reader = memory(&[a.as_bytes(), b.as_bytes()], &options(InputFormat::Auto)).unwrap();
+    let mut out = Vec::new();
+    let err = reader.read_batch(10, &mut out).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "in1:2: CSV header (id, quiz) differs from the first input's (id, puzzle)"
+    );
+}
+
+#[test]
+fn csv_inputs_with_the_same_header_continue() {
+    let a = format!("id,puzzle\n1,{PUZZLE}\n");
+    let b = format!("id,puzzle\r\n\"2\nx\",{PUZZLE}\r\n3,{PUZZLE}\r\n");
+    let mut reader = memory(&[a.as_bytes(), b.as_bytes()], &options(InputFormat::Auto)).unwrap();
+    let recs = read_all(&mut reader);
+    let got: Vec<_> = recs.iter().map(|r| (r.source, r.line)).collect();
+    assert_eq!(got, [(0, 2), (1, 2), (1, 4)]);
+    assert!(recs.iter().all(|r| r.puzzle.is_ok()));
+}
+
+#[test]
+fn csv_column_by_name_or_index() {
+    let text = format!("a,b,c\n1,{PUZZLE},x\n");
+    for column in [Column::Name("B".into()), Column::Index(2)] {
+        let opts = ReaderOptions {
+            format: InputFormat::Csv,
+            column: Some(column),
+        };
+        let mut reader = memory(&[text.as_bytes()], &opts).unwrap();
+        let recs = read_all(&mut reader);
+        assert_eq!(recs[0].cells, PUZZLE);
+        assert_eq!(recs[0].fields, ["1", PUZZLE, "x"]);
+    }
+    let opts = ReaderOptions {
+        format: InputFormat::Csv,
+        column: Some(Column::Index(4)),
+    };
+    let err = memory(&[text.as_bytes()], &opts).err().unwrap();
+    assert_eq!(
+        err.to_string(),
+        "in0:1: no column 4: the header has 3 columns (a, b, c)"
+    );
+}
+
+#[test]
+fn semicolon_and_tab_separated_csv() {
+    for sep in [";", "\t"] {
+        let text = format!("id{sep}puzzle\n1{sep}{PUZZLE}\n");
+        let mut reader = memory(&[text.as_bytes()], &options(InputFormat::Auto)).unwrap();
+        assert_eq!(reader.format(), InputFormat::Csv);
+        let recs = read_all(&mut reader);
+        assert_eq!(recs[0].fields, ["1", PUZZLE]);
+        assert!(recs[0].puzzle.is_ok());
+    }
+}
+
+#[test]
+fn invalid_utf8_is_malformed_not_an_error() {
+    let mut line = PUZZLE.as_bytes().to_vec();
+    line[0] = 0xC3;
+    line.extend_from_slice(format!("\n{PUZZLE}\n").as_bytes());
+    let mut reader = memory(&[&line], &options(InputFormat::Line)).unwrap();
+    let recs = read_all(&mut reader);
+    assert_eq!(recs.len(), 2);
+    assert!(recs[0].puzzle.is_err() && recs[1].puzzle.is_ok());
+
+    let mut csv = b"puzzle,note\n".to_vec();
+    csv.extend_from_slice(format!("{PUZZLE},").as_bytes());
+    csv.extend_from_slice(b"\xE9t\xE9\n"); // Latin-1 "été"
+    csv.extend_from_slice(format!("{PUZZLE},ok\n").as_bytes());
+    let mut reader = memory(&[&csv], &options(InputFormat::Auto)).unwrap();
+    let recs = read_all(&mut reader);
+    assert_eq!(recs[0].puzzle, Err("invalid UTF-8 in column 2".to_string()));
+    assert!(recs[1].puzzle.is_ok());
+}
+
+#[test]
+fn forced_format_reads_without_detection() {
+    let grid = "1 2 3 4 5 6 7 8 9\n".repeat(9);
+    let mut reader = memory(&[grid.as_bytes()], &options(InputFormat::Line)).unwrap();
+    let recs = read_all(&mut reader);
+    assert_eq!(recs.len(), 9, "each row is a malformed line record");
+    assert!(recs.iter().all(|r| r.puzzle.is_err()));
+    let mut reader = memory(&[grid.as_bytes()], &options(InputFormat::Grid)).unwrap();
+    assert_eq!(read_all(&mut reader).len(), 1);
+}
+
+#[test]
+fn missing_file_is_an_io_error_naming_it() {
+    let sources = vec![Source::Path(PathBuf::from("/no/such/file.txt"))];
+    let err = Reader::open(sources, &options(InputFormat::Auto))
+        .err()
+        .unwrap();
+    assert!(matches!(err, InputError::Io { .. }));
+    assert!(err.to_string().starts_with("/no/such/file.txt: "), "{err}");
+}
+
+#[test]
+fn total_bytes_is_unknown_with_stdin() {
+    let sources = vec![Source::Path(data("easy_300.txt")), Source::Stdin];
+    let reader = Reader::open(sources, &options(InputFormat::Auto)).unwrap();
+    assert_eq!(reader.total_bytes(), None);
+    assert_eq!(reader.source_name(1), "<stdin>");
+}
+
+#[test]
+fn reader_can_move_to_another_thread() {
+    fn is_send<T: Send>() {}
+    is_send::<Reader>();
+}
+
+/// A reader that always fails.
+pub(super) struct Failing;
+
+impl Read for Failing {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::Error::other("disk on fire"))
+    }
+}
+
+#[test]
+fn read_error_names_the_input_and_line() {
+    for (format, text) in [
+        (InputFormat::Line, format!("{PUZZLE}\n{PUZZLE}\n")),
+        (InputFormat::Csv, format!("puzzle\n{PUZZLE}\n{PUZZLE}\n")),
+    ] {
+        // a small input is read whole before the error, so make the error come first
+        let origins = vec![Origin::Failing(text.into_bytes())];
+        let mut reader =
+            Reader::with_origins(origins, vec!["in0".into()], None, &options(format)).unwrap();
+        let mut out = Vec::new();
+        let err = reader.read_batch(10, &mut out).unwrap_err();
+        assert!(matches!(err, InputError::Io { .. }));
+        let lines = if format == InputFormat::Csv { 3 } else { 2 };
+        assert_eq!(
+            err.to_string(),
+            format!("in0: after line {lines}: disk on fire"),
+            "{format:?}"
+        );
+    }
+}
+
+#[test]
+fn directory_is_an_io_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = vec![Source::Path(dir.path().to_path_buf())];
+    let err = Reader::open(sources, &options(InputFormat::Auto))
+        .err()
+        .unwrap();
+    assert!(matches!(err, InputError::Io { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with(&format!("{}: ", dir.path().display()))
+    );
+}

@@ -1,0 +1,227 @@
+//! The CSV writer: the input columns (or, for line and grid input, a single `puzzle` column holding
+//! the cells as read), then the appended columns `status`, `solution`, `guesses`, `micros`.
+//!
+//! Column names never clash: an appended name equal to an input column name or an earlier appended
+//! name (ignoring ASCII case and spaces around input names) becomes `NAME_2`, or `NAME_3`, ..., the
+//! first one free. So radcliffe's `puzzle,solution,clues,difficulty,level` gets
+//! `status,solution_2,guesses,micros` appended.
+//!
+//! Every row has the header's width: a malformed input row with fewer fields is padded with empty
+//! cells, one with more is cut. `solution` is the 81 digits (for `multiple`, the first solution
+//! found) or empty; `micros` is the solve time with 3 decimals, empty with `no_timings`. Quoting is
+//! the `csv` crate's (only where needed).
+
+use std::io::{self, Write};
+
+use super::{BUFFER, OutputOptions, Sink, push_micros, push_u64};
+use crate::input::Record;
+use crate::status::Answer;
+
+/// The columns appended to the input's, before renaming.
+const APPENDED: [&str; 4] = ["status", "solution", "guesses", "micros"];
+
+/// The CSV output header for input with CSV header `input` (`None`: line or grid input).
+pub fn csv_header(input: Option<&[String]>) -> Vec<String> {
+    let mut header: Vec<String> = match input {
+        Some(h) => h.to_vec(),
+        None => vec!["puzzle".to_string()],
+    };
+    let taken =
+        |header: &[String], name: &str| header.iter().any(|h| h.trim().eq_ignore_ascii_case(name));
+    for name in APPENDED {
+        let mut chosen = name.to_string();
+        let mut n = 2;
+        while taken(&header, &chosen) {
+            chosen = format!("{name}_{n}");
+            n += 1;
+        }
+        header.push(chosen);
+    }
+    header
+}
+
+/// Writes CSV.
+pub(crate) struct CsvSink<W: Write> {
+    out: ::csv::Writer<W>,
+    header: Vec<String>,
+    /// Input columns per row; 0 for line and grid input (the cells are the one input column).
+    width: usize,
+    header_written: bool,
+    no_timings: bool,
+    number: Vec<u8>,
+}
+
+impl<W: Write> CsvSink<W> {
+    pub(crate) fn new(out: W, header: Option<&[String]>, options: &OutputOptions) -> CsvSink<W> {
+        CsvSink {
+            out: ::csv::WriterBuilder::new()
+                .buffer_capacity(BUFFER)
+                .from_writer(out),
+            header: csv_header(header),
+            width: header.map_or(0, <[String]>::len),
+            header_written: false,
+            no_timings: options.no_timings,
+            number: Vec::with_capacity(24),
+        }
+    }
+
+    fn write_header(&mut self) -> io::Result<()> {
+        if !self.header_written {
+            self.header_written = true;
+            self.out.write_record(&self.header).map_err(csv_io_error)?;
+        }
+        Ok(())
+    }
+
+    fn write_row(&mut self, record: &Record, answer: &Answer) -> Result<(), ::csv::Error> {
+        let out = &mut self.out;
+        if self.width == 0 {
+            out.write_field(&record.cells)?;
+        } else {
+            for i in 0..self.width {
+                out.write_field(record.fields.get(i).map_or("", String::as_str))?;
+            }
+        }
+        out.write_field(answer.status.as_str())?;
+        match answer.solution {
+            Some(solution) => out.write_field(solution.to_line(b'0'))?,
+            None => out.write_field("")?,
+        }
+        self.number.clear();
+        push_u64(&mut self.number, answer.guesses);
+        out.write_field(&self.number)?;
+        self.number.clear();
+        if !self.no_timings {
+            push_micros(&mut self.number, answer.nanos);
+        }
+        out.write_field(&self.number)?;
+        out.write_record(None::<&[u8]>)
+    }
+}
+
+impl<W: Write> Sink for CsvSink<W> {
+    fn write(&mut self, record: &Record, answer: &Answer) -> io::Result<()> {
+        self.write_header()?;
+        self.write_row(record, answer).map_err(csv_io_error)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.write_header()?;
+        self.out.flush()
+    }
+}
+
+/// The `csv` crate's error as an I/O error, unwrapped when it is one.
+fn csv_io_error(err: ::csv::Error) -> io::Error {
+    match err.into_kind() {
+        ::csv::ErrorKind::Io(e) => e,
+        other => io::Error::other(format!("CSV: {other:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::OutputFormat;
+    use super::super::tests::{PUZZLE, SOLUTION, answer, record, render};
+    use super::*;
+    use crate::status::Status;
+
+    fn strings(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn csv_record(line: u64, fields: &[&str]) -> Record {
+        let mut r = record(line, fields.get(1).copied().unwrap_or(""));
+        r.fields = strings(fields);
+        r
+    }
+
+    #[test]
+    fn renames_appended_columns_that_clash() {
+        let radcliffe = strings(&["puzzle", "solution", "clues", "difficulty", "level"]);
+        assert_eq!(
+            csv_header(Some(&radcliffe))[5..],
+            strings(&["status", "solution_2", "guesses", "micros"])
+        );
+        let crowded = strings(&["Status", "STATUS_2", "micros_2 ", "guesses_3", "Micros"]);
+        assert_eq!(
+            csv_header(Some(&crowded))[5..],
+            strings(&["status_3", "solution", "guesses", "micros_3"])
+        );
+        assert_eq!(
+            csv_header(None),
+            strings(&["puzzle", "status", "solution", "guesses", "micros"])
+        );
+    }
+
+    #[test]
+    fn writes_line_input_with_a_puzzle_column() {
+        let items = [
+            (record(1, PUZZLE), answer(Status::Unique)),
+            (record(2, PUZZLE), answer(Status::Unsolvable)),
+            (record(3, "1,\"2"), answer(Status::Malformed)),
+        ];
+        let text = render(OutputFormat::Csv, None, false, &items);
+        assert_eq!(
+            text,
+            format!(
+                "puzzle,status,solution,guesses,micros\n\
+                 {PUZZLE},unique,{SOLUTION},7,12.345\n\
+                 {PUZZLE},unsolvable,,7,12.345\n\
+                 \"1,\"\"2\",malformed,,0,0.000\n"
+            )
+        );
+    }
+
+    #[test]
+    fn pads_short_rows_and_cuts_long_ones() {
+        let header = strings(&["id", "puzzle", "solution"]);
+        let items = [
+            (
+                csv_record(2, &["1", PUZZLE, SOLUTION]),
+                answer(Status::Multiple),
+            ),
+            (csv_record(3, &["2"]), answer(Status::Malformed)),
+            (
+                csv_record(4, &["3", "x", "y", "z"]),
+                answer(Status::Malformed),
+            ),
+        ];
+        let text = render(OutputFormat::Csv, Some(&header), true, &items);
+        assert_eq!(
+            text,
+            format!(
+                "id,puzzle,solution,status,solution_2,guesses,micros\n\
+                 1,{PUZZLE},{SOLUTION},multiple,{SOLUTION},7,\n\
+                 2,,,malformed,,0,\n\
+                 3,x,y,malformed,,0,\n"
+            )
+        );
+    }
+
+    #[test]
+    fn quotes_fields_that_need_it() {
+        let header = strings(&["note", "puzzle"]);
+        let items = [(
+            csv_record(2, &["two\nlines, \"quoted\"", PUZZLE]),
+            answer(Status::Contradiction),
+        )];
+        let text = render(OutputFormat::Csv, Some(&header), true, &items);
+        assert_eq!(
+            text,
+            format!(
+                "note,puzzle,status,solution,guesses,micros\n\
+                 \"two\nlines, \"\"quoted\"\"\",{PUZZLE},contradiction,,7,\n"
+            )
+        );
+    }
+
+    #[test]
+    fn writes_the_header_even_without_records() {
+        let header = strings(&["quizzes", "solutions"]);
+        assert_eq!(
+            render(OutputFormat::Csv, Some(&header), false, &[]),
+            "quizzes,solutions,status,solution,guesses,micros\n"
+        );
+    }
+}

@@ -1,0 +1,111 @@
+//! The JSON Lines writer: one object per record with exactly the keys `line`, `puzzle` (the cells as
+//! read), `status`, `solution` (81 digits, or null when there is none; for `multiple` the first
+//! solution found), `guesses` and `micros` (3 decimals, or null with `no_timings`), in that order.
+//! Strings go through serde_json, so any text read from a malformed record is escaped correctly.
+
+use std::io::{self, BufWriter, Write};
+
+use super::{OutputOptions, Sink, push_micros, push_u64};
+use crate::input::Record;
+use crate::status::Answer;
+
+/// Writes JSON Lines.
+pub(crate) struct JsonlSink<W: Write> {
+    out: BufWriter<W>,
+    line: Vec<u8>,
+    no_timings: bool,
+}
+
+impl<W: Write> JsonlSink<W> {
+    pub(crate) fn new(out: BufWriter<W>, options: &OutputOptions) -> JsonlSink<W> {
+        JsonlSink {
+            out,
+            line: Vec::with_capacity(512),
+            no_timings: options.no_timings,
+        }
+    }
+}
+
+impl<W: Write> Sink for JsonlSink<W> {
+    fn write(&mut self, record: &Record, answer: &Answer) -> io::Result<()> {
+        let l = &mut self.line;
+        l.clear();
+        l.extend_from_slice(b"{\"line\":");
+        push_u64(l, record.line);
+        l.extend_from_slice(b",\"puzzle\":");
+        serde_json::to_writer(&mut *l, &record.cells).map_err(io::Error::other)?;
+        l.extend_from_slice(b",\"status\":\"");
+        l.extend_from_slice(answer.status.as_str().as_bytes());
+        l.extend_from_slice(b"\",\"solution\":");
+        match answer.solution {
+            Some(solution) => {
+                l.push(b'"');
+                l.extend_from_slice(&solution.to_line(b'0'));
+                l.push(b'"');
+            }
+            None => l.extend_from_slice(b"null"),
+        }
+        l.extend_from_slice(b",\"guesses\":");
+        push_u64(l, answer.guesses);
+        l.extend_from_slice(b",\"micros\":");
+        if self.no_timings {
+            l.extend_from_slice(b"null");
+        } else {
+            push_micros(l, answer.nanos);
+        }
+        l.extend_from_slice(b"}\n");
+        self.out.write_all(l)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::OutputFormat;
+    use super::super::tests::{PUZZLE, SOLUTION, answer, record, render};
+    use crate::status::Status;
+
+    #[test]
+    fn writes_one_object_per_line_with_keys_in_order() {
+        let items = [
+            (record(3, PUZZLE), answer(Status::Solved)),
+            (record(4, PUZZLE), answer(Status::Unsolvable)),
+        ];
+        let text = render(OutputFormat::Jsonl, None, false, &items);
+        assert_eq!(
+            text,
+            format!(
+                "{{\"line\":3,\"puzzle\":\"{PUZZLE}\",\"status\":\"solved\",\"solution\":\"{SOLUTION}\",\"guesses\":7,\"micros\":12.345}}\n\
+                 {{\"line\":4,\"puzzle\":\"{PUZZLE}\",\"status\":\"unsolvable\",\"solution\":null,\"guesses\":7,\"micros\":12.345}}\n"
+            )
+        );
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(v.as_object().unwrap().len(), 6);
+        }
+    }
+
+    #[test]
+    fn leaves_timings_out_when_asked() {
+        let items = [(record(1, PUZZLE), answer(Status::Multiple))];
+        let text = render(OutputFormat::Jsonl, None, true, &items);
+        assert!(text.ends_with(&format!(
+            "\"status\":\"multiple\",\"solution\":\"{SOLUTION}\",\"guesses\":7,\"micros\":null}}\n"
+        )));
+    }
+
+    #[test]
+    fn escapes_strange_text_in_the_puzzle() {
+        let items = [(record(9, "a\"b\\c\td\u{1}é"), answer(Status::Malformed))];
+        let text = render(OutputFormat::Jsonl, None, false, &items);
+        assert_eq!(
+            text,
+            "{\"line\":9,\"puzzle\":\"a\\\"b\\\\c\\td\\u0001é\",\"status\":\"malformed\",\"solution\":null,\"guesses\":0,\"micros\":0.000}\n"
+        );
+        let v: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
+        assert_eq!(v["puzzle"], "a\"b\\c\td\u{1}é");
+    }
+}
