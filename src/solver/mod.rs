@@ -1,8 +1,22 @@
 //! The single-threaded solver: `solve(&Grid, limit) -> Outcome { count, solution, guesses }`.
 //!
 //! Knows nothing of I/O or threads. Contradictory givens are reported before any search.
+//!
+//! Design (a bitboard solver in the JCZSolve family, written from the published ideas): for each
+//! digit, the cells that may still hold it are kept as three 27-bit band masks. Most deduction is
+//! done per (digit, band) with one table lookup (see [`tables`]): the digit's row-by-box triads
+//! must admit a permutation, which prunes locked candidates, and a row left with one cell places
+//! the digit. Naked singles are found for all digits at once by bit-parallel counting, hidden
+//! singles in boxes and columns when that stalls, and only then does the search branch, on a
+//! two-candidate cell when there is one. Saved states live on the call stack; nothing is allocated.
 
-use crate::grid::{Conflict, Grid};
+pub mod reference;
+mod tables;
+#[cfg(test)]
+mod tests;
+
+use crate::grid::{CELLS, Conflict, Grid};
+use tables::{BAND, BAND_PEERS, BOX, COLUMN, ROW_BOXES, TRIAD_KEEP};
 
 /// What one search found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,15 +26,379 @@ pub struct Outcome {
     /// The first solution found, if any.
     pub solution: Option<Grid>,
     /// Guesses made: branch alternatives tried beyond the first at each branch point.
+    ///
+    /// Exactly: each time the search leaves one candidate digit of a branch cell (because it led
+    /// to a contradiction, or to solutions while more are wanted) and goes on to the next
+    /// candidate, that counts one. A puzzle solved by deduction alone reports 0, and so does a
+    /// search whose every first choice was right.
     pub guesses: u64,
 }
 
 /// Solves `puzzle`, stopping at `limit` solutions (1: first solution; 2: enough to prove uniqueness;
 /// 0 is taken as 1). Returns the conflict instead when two givens clash.
 pub fn solve(puzzle: &Grid, limit: u32) -> Result<Outcome, Conflict> {
-    if let Some(conflict) = puzzle.conflict() {
-        return Err(conflict);
+    let Some(board) = Board::from_givens(puzzle.cells()) else {
+        // Setting up fails exactly when two equal givens see each other; `conflict` names them.
+        return match puzzle.conflict() {
+            Some(conflict) => Err(conflict),
+            // Unreachable by the reasoning above; an empty outcome is still a truthful answer.
+            None => Ok(Outcome {
+                count: 0,
+                solution: None,
+                guesses: 0,
+            }),
+        };
+    };
+    let mut search = Search {
+        limit: limit.max(1),
+        count: 0,
+        solution: None,
+        guesses: 0,
+    };
+    search.run(board);
+    Ok(Outcome {
+        count: search.count,
+        solution: search.solution,
+        guesses: search.guesses,
+    })
+}
+
+/// The search has found that the current state has no solution.
+struct Dead;
+
+/// Candidates of the whole grid. Invariant: a solved cell keeps only its own digit's bit, and
+/// that digit has no candidate left among the cell's peers.
+#[derive(Clone, Copy)]
+struct Board {
+    /// Candidate cells per digit and band, at index `3 * digit + band` (digit 0..9 for 1..=9).
+    cand: [u32; 27],
+    /// `cand` as it was when that (digit, band) was last propagated: equal means nothing new.
+    seen: [u32; 27],
+    /// Cells not yet solved, per band.
+    unsolved: [u32; 3],
+}
+
+impl Board {
+    /// The board with the givens placed, or `None` when two equal givens see each other.
+    fn from_givens(cells: &[u8; CELLS]) -> Option<Board> {
+        let mut cand = [BAND; 27];
+        let mut given = [0u32; 27];
+        let mut unsolved = [BAND; 3];
+        for (cell, &v) in cells.iter().enumerate() {
+            if v == 0 || v > 9 {
+                continue;
+            }
+            let (band, pos) = (cell / 27, cell % 27);
+            let bit = 1u32 << pos;
+            let d = usize::from(v - 1);
+            unsolved[band] &= !bit;
+            given[3 * d + band] |= bit;
+            // Clear the digit from the cell's peers: inside the band, then its column elsewhere.
+            let column = COLUMN << (pos % 9);
+            for b in 0..3 {
+                cand[3 * d + b] &= if b == band { !BAND_PEERS[pos] } else { !column };
+            }
+        }
+        for (b, open) in unsolved.iter().enumerate() {
+            let solved = !open & BAND;
+            for d in 0..9 {
+                let i = 3 * d + b;
+                // A given missing from its own digit was cleared by an equal given among its peers.
+                if given[i] & !cand[i] != 0 {
+                    return None;
+                }
+                // Solved cells keep only their own digit.
+                cand[i] &= !(solved & !given[i]);
+            }
+        }
+        Some(Board {
+            cand,
+            seen: [0; 27],
+            unsolved,
+        })
     }
-    let _ = limit;
-    todo!("fast solver: see solver issue")
+
+    /// Places digit `d` (0..9) at the cell `bit` of band `band`.
+    ///
+    /// Fails when the digit is no longer a candidate there: every placement the solver makes was
+    /// forced (or chosen) in an earlier state, and eliminations since then only follow from it.
+    #[inline(always)]
+    fn place(&mut self, d: usize, band: usize, bit: u32) -> Result<(), Dead> {
+        if self.cand[3 * d + band] & bit == 0 {
+            return Err(Dead);
+        }
+        if self.unsolved[band] & bit == 0 {
+            return Ok(()); // already placed, necessarily as `d`
+        }
+        let pos = bit.trailing_zeros() as usize;
+        self.unsolved[band] &= !bit;
+        let column = COLUMN << (pos % 9);
+        for b in 0..3 {
+            self.cand[3 * d + b] &= if b == band { !BAND_PEERS[pos] } else { !column };
+        }
+        for other in 0..9 {
+            if other != d {
+                self.cand[3 * other + band] &= !bit;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the (digit, band) deductions until nothing changes: triad permutations, then rows with
+    /// one cell left are placed.
+    #[inline(always)]
+    fn propagate_bands(&mut self) -> Result<(), Dead> {
+        loop {
+            let mut changed = false;
+            for d in 0..9 {
+                for b in 0..3 {
+                    let i = 3 * d + b;
+                    let m = self.cand[i];
+                    if m == self.seen[i] {
+                        continue;
+                    }
+                    changed = true;
+                    let pattern = usize::from(ROW_BOXES[(m & 511) as usize])
+                        | usize::from(ROW_BOXES[(m >> 9 & 511) as usize]) << 3
+                        | usize::from(ROW_BOXES[(m >> 18 & 511) as usize]) << 6;
+                    let m = m & TRIAD_KEEP[pattern];
+                    if m == 0 {
+                        return Err(Dead);
+                    }
+                    self.cand[i] = m;
+                    self.seen[i] = m;
+                    // Rows of the band holding one cell: the digit goes there. The triad
+                    // permutation already cleared that cell's row and box peers in this band.
+                    let singles = (row_single(m & 511)
+                        | row_single(m >> 9 & 511) << 9
+                        | row_single(m >> 18) << 18)
+                        & self.unsolved[b];
+                    if singles != 0 {
+                        self.unsolved[b] &= !singles;
+                        for other in 0..9 {
+                            if other != d {
+                                self.cand[3 * other + b] &= !singles;
+                            }
+                        }
+                        let cols = (singles | singles >> 9 | singles >> 18) & 511;
+                        let columns = cols * COLUMN;
+                        self.cand[3 * d + (b + 1) % 3] &= !columns;
+                        self.cand[3 * d + (b + 2) % 3] &= !columns;
+                    }
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+
+    /// True when every cell is solved.
+    #[inline(always)]
+    fn solved(&self) -> bool {
+        self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
+    }
+
+    /// Places every cell left with one candidate; fails on a cell with none. Returns whether it
+    /// placed anything.
+    #[inline(always)]
+    fn naked_singles(&mut self) -> Result<bool, Dead> {
+        let mut placed = false;
+        for b in 0..3 {
+            let (mut ones, mut twos) = (0u32, 0u32);
+            for d in 0..9 {
+                let m = self.cand[3 * d + b];
+                twos |= ones & m;
+                ones |= m;
+            }
+            let unsolved = self.unsolved[b];
+            if unsolved & !ones != 0 {
+                return Err(Dead);
+            }
+            let singles = unsolved & !twos;
+            if singles == 0 {
+                continue;
+            }
+            placed = true;
+            for d in 0..9 {
+                let mut mine = singles & self.cand[3 * d + b];
+                while mine != 0 {
+                    let bit = mine & mine.wrapping_neg();
+                    mine &= mine - 1;
+                    self.place(d, b, bit)?;
+                }
+            }
+        }
+        Ok(placed)
+    }
+
+    /// Places digits left with one cell in a column or a box (rows are covered by
+    /// [`Board::propagate_bands`]); fails on a column with no cell for some digit. Returns whether
+    /// it placed anything.
+    #[inline(always)]
+    fn hidden_singles(&mut self) -> Result<bool, Dead> {
+        let mut placed = false;
+        for d in 0..9 {
+            let m = [self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]];
+            let any = m.map(|m| (m | m >> 9 | m >> 18) & 511);
+            if any[0] | any[1] | any[2] != 511 {
+                return Err(Dead);
+            }
+            for b in 0..3 {
+                let x = m[b];
+                let (r0, r1, r2) = (x & 511, x >> 9 & 511, x >> 18);
+                let once = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
+                let cols = once & !any[(b + 1) % 3] & !any[(b + 2) % 3];
+                let mut cells = x & (cols * COLUMN) & self.unsolved[b];
+                for bx in BOX {
+                    let y = x & bx;
+                    if y & y.wrapping_sub(1) == 0 {
+                        cells |= y & self.unsolved[b];
+                    }
+                }
+                while cells != 0 {
+                    let bit = cells & cells.wrapping_neg();
+                    cells &= cells - 1;
+                    self.place(d, b, bit)?;
+                    placed = true;
+                }
+            }
+        }
+        Ok(placed)
+    }
+
+    /// Deduces until stuck: band propagation first (cheapest), then naked and hidden singles.
+    fn settle(&mut self) -> Result<(), Dead> {
+        loop {
+            self.propagate_bands()?;
+            if self.solved() {
+                return Ok(());
+            }
+            if self.naked_singles()? {
+                continue;
+            }
+            if self.hidden_singles()? {
+                continue;
+            }
+            return Ok(());
+        }
+    }
+
+    /// The cell to branch on, as (band, bit, 9-bit mask of candidate digits): the first cell with
+    /// two candidates, else one with fewest.
+    fn branch_cell(&self) -> (usize, u32, u32) {
+        for b in 0..3 {
+            let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let m = self.cand[3 * d + b];
+                threes |= twos & m;
+                twos |= ones & m;
+                ones |= m;
+            }
+            let pairs = twos & !threes & self.unsolved[b];
+            if pairs != 0 {
+                let bit = pairs & pairs.wrapping_neg();
+                return (b, bit, self.digits_at(b, bit));
+            }
+        }
+        let mut best = (0, 0, 0);
+        let mut fewest = u32::MAX;
+        for b in 0..3 {
+            let mut cells = self.unsolved[b];
+            while cells != 0 {
+                let bit = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                let digits = self.digits_at(b, bit);
+                if digits.count_ones() < fewest {
+                    fewest = digits.count_ones();
+                    best = (b, bit, digits);
+                }
+            }
+        }
+        best
+    }
+
+    /// The candidate digits of one cell as a 9-bit mask.
+    #[inline(always)]
+    fn digits_at(&self, band: usize, bit: u32) -> u32 {
+        let mut digits = 0;
+        for d in 0..9 {
+            if self.cand[3 * d + band] & bit != 0 {
+                digits |= 1 << d;
+            }
+        }
+        digits
+    }
+
+    /// The grid of a solved board.
+    fn grid(&self) -> Option<Grid> {
+        let mut values = [0u8; CELLS];
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut m = self.cand[3 * d + b];
+                while m != 0 {
+                    let pos = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    values[27 * b + pos] = d as u8 + 1;
+                }
+            }
+        }
+        Grid::from_values(values)
+    }
+}
+
+/// The cells of a 9-bit row when it holds exactly one, else 0.
+#[inline(always)]
+fn row_single(row: u32) -> u32 {
+    if row & row.wrapping_sub(1) == 0 {
+        row
+    } else {
+        0
+    }
+}
+
+/// Depth-first search state shared by all levels.
+struct Search {
+    limit: u32,
+    count: u32,
+    solution: Option<Grid>,
+    guesses: u64,
+}
+
+impl Search {
+    /// Searches below `board`. Each level holds one saved state on the call stack; the last
+    /// alternative of a branch reuses the level's own board instead of a copy.
+    fn run(&mut self, mut board: Board) {
+        loop {
+            if board.settle().is_err() {
+                return;
+            }
+            if board.solved() {
+                self.count += 1;
+                if self.solution.is_none() {
+                    self.solution = board.grid();
+                }
+                return;
+            }
+            let (band, bit, mut digits) = board.branch_cell();
+            loop {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                if digits == 0 {
+                    if board.place(d, band, bit).is_err() {
+                        return;
+                    }
+                    break;
+                }
+                let mut child = board;
+                if child.place(d, band, bit).is_ok() {
+                    self.run(child);
+                    if self.count >= self.limit {
+                        return;
+                    }
+                }
+                self.guesses += 1;
+            }
+        }
+    }
 }

@@ -1,0 +1,148 @@
+//! Lookup tables for the bitboard solver, all built at compile time by `const fn`s so the search
+//! never pays for set-up and the tables live in read-only memory.
+//!
+//! Layout shared with the solver: a *band* is 3 rows of 9 cells; inside a band bit `9 * row + col`
+//! stands for the cell at that row (0..3 within the band) and column (0..9). A *triad* is the
+//! 3 cells where one row of a band meets one box; the 9 triads of a band are numbered
+//! `3 * row + box`.
+
+/// All 27 cells of a band.
+pub(super) const BAND: u32 = (1 << 27) - 1;
+
+/// One column in all three rows of a band, for column 0; shift left by the column.
+pub(super) const COLUMN: u32 = 1 | 1 << 9 | 1 << 18;
+
+/// Which of its 3 boxes a row of 9 cells touches: 9-bit row pattern -> 3-bit box pattern.
+pub(super) static ROW_BOXES: [u8; 512] = row_boxes();
+
+/// For a 9-bit triad pattern of one digit in one band, the cells (27-bit band mask) of the triads
+/// that lie on some row-to-box permutation, or 0 when no permutation fits (a contradiction).
+///
+/// Why: a digit fills exactly one cell in each row of a band and one in each box, so the triads
+/// it uses form a permutation matrix; a triad on no fitting permutation cannot hold the digit.
+/// This is locked candidates (pointing and claiming) inside the band in one lookup.
+pub(super) static TRIAD_KEEP: [u32; 512] = triad_keep();
+
+/// For each cell of a band, its peers inside that band (same row, same box, same column),
+/// excluding the cell itself.
+pub(super) static BAND_PEERS: [u32; 27] = band_peers();
+
+/// The 9 cells of each box of a band.
+pub(super) const BOX: [u32; 3] = [
+    0b111 | 0b111 << 9 | 0b111 << 18,
+    0b111_000 | 0b111_000 << 9 | 0b111_000 << 18,
+    0b111_000_000 | 0b111_000_000 << 9 | 0b111_000_000 << 18,
+];
+
+const fn row_boxes() -> [u8; 512] {
+    let mut t = [0u8; 512];
+    let mut row = 0;
+    while row < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if row >> (3 * k) & 0b111 != 0 {
+                t[row] |= 1 << k;
+            }
+            k += 1;
+        }
+        row += 1;
+    }
+    t
+}
+
+/// The six permutations of 3 rows onto 3 boxes, as 9-bit triad patterns.
+const PERMUTATIONS: [u16; 6] = {
+    let sigma: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut out = [0u16; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut r = 0;
+        while r < 3 {
+            out[p] |= 1 << (3 * r + sigma[p][r]);
+            r += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
+const fn triad_keep() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut kept = 0u16;
+        let mut p = 0;
+        while p < 6 {
+            if PERMUTATIONS[p] & !(pattern as u16) == 0 {
+                kept |= PERMUTATIONS[p];
+            }
+            p += 1;
+        }
+        let mut cells = 0u32;
+        let mut triad = 0;
+        while triad < 9 {
+            if kept >> triad & 1 != 0 {
+                cells |= 0b111 << (9 * (triad / 3) + 3 * (triad % 3));
+            }
+            triad += 1;
+        }
+        t[pattern] = cells;
+        pattern += 1;
+    }
+    t
+}
+
+const fn band_peers() -> [u32; 27] {
+    let mut t = [0u32; 27];
+    let mut cell = 0;
+    while cell < 27 {
+        let (row, col) = (cell / 9, cell % 9);
+        let mut other = 0;
+        while other < 27 {
+            let (r, c) = (other / 9, other % 9);
+            if other != cell && (r == row || c == col || c / 3 == col / 3) {
+                t[cell] |= 1 << other;
+            }
+            other += 1;
+        }
+        cell += 1;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_band_keeps_everything_and_empty_row_kills_it() {
+        assert_eq!(TRIAD_KEEP[511], BAND);
+        // row 1 has no triad at all: no permutation fits
+        assert_eq!(TRIAD_KEEP[0b111_000_111], 0);
+    }
+
+    #[test]
+    fn a_row_confined_to_one_box_claims_that_box() {
+        // row 0 only in box 1; rows 1 and 2 anywhere
+        let pattern = 0b111_111_010;
+        let keep = TRIAD_KEEP[pattern];
+        assert_eq!(keep & 0b111_111_111, 0b111_000); // row 0: box 1 only
+        assert_eq!(keep >> 9 & 0b111_111_111, 0b111_000_111); // row 1 loses box 1
+        assert_eq!(keep >> 18, 0b111_000_111); // row 2 loses box 1
+    }
+
+    #[test]
+    fn peers_in_band_are_the_row_and_the_rest_of_the_box() {
+        // 8 in the row, 6 more in the box (which holds the column's cells in this band)
+        assert!(BAND_PEERS.iter().all(|p| p.count_ones() == 14));
+        assert_eq!(BAND_PEERS[0], 0b111_111_110 | 0b111 << 9 | 0b111 << 18);
+        assert_eq!(ROW_BOXES[0b100_000_001], 0b101);
+    }
+}

@@ -1,0 +1,306 @@
+//! Behaviour tests of the fast solver, mostly checked against the reference solver on the sample
+//! corpora in `data/` and on seeded random puzzles.
+
+use super::{Outcome, reference, solve};
+use crate::grid::{Conflict, Grid, Unit};
+
+const EASY: &str = include_str!("../../data/easy_300.txt");
+const CLUE17: &str = include_str!("../../data/17clue_300.txt");
+const HARDEST: &str = include_str!("../../data/hardest_300.txt");
+const SERG: &str = include_str!("../../data/serg_100.txt");
+const EXCHANGE: &str = include_str!("../../data/exchange_hard_200.txt");
+const KAGGLE: &str = include_str!("../../data/kaggle_200.csv");
+
+/// Every 81-character field of a corpus: skips `#` lines, takes the first field (split on
+/// whitespace, comma or colon) of exactly 81 characters.
+fn puzzles(text: &str) -> Vec<Grid> {
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| {
+            line.split(|c: char| c.is_whitespace() || c == ',' || c == ':')
+                .find(|field| field.len() == 81)
+        })
+        .map(|field| field.parse().expect("corpus puzzle parses"))
+        .collect()
+}
+
+/// Every `step`-th item: the reference solver is slow in debug builds on the hardest corpora.
+fn every<T: Copy>(items: &[T], step: usize) -> Vec<T> {
+    items.iter().step_by(step).copied().collect()
+}
+
+fn fast(puzzle: &Grid, limit: u32) -> Outcome {
+    solve(puzzle, limit).expect("no conflicting givens")
+}
+
+/// Fast and reference agree on the count at limits 1 and 2, and every solution is valid.
+fn assert_agrees(puzzle: &Grid) {
+    for limit in [1, 2] {
+        let ours = fast(puzzle, limit);
+        let oracle = reference::solve(puzzle, limit);
+        assert_eq!(ours.count, oracle.count, "limit {limit}: {puzzle}");
+        assert_eq!(ours.solution.is_some(), ours.count > 0, "{puzzle}");
+        if let Some(solution) = ours.solution {
+            assert!(solution.solves(puzzle), "{puzzle} -> {solution}");
+        }
+    }
+}
+
+/// Fast solver alone (no oracle): the solution is valid and the count at limit 2 is `expected`.
+fn assert_solves_with_count(puzzle: &Grid, expected: u32) {
+    let first = fast(puzzle, 1);
+    assert_eq!(first.count, 1, "{puzzle}");
+    let solution = first.solution.expect("a solution");
+    assert!(solution.solves(puzzle), "{puzzle} -> {solution}");
+    let both = fast(puzzle, 2);
+    assert_eq!(both.count, expected, "{puzzle}");
+    assert!(both.solution.is_some_and(|s| s.solves(puzzle)));
+}
+
+/// How much of a slow corpus the oracle checks: all of it in release, a sample in debug.
+const ORACLE_STEP: usize = if cfg!(debug_assertions) { 10 } else { 1 };
+
+#[test]
+fn corpora_parse_to_expected_sizes() {
+    assert_eq!(puzzles(EASY).len(), 300);
+    assert_eq!(puzzles(CLUE17).len(), 300);
+    assert_eq!(puzzles(HARDEST).len(), 300);
+    assert_eq!(puzzles(SERG).len(), 100);
+    assert_eq!(puzzles(EXCHANGE).len(), 200);
+    assert_eq!(puzzles(KAGGLE).len(), 200);
+}
+
+#[test]
+fn agrees_with_reference_on_easy_puzzles() {
+    puzzles(EASY).iter().for_each(assert_agrees);
+}
+
+#[test]
+fn agrees_with_reference_on_17_clue_puzzles() {
+    every(&puzzles(CLUE17), ORACLE_STEP)
+        .iter()
+        .for_each(assert_agrees);
+}
+
+#[test]
+fn agrees_with_reference_on_hardest_puzzles() {
+    every(&puzzles(HARDEST), ORACLE_STEP)
+        .iter()
+        .for_each(assert_agrees);
+}
+
+#[test]
+fn agrees_with_reference_on_multi_solution_serg_puzzles() {
+    every(&puzzles(SERG), 2).iter().for_each(assert_agrees);
+}
+
+#[test]
+fn agrees_with_reference_on_exchange_and_kaggle_puzzles() {
+    puzzles(EXCHANGE).iter().for_each(assert_agrees);
+    puzzles(KAGGLE).iter().for_each(assert_agrees);
+}
+
+#[test]
+fn solves_every_sample_puzzle_with_known_counts() {
+    for corpus in [EASY, CLUE17, HARDEST, EXCHANGE, KAGGLE] {
+        for puzzle in puzzles(corpus) {
+            assert_solves_with_count(&puzzle, 1);
+        }
+    }
+    for puzzle in puzzles(SERG) {
+        assert_solves_with_count(&puzzle, 2);
+    }
+}
+
+#[test]
+fn finds_the_kaggle_solutions() {
+    for line in KAGGLE.lines().skip(1) {
+        let (puzzle, solution) = line.split_once(',').expect("two fields");
+        let puzzle: Grid = puzzle.parse().expect("puzzle");
+        let solution: Grid = solution.trim().parse().expect("solution");
+        assert_eq!(fast(&puzzle, 1).solution, Some(solution));
+    }
+}
+
+/// Tiny seeded PRNG (xorshift64) so random tests are reproducible without a dependency.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// Complete grids to carve puzzles from: the Kaggle solutions.
+fn solutions() -> Vec<Grid> {
+    KAGGLE
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_once(',')?.1.trim().parse().ok())
+        .collect()
+}
+
+/// `solution` with only `keep` randomly chosen cells left.
+fn carve(rng: &mut XorShift, solution: &Grid, keep: usize) -> Grid {
+    let mut order: Vec<usize> = (0..81).collect();
+    rng.shuffle(&mut order);
+    let mut cells = [0u8; 81];
+    for &i in &order[..keep] {
+        cells[i] = solution.cells()[i];
+    }
+    Grid::from_values(cells).expect("digits")
+}
+
+const fn peers_of(i: usize, j: usize) -> bool {
+    let (r, c, rr, cc) = (i / 9, i % 9, j / 9, j % 9);
+    i != j && (r == rr || c == cc || (r / 3 == rr / 3 && c / 3 == cc / 3))
+}
+
+#[test]
+fn agrees_with_reference_on_random_carvings() {
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let grids = solutions();
+    let rounds = if cfg!(debug_assertions) { 150 } else { 1500 };
+    let mut multiple = 0usize;
+    for round in 0..rounds {
+        let solution = grids[rng.below(grids.len())];
+        // Few clues usually leave many solutions, many clues are over-determined.
+        let keep = [18, 22, 25, 30, 40, 60][round % 6];
+        let puzzle = carve(&mut rng, &solution, keep);
+        assert_agrees(&puzzle);
+        assert_eq!(fast(&puzzle, 1).count, 1, "carved from a solution");
+        multiple += usize::from(fast(&puzzle, 2).count == 2);
+    }
+    assert!(multiple > rounds / 10, "few multi-solution puzzles tested");
+}
+
+#[test]
+fn counts_zero_for_a_wrong_digit_in_a_unique_puzzle() {
+    // A unique puzzle plus a digit its solution does not have there, clashing with no given:
+    // any solution would also solve the original, so there is none.
+    let mut rng = XorShift(7);
+    let all = puzzles(KAGGLE);
+    let hard = puzzles(HARDEST);
+    let sample: Vec<Grid> = all.iter().chain(every(&hard, 30).iter()).copied().collect();
+    let mut tested = 0;
+    for puzzle in sample {
+        let Some(solution) = fast(&puzzle, 1).solution else {
+            panic!("unique puzzle unsolved: {puzzle}");
+        };
+        let blanks: Vec<usize> = (0..81).filter(|&i| puzzle.cells()[i] == 0).collect();
+        let cell = blanks[rng.below(blanks.len())];
+        let mut cells = *puzzle.cells();
+        let Some(wrong) = (1..=9u8).find(|&v| {
+            v != solution.cells()[cell]
+                && (0..81).all(|j| !peers_of(cell, j) || puzzle.cells()[j] != v)
+        }) else {
+            continue;
+        };
+        cells[cell] = wrong;
+        let broken = Grid::from_values(cells).expect("digits");
+        assert_eq!(broken.conflict(), None);
+        assert_eq!(fast(&broken, 2).count, 0, "{broken}");
+        assert_eq!(fast(&broken, 2).solution, None);
+        assert_eq!(reference::solve(&broken, 2).count, 0, "{broken}");
+        tested += 1;
+    }
+    assert!(tested > 150);
+}
+
+#[test]
+fn counts_zero_when_a_cell_has_no_digit_left() {
+    // Row 1 holds 1..8, column 9 holds a 9 lower down: r1c9 has no candidate, yet no two
+    // givens clash.
+    let mut cells = [0u8; 81];
+    for (i, cell) in cells.iter_mut().take(8).enumerate() {
+        *cell = i as u8 + 1;
+    }
+    cells[4 * 9 + 8] = 9;
+    let puzzle = Grid::from_values(cells).expect("digits");
+    assert_eq!(puzzle.conflict(), None);
+    assert_eq!(fast(&puzzle, 1).count, 0);
+    assert_eq!(reference::solve(&puzzle, 1).count, 0);
+}
+
+#[test]
+fn reports_clashing_givens_as_the_grid_conflict() {
+    let mut rng = XorShift(42);
+    let grids = solutions();
+    for _ in 0..200 {
+        let solution = grids[rng.below(grids.len())];
+        let puzzle = carve(&mut rng, &solution, 25);
+        let givens: Vec<usize> = (0..81).filter(|&i| puzzle.cells()[i] != 0).collect();
+        let from = givens[rng.below(givens.len())];
+        let Some(to) = (0..81).find(|&j| peers_of(from, j) && puzzle.cells()[j] == 0) else {
+            continue;
+        };
+        let mut cells = *puzzle.cells();
+        cells[to] = cells[from];
+        let bad = Grid::from_values(cells).expect("digits");
+        let expected = bad.conflict().expect("a clash");
+        assert_eq!(solve(&bad, 1), Err(expected));
+        assert_eq!(solve(&bad, 2), Err(expected));
+        assert_eq!(reference::solve(&bad, 1).count, 0);
+    }
+}
+
+#[test]
+fn reports_a_row_clash_with_its_cells() {
+    let mut cells = [0u8; 81];
+    cells[3] = 5;
+    cells[7] = 5;
+    let puzzle = Grid::from_values(cells).expect("digits");
+    assert_eq!(
+        solve(&puzzle, 1),
+        Err(Conflict {
+            digit: 5,
+            unit: Unit::Row(0),
+            cells: (3, 7)
+        })
+    );
+}
+
+#[test]
+fn empty_grid_has_a_solution_and_more_than_one() {
+    let first = fast(&Grid::EMPTY, 1);
+    assert_eq!(first.count, 1);
+    assert!(first.solution.is_some_and(|s| s.solves(&Grid::EMPTY)));
+    assert_eq!(fast(&Grid::EMPTY, 2).count, 2);
+    assert_eq!(fast(&Grid::EMPTY, 0).count, 1, "limit 0 is taken as 1");
+}
+
+#[test]
+fn solved_grid_counts_one_without_guessing() {
+    for solution in solutions().iter().take(20) {
+        for limit in [1, 2] {
+            let out = fast(solution, limit);
+            assert_eq!((out.count, out.guesses), (1, 0));
+            assert_eq!(out.solution, Some(*solution));
+        }
+    }
+}
+
+#[test]
+fn guesses_only_when_deduction_stalls() {
+    // Kaggle puzzles fall to singles.
+    for puzzle in puzzles(KAGGLE).iter().take(20) {
+        assert_eq!(fast(puzzle, 1).guesses, 0, "{puzzle}");
+    }
+    // Proving the hardest puzzles unique needs wrong guesses somewhere.
+    let hard = puzzles(HARDEST);
+    assert!(hard.iter().all(|p| fast(p, 2).guesses > 0));
+    assert!(hard.iter().filter(|p| fast(p, 1).guesses > 0).count() > 150);
+}
