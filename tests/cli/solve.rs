@@ -259,12 +259,15 @@ fn jsonl_records_have_the_documented_keys() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(records.len(), 9);
-    for r in &records {
-        let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(
-            keys,
-            ["line", "puzzle", "status", "solution", "guesses", "micros"]
-        );
+    let keys = ["line", "puzzle", "status", "solution", "guesses", "micros"];
+    for (raw, r) in out.lines().zip(&records) {
+        assert_eq!(r.as_object().unwrap().len(), keys.len(), "{raw}");
+        // every key, in this order
+        let at: Vec<usize> = keys
+            .iter()
+            .map(|k| raw.find(&format!("\"{k}\":")).expect(k))
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{raw}");
         assert!(r["micros"].as_f64().is_some_and(|m| m >= 0.0), "{r}");
     }
     assert_eq!(records[0]["line"], 2);
