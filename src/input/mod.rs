@@ -92,12 +92,13 @@ pub struct Record {
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
     /// Reading failed.
-    #[error("{name}: {source}")]
+    #[error("{name}: {error}")]
     Io {
         /// Input name (`<stdin>` for stdin).
         name: String,
-        /// The I/O error.
-        source: std::io::Error,
+        /// The I/O error. Not a `#[source]`: the message already holds it, and anyhow's `{:#}` would
+        /// print it twice.
+        error: std::io::Error,
     },
     /// The input cannot be read in the chosen format.
     #[error("{name}:{line}: {message}")]
@@ -189,6 +190,8 @@ pub struct Reader {
     active: Option<(u32, Active)>,
     bytes: Arc<AtomicU64>,
     total: Option<u64>,
+    /// An error held back until the records read before it have been handed out.
+    failed: Option<InputError>,
 }
 
 impl Reader {
@@ -237,6 +240,7 @@ impl Reader {
             active: None,
             bytes: Arc::new(AtomicU64::new(0)),
             total,
+            failed: None,
         };
         while !reader.resolved && reader.next < reader.origins.len() {
             reader.open_next()?;
@@ -262,7 +266,25 @@ impl Reader {
     }
 
     /// Appends up to `max` records to `out`; returns how many (0 at the end of all inputs).
+    ///
+    /// An error met after some records were read in this call is held back and returned by the next
+    /// call, so the records before it are still processed and written.
     pub fn read_batch(&mut self, max: usize, out: &mut Vec<Record>) -> Result<usize, InputError> {
+        if let Some(err) = self.failed.take() {
+            return Err(err);
+        }
+        let before = out.len();
+        match self.fill(max, out) {
+            Ok(()) => Ok(out.len() - before),
+            Err(err) if out.len() == before => Err(err),
+            Err(err) => {
+                self.failed = Some(err);
+                Ok(out.len() - before)
+            }
+        }
+    }
+
+    fn fill(&mut self, max: usize, out: &mut Vec<Record>) -> Result<(), InputError> {
         let mut count = 0;
         while count < max {
             let Some((source, active)) = self.active.as_mut() else {
@@ -286,7 +308,7 @@ impl Reader {
                 }
             }
         }
-        Ok(count)
+        Ok(())
     }
 
     /// Bytes consumed so far over all inputs, shared for progress display.
@@ -398,7 +420,7 @@ impl Reader {
         };
         InputError::Io {
             name: self.source_name(index as u32).to_string(),
-            source,
+            error: source,
         }
     }
 

@@ -202,6 +202,8 @@ fn mixed_formats_are_an_error_naming_the_later_input() {
     )
     .unwrap();
     let mut out = Vec::new();
+    // the record before the error is handed out first, the error on the next call
+    assert_eq!(reader.read_batch(10, &mut out).unwrap(), 1);
     let err = reader.read_batch(10, &mut out).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -244,6 +246,7 @@ fn csv_header_must_match_the_first_input() {
     let b = format!("# c\nid,quiz\n1,{PUZZLE}\n");
     let mut reader = memory(&[a.as_bytes(), b.as_bytes()], &options(InputFormat::Auto)).unwrap();
     let mut out = Vec::new();
+    assert_eq!(reader.read_batch(10, &mut out).unwrap(), 1);
     let err = reader.read_batch(10, &mut out).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -373,6 +376,8 @@ fn read_error_names_the_input_and_line() {
         let mut reader =
             Reader::with_origins(origins, vec!["in0".into()], None, &options(format)).unwrap();
         let mut out = Vec::new();
+        // both records come out first; the error follows on the next call
+        assert_eq!(reader.read_batch(10, &mut out).unwrap(), 2);
         let err = reader.read_batch(10, &mut out).unwrap_err();
         assert!(matches!(err, InputError::Io { .. }));
         let lines = if format == InputFormat::Csv { 3 } else { 2 };

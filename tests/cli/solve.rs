@@ -514,3 +514,31 @@ fn closed_stdout_ends_quietly_with_0() {
     assert!(status.success(), "exit {status:?}, stderr: {stderr}");
     assert_eq!(stderr, "");
 }
+
+#[test]
+fn records_before_a_fatal_input_error_are_still_written() {
+    let out = bin()
+        .args(["solve", "-q", "data/kaggle_200.csv", "data/easy_300.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // header + the 200 records of the first input
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 201);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("data/easy_300.txt:1: detected line but the first input is csv"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn directory_as_input_exits_2_with_one_message() {
+    let out = bin().args(["solve", "data/"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.matches("Is a directory").count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("sudoku-batch: error: data/: "),
+        "{stderr}"
+    );
+}
