@@ -14,17 +14,22 @@ use crate::cli::ProgressArg;
 pub struct Progress {
     bar: Option<ProgressBar>,
     bytes: Arc<AtomicU64>,
+    read: Arc<AtomicU64>,
     start: Instant,
     records: u64,
 }
 
 impl Progress {
     /// A progress display for `mode`; `total` is the input size when known.
+    ///
+    /// `bytes` counts input bytes read and `read` records read; the reader runs a few batches ahead
+    /// of the writer, so the bar shows the bytes read scaled by the share of read records written.
     pub fn new(
         mode: ProgressArg,
         quiet: bool,
         total: Option<u64>,
         bytes: Arc<AtomicU64>,
+        read: Arc<AtomicU64>,
     ) -> Progress {
         let target = match mode {
             _ if quiet => None,
@@ -57,6 +62,7 @@ impl Progress {
         Progress {
             bar,
             bytes,
+            read,
             start: Instant::now(),
             records: 0,
         }
@@ -66,7 +72,9 @@ impl Progress {
     pub fn add(&mut self, n: usize) {
         self.records += n as u64;
         if let Some(bar) = &self.bar {
-            bar.set_position(self.bytes.load(Ordering::Relaxed));
+            let read = self.read.load(Ordering::Relaxed).max(self.records).max(1);
+            let bytes = self.bytes.load(Ordering::Relaxed) as f64;
+            bar.set_position((bytes * self.records as f64 / read as f64) as u64);
             let rate = self.records as f64 / self.start.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(format!("{} records, {:.0}/s", self.records, rate));
         }

@@ -2,11 +2,13 @@
 //! then a summary of counts and solve times on stderr (and as JSON with `--stats`).
 
 use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use sudoku_batch::input::Record;
+use sudoku_batch::input::{InputError, Record};
 use sudoku_batch::output::{self, OutputFormat, OutputOptions};
 use sudoku_batch::pipeline::{self, Config, PipelineError};
 use sudoku_batch::stats::Stats;
@@ -34,17 +36,23 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let names: Vec<String> = (0..args.input.inputs.len().max(1) as u32)
         .map(|i| reader.source_name(i).to_string())
         .collect();
+    let records_read = Arc::new(AtomicU64::new(0));
     let mut progress = Progress::new(
         args.input.progress,
         args.input.quiet,
         reader.total_bytes(),
         reader.bytes_read(),
+        Arc::clone(&records_read),
     );
     let mut stats = Stats::default();
     let unique = args.unique;
 
     let result = pipeline::run(
-        |max, out: &mut Vec<Record>| reader.read_batch(max, out),
+        |max, out: &mut Vec<Record>| {
+            let n = reader.read_batch(max, out)?;
+            records_read.fetch_add(n as u64, Ordering::Relaxed);
+            Ok::<usize, InputError>(n)
+        },
         &pool,
         config,
         |record: &Record| match &record.puzzle {
