@@ -123,26 +123,33 @@ impl Grid {
 
     /// Parses exactly 81 cells: digits `1`..`9`, blanks as any of [`BLANKS`], nothing else.
     pub fn parse(text: &[u8]) -> Result<Grid, ParseError> {
-        if text.len() == CELLS {
+        if let Ok(text) = <&[u8; CELLS]>::try_from(text) {
+            // the hot path: one table look-up a byte, one test for the whole line
             let mut cells = [0u8; CELLS];
-            for (i, &b) in text.iter().enumerate() {
-                cells[i] = match b {
-                    b'1'..=b'9' => b - b'0',
-                    _ if BLANKS.contains(&b) => 0,
-                    _ => {
-                        return Err(ParseError::Char {
-                            cell: i,
-                            ch: char_at(text, i),
-                        });
-                    }
-                };
+            let mut any_bad = 0u8;
+            for (c, &b) in cells.iter_mut().zip(text) {
+                *c = CELL_VALUE[b as usize];
+                any_bad |= *c;
             }
-            return Ok(Grid { cells });
+            // values are 0..=9 (below 16) unless some byte mapped to NOT_A_CELL
+            if any_bad & NOT_A_CELL != NOT_A_CELL {
+                return Ok(Grid { cells });
+            }
         }
-        // Wrong length: count characters, not bytes, so the message matches what a person sees.
-        Err(ParseError::Length(
-            String::from_utf8_lossy(text).chars().count(),
-        ))
+        // Not 81 valid bytes: count characters as a person sees them (an invalid UTF-8 sequence is
+        // one character), and name the first bad one when there are 81.
+        let text = String::from_utf8_lossy(text);
+        let chars = text.chars().count();
+        if chars == CELLS {
+            let bad = text
+                .chars()
+                .enumerate()
+                .find(|&(_, ch)| !ch.is_ascii() || cell_value(ch as u8).is_none());
+            if let Some((cell, ch)) = bad {
+                return Err(ParseError::Char { cell, ch });
+            }
+        }
+        Err(ParseError::Length(chars))
     }
 
     /// The cell values, 0 for blank.
@@ -217,13 +224,34 @@ impl Grid {
     }
 }
 
-/// The character starting at byte `i`, for error messages (the byte itself if it is not valid UTF-8).
-fn char_at(text: &[u8], i: usize) -> char {
-    let end = (i + 4).min(text.len());
-    (i + 1..=end)
-        .find_map(|j| std::str::from_utf8(&text[i..j]).ok())
-        .and_then(|s| s.chars().next())
-        .unwrap_or(char::REPLACEMENT_CHARACTER)
+/// Marks a byte that is not a cell in [`CELL_VALUE`] (all bits of a value's low nibble and more).
+const NOT_A_CELL: u8 = 0xFF;
+
+/// Cell value of each byte: 1..=9 for a digit, 0 for a blank, [`NOT_A_CELL`] for anything else.
+const CELL_VALUE: [u8; 256] = {
+    let mut table = [NOT_A_CELL; 256];
+    let mut d = 1;
+    while d <= 9 {
+        table[(b'0' + d) as usize] = d;
+        d += 1;
+    }
+    let mut i = 0;
+    while i < BLANKS.len() {
+        table[BLANKS[i] as usize] = 0;
+        i += 1;
+    }
+    table
+};
+
+/// The value of a cell character: `Some(1..=9)` for a digit, `Some(0)` for a blank, else `None`.
+pub fn cell_value(b: u8) -> Option<u8> {
+    let v = CELL_VALUE[b as usize];
+    (v != NOT_A_CELL).then_some(v)
+}
+
+/// True for a byte that continues a UTF-8 character rather than starting one.
+pub fn is_continuation(b: u8) -> bool {
+    (b as i8) < -0x40
 }
 
 impl fmt::Display for Grid {
@@ -296,16 +324,43 @@ mod tests {
     }
 
     #[test]
-    fn reports_non_ascii_character_whole() {
-        let mut bad = PUZZLE[..80].to_string();
-        bad.insert(5, 'é');
-        bad.pop();
-        // 'é' is two bytes, so the line has 81 bytes but 80 characters
-        assert_eq!(bad.len(), 81);
+    fn counts_characters_not_bytes() {
+        let mut text = PUZZLE[..80].to_string();
+        text.insert(5, 'é');
+        text.pop();
+        // 'é' is two bytes: 81 bytes, but a person sees 80 characters
+        assert_eq!(text.len(), 81);
+        assert_eq!(text.parse::<Grid>(), Err(ParseError::Length(80)));
+    }
+
+    #[test]
+    fn names_the_bad_character_of_an_81_character_non_ascii_line() {
+        let mut text = PUZZLE.to_string();
+        text.replace_range(20..21, "é");
+        assert_eq!(text.chars().count(), 81);
         assert_eq!(
-            bad.parse::<Grid>(),
-            Err(ParseError::Char { cell: 5, ch: 'é' })
+            text.parse::<Grid>(),
+            Err(ParseError::Char { cell: 20, ch: 'é' })
         );
+    }
+
+    #[test]
+    fn table_agrees_with_the_cell_rule_for_every_byte() {
+        let mut text = [b'1'; 81];
+        for b in 0..=255u8 {
+            text[40] = b;
+            let expected = match b {
+                b'1'..=b'9' => Some(b - b'0'),
+                b'0' | b'.' | b'_' | b'-' | b'*' => Some(0),
+                _ => None,
+            };
+            assert_eq!(cell_value(b), expected, "byte {b}");
+            match (Grid::parse(&text), expected) {
+                (Ok(g), Some(v)) => assert_eq!(g.cells()[40], v),
+                (Err(ParseError::Char { cell: 40, .. }), None) => {}
+                (other, _) => panic!("byte {b}: {other:?}"),
+            }
+        }
     }
 
     #[test]

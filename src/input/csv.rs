@@ -13,8 +13,9 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use super::detect::{PUZZLE_COLUMNS, excerpt, parse_cells, plural, to_text};
+use super::detect::{PUZZLE_COLUMNS, excerpt, plural, to_text};
 use super::{Column, Record};
+use crate::grid::Grid;
 
 /// Passes bytes through, noting the offset of each CR and LF so record lines can be told exactly.
 struct Breaks<R> {
@@ -195,7 +196,7 @@ impl<R: Read> CsvReader<R> {
                 } else if let Some(i) = bad_utf8 {
                     Err(format!("invalid UTF-8 in column {}", i + 1))
                 } else {
-                    parse_cells(field).map_err(|e| e.to_string())
+                    Grid::parse(field).map_err(|e| e.to_string())
                 };
                 let cells = match puzzle {
                     Ok(_) => to_text(field),

@@ -6,7 +6,7 @@
 use std::io::{self, BufRead};
 
 use super::InputFormat;
-use crate::grid::{BLANKS, CELLS, Grid, ParseError};
+use crate::grid::is_continuation;
 
 /// The UTF-8 byte order mark some editors put at the start of a file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -111,51 +111,12 @@ pub(crate) fn char_count(text: &[u8]) -> usize {
     if text.is_ascii() {
         return text.len();
     }
-    text.iter().filter(|&&b| (b as i8) >= -0x40).count()
+    text.iter().filter(|&&b| !is_continuation(b)).count()
 }
 
 /// True for a byte that is a cell: a digit or a blank character.
 pub(crate) fn is_cell(b: u8) -> bool {
-    CELL_VALUE[b as usize] != NOT_A_CELL
-}
-
-/// Marks a byte that is not a cell in [`CELL_VALUE`].
-const NOT_A_CELL: u8 = 0xFF;
-
-/// Cell value of each byte: 1..=9 for a digit, 0 for a blank, [`NOT_A_CELL`] for anything else.
-const CELL_VALUE: [u8; 256] = {
-    let mut table = [NOT_A_CELL; 256];
-    let mut d = 1;
-    while d <= 9 {
-        table[(b'0' + d) as usize] = d;
-        d += 1;
-    }
-    let mut i = 0;
-    while i < BLANKS.len() {
-        table[BLANKS[i] as usize] = 0;
-        i += 1;
-    }
-    table
-};
-
-/// Parses exactly 81 cells like [`Grid::parse`], with a table lookup per cell on the hot path; errors
-/// (and their messages) are Grid::parse's.
-pub(crate) fn parse_cells(text: &[u8]) -> Result<Grid, ParseError> {
-    if let Ok(cells) = <&[u8; CELLS]>::try_from(text) {
-        let mut values = [0u8; CELLS];
-        let mut bad = 0u8;
-        for (v, &b) in values.iter_mut().zip(cells) {
-            *v = CELL_VALUE[b as usize];
-            bad |= *v;
-        }
-        if bad != NOT_A_CELL {
-            // no byte mapped to 0xFF, so every value is 0..=9 (OR of values <= 9 stays below 16)
-            if let Some(grid) = Grid::from_values(values) {
-                return Ok(grid);
-            }
-        }
-    }
-    Grid::parse(text)
+    crate::grid::cell_value(b).is_some()
 }
 
 /// Why a grid row is not 9 cells.
@@ -176,7 +137,7 @@ pub(crate) fn row_cells(row: &[u8]) -> Result<(), RowError> {
         if b == b' ' || b == b'\t' {
             continue;
         }
-        if (b as i8) >= -0x40 {
+        if !is_continuation(b) {
             count += 1; // not a UTF-8 continuation byte: a new character
         }
         if bad.is_none() && !is_cell(b) {
@@ -192,8 +153,8 @@ pub(crate) fn row_cells(row: &[u8]) -> Result<(), RowError> {
     }
 }
 
-/// The character starting at byte `i` (U+FFFD if the bytes there are not valid UTF-8).
-pub(crate) fn char_at(text: &[u8], i: usize) -> char {
+/// The character starting at byte `i`, for error messages (U+FFFD if it is not valid UTF-8).
+fn char_at(text: &[u8], i: usize) -> char {
     let end = (i + 4).min(text.len());
     (i + 1..=end)
         .find_map(|j| text.get(i..j).and_then(|s| std::str::from_utf8(s).ok()))
@@ -272,21 +233,6 @@ mod tests {
             row_cells("0 3 é 4 6 9 2 7 8".as_bytes()),
             Err(RowError::Char('é'))
         );
-    }
-
-    #[test]
-    fn fast_parse_agrees_with_grid_parse() {
-        let zeros = PUZZLE.replace('.', "0");
-        let mut bad = PUZZLE.to_string();
-        bad.replace_range(10..11, "x");
-        for text in [PUZZLE, &zeros, &bad, &PUZZLE[..80], "_-*0123456789"] {
-            assert_eq!(parse_cells(text.as_bytes()), Grid::parse(text.as_bytes()));
-        }
-        let mut all = [b'1'; 81];
-        for b in 0..=255u8 {
-            all[40] = b;
-            assert_eq!(parse_cells(&all), Grid::parse(&all), "byte {b}");
-        }
     }
 
     #[test]

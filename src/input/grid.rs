@@ -9,8 +9,9 @@
 use std::io::{self, BufRead};
 
 use super::Record;
-use super::detect::{RowError, excerpt, is_skipped, parse_cells, plural, row_cells, to_text};
+use super::detect::{RowError, excerpt, is_skipped, plural, row_cells, to_text};
 use crate::grid::CELLS;
+use crate::grid::Grid;
 
 /// Reads grid-format records from a buffered source.
 pub(crate) struct GridReader<R> {
@@ -94,7 +95,7 @@ impl<R: BufRead> GridReader<R> {
                 self.count = 0;
                 let puzzle = match self.error.take() {
                     Some(reason) => Err(reason),
-                    None => parse_cells(&self.cells).map_err(|e| e.to_string()),
+                    None => Grid::parse(&self.cells).map_err(|e| e.to_string()),
                 };
                 let cells = match puzzle {
                     Ok(_) => to_text(&self.cells),

@@ -6,10 +6,8 @@
 use std::io::{self, BufRead};
 
 use super::Record;
-use super::detect::{
-    char_at, excerpt, fields, is_cell, is_skipped, parse_cells, puzzle_field, to_text,
-};
-use crate::grid::{Grid, ParseError};
+use super::detect::{excerpt, fields, is_skipped, puzzle_field, to_text};
+use crate::grid::Grid;
 
 /// Reads line-format records from a buffered source.
 pub(crate) struct LineReader<R> {
@@ -59,11 +57,11 @@ impl<R: BufRead> LineReader<R> {
 
 /// The cells text and the puzzle (or why there is none) of a trimmed, non-blank line.
 fn parse_line(text: &[u8]) -> (String, Result<Grid, String>) {
-    if let Ok(grid) = parse_cells(text) {
+    if let Ok(grid) = Grid::parse(text) {
         return (to_text(text), Ok(grid)); // the common case: the whole line is the puzzle
     }
     match puzzle_field(text) {
-        Some(field) => match parse_field(field) {
+        Some(field) => match Grid::parse(field) {
             Ok(grid) => (to_text(field), Ok(grid)),
             Err(e) => (excerpt(text), Err(e.to_string())),
         },
@@ -79,28 +77,6 @@ fn parse_line(text: &[u8]) -> (String, Result<Grid, String>) {
             (excerpt(text), Err(reason))
         }
     }
-}
-
-/// Parses a field of 81 characters. Grid::parse counts bytes, so a field of 81 characters that are
-/// not all ASCII gets its first bad character named here instead.
-pub(crate) fn parse_field(field: &[u8]) -> Result<Grid, ParseError> {
-    if field.len() == crate::grid::CELLS {
-        return parse_cells(field);
-    }
-    let mut cell = 0;
-    for (i, &b) in field.iter().enumerate() {
-        if (b as i8) < -0x40 {
-            continue; // continues the character before
-        }
-        if !is_cell(b) {
-            return Err(ParseError::Char {
-                cell,
-                ch: char_at(field, i),
-            });
-        }
-        cell += 1;
-    }
-    Grid::parse(field)
 }
 
 #[cfg(test)]
