@@ -54,10 +54,19 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         .context("starting the solver threads")
 }
 
-/// The output: a file created (or truncated) at `path`, or stdout for none or `-`.
-pub fn open_output(path: Option<&Path>) -> Result<Box<dyn Write + Send>> {
+/// The output: a file created (or truncated) at `path`, or stdout for none or `-`. Refuses a file
+/// that is also an input, which creating it would wipe before it is read.
+pub fn open_output(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Box<dyn Write + Send>> {
     match path {
         Some(p) if p.as_os_str() != "-" => {
+            if let Ok(out) = p.canonicalize() {
+                if inputs
+                    .iter()
+                    .any(|i| i.canonicalize().is_ok_and(|i| i == out))
+                {
+                    anyhow::bail!("{}: the output file is also an input", p.display());
+                }
+            }
             let file =
                 File::create(p).with_context(|| format!("{}: cannot create", p.display()))?;
             Ok(Box::new(file))

@@ -22,7 +22,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let start = Instant::now();
     let mut reader = super::open_reader(&args.input)?;
     let format = OutputFormat::from(args.output_format).resolve(reader.format());
-    let out = super::open_output(args.output.as_deref())?;
+    let out = super::open_output(args.output.as_deref(), &args.input.inputs)?;
     let options = OutputOptions {
         no_timings: args.no_timings,
     };

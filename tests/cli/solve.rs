@@ -542,3 +542,19 @@ fn directory_as_input_exits_2_with_one_message() {
         "{stderr}"
     );
 }
+
+#[test]
+fn refuses_to_overwrite_an_input_with_the_output() {
+    let dir = Workdir::new();
+    let text = std::fs::read_to_string(repo("data/easy_300.txt")).unwrap();
+    let input = dir.write("in.txt", &text);
+    bin()
+        .args(["solve", "-q"])
+        .arg(&input)
+        .arg("-o")
+        .arg(dir.path("./in.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the output file is also an input"));
+    assert_eq!(dir.read("in.txt"), text);
+}
