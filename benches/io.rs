@@ -1,0 +1,84 @@
+//! Reader and writer throughput, without the solver: what the pipeline costs around it.
+//! Reads the big shared corpora when `../shared/data` is there, else the small samples in `data/`.
+//!
+//!     cargo bench --bench io
+
+use std::path::{Path, PathBuf};
+
+use sudoku_batch::input::{InputFormat, Reader, ReaderOptions, Record, Source};
+use sudoku_batch::output::{OutputFormat, OutputOptions, sink};
+use sudoku_batch::status::{Answer, Status};
+
+fn main() {
+    divan::main();
+}
+
+fn corpus(shared: &str, fallback: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let big = root.join("../shared/data").join(shared);
+    if big.exists() {
+        big
+    } else {
+        root.join("data").join(fallback)
+    }
+}
+
+fn read_all(path: &Path) -> Vec<Record> {
+    let options = ReaderOptions {
+        format: InputFormat::Auto,
+        column: None,
+    };
+    let mut reader = Reader::open(vec![Source::Path(path.to_path_buf())], &options).expect("open");
+    let mut records = Vec::new();
+    while reader.read_batch(4096, &mut records).expect("read") > 0 {}
+    records
+}
+
+#[divan::bench(args = ["line", "csv"])]
+fn read(bencher: divan::Bencher, format: &str) {
+    let path = match format {
+        "line" => corpus("sudoku_exchange/hard.txt", "exchange_hard_200.txt"),
+        _ => corpus("csv/kaggle_quizzes_solutions_20k.csv", "kaggle_200.csv"),
+    };
+    let n = read_all(&path).len();
+    bencher
+        .counter(divan::counter::ItemsCount::new(n))
+        .bench(|| read_all(&path).len());
+}
+
+#[divan::bench(args = ["line", "csv", "jsonl"])]
+fn write(bencher: divan::Bencher, format: &str) {
+    let records = read_all(&corpus(
+        "csv/kaggle_quizzes_solutions_20k.csv",
+        "kaggle_200.csv",
+    ));
+    let solution =
+        "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+    let answer = Answer {
+        status: Status::Solved,
+        solution: solution.parse().ok(),
+        guesses: 3,
+        nanos: 12_345,
+        detail: None,
+    };
+    let header = ["quizzes".to_string(), "solutions".to_string()];
+    let format = match format {
+        "line" => OutputFormat::Line,
+        "csv" => OutputFormat::Csv,
+        _ => OutputFormat::Jsonl,
+    };
+    bencher
+        .counter(divan::counter::ItemsCount::new(records.len()))
+        .bench(|| {
+            let mut out = sink(
+                format,
+                Box::new(std::io::sink()),
+                Some(&header),
+                &OutputOptions::default(),
+            );
+            for r in &records {
+                out.write(r, &answer).expect("write");
+            }
+            out.finish().expect("flush");
+        });
+}
