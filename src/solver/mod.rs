@@ -72,11 +72,15 @@ struct Dead;
 struct Board {
     /// Candidate cells per digit and band, at index `3 * digit + band` (digit 0..9 for 1..=9).
     cand: [u32; 27],
-    /// `cand` as it was when that (digit, band) was last propagated: equal means nothing new.
-    seen: [u32; 27],
+    /// Bit `3 * digit + band` set when that mask changed since it was last propagated: a work
+    /// list, so propagation touches only what changed and never scans for it.
+    todo: u32,
     /// Cells not yet solved, per band.
     unsolved: [u32; 3],
 }
+
+/// The other two bands of each band.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
 impl Board {
     /// The board with the givens placed, or `None` when two equal givens see each other.
@@ -113,9 +117,31 @@ impl Board {
         }
         Some(Board {
             cand,
-            seen: [0; 27],
+            todo: (1 << 27) - 1,
             unsolved,
         })
+    }
+
+    /// `cand[i] &= keep`, queueing `i` for propagation when that removed something.
+    #[inline(always)]
+    fn restrict(&mut self, i: usize, keep: u32) {
+        let old = self.cand[i];
+        let new = old & keep;
+        self.cand[i] = new;
+        self.todo |= u32::from(new != old) << i;
+    }
+
+    /// Clears cells `bits` of band `band` from every digit but `d`.
+    #[inline(always)]
+    fn clear_other_digits(&mut self, d: usize, band: usize, bits: u32) {
+        // Clearing all nine and restoring the own digit avoids a data-dependent skip in the loop.
+        let own = 3 * d + band;
+        let (saved, queued) = (self.cand[own], self.todo & 1 << own);
+        for other in 0..9 {
+            self.restrict(3 * other + band, !bits);
+        }
+        self.cand[own] = saved;
+        self.todo = self.todo & !(1 << own) | queued;
     }
 
     /// Places digit `d` (0..9) at the cell `bit` of band `band`.
@@ -132,14 +158,11 @@ impl Board {
         }
         let pos = bit.trailing_zeros() as usize;
         self.unsolved[band] &= !bit;
+        self.clear_other_digits(d, band, bit);
+        self.restrict(3 * d + band, !BAND_PEERS[pos]);
         let column = COLUMN << (pos % 9);
-        for b in 0..3 {
-            self.cand[3 * d + b] &= if b == band { !BAND_PEERS[pos] } else { !column };
-        }
-        for other in 0..9 {
-            if other != d {
-                self.cand[3 * other + band] &= !bit;
-            }
+        for b in OTHER_BANDS[band] {
+            self.restrict(3 * d + b, !column);
         }
         Ok(())
     }
@@ -148,49 +171,34 @@ impl Board {
     /// one cell left are placed.
     #[inline(always)]
     fn propagate_bands(&mut self) -> Result<(), Dead> {
-        loop {
-            let mut changed = false;
-            for d in 0..9 {
-                for b in 0..3 {
-                    let i = 3 * d + b;
-                    let m = self.cand[i];
-                    if m == self.seen[i] {
-                        continue;
-                    }
-                    changed = true;
-                    let pattern = usize::from(ROW_BOXES[(m & 511) as usize])
-                        | usize::from(ROW_BOXES[(m >> 9 & 511) as usize]) << 3
-                        | usize::from(ROW_BOXES[(m >> 18 & 511) as usize]) << 6;
-                    let m = m & TRIAD_KEEP[pattern];
-                    if m == 0 {
-                        return Err(Dead);
-                    }
-                    self.cand[i] = m;
-                    self.seen[i] = m;
-                    // Rows of the band holding one cell: the digit goes there. The triad
-                    // permutation already cleared that cell's row and box peers in this band.
-                    let singles = (row_single(m & 511)
-                        | row_single(m >> 9 & 511) << 9
-                        | row_single(m >> 18) << 18)
-                        & self.unsolved[b];
-                    if singles != 0 {
-                        self.unsolved[b] &= !singles;
-                        for other in 0..9 {
-                            if other != d {
-                                self.cand[3 * other + b] &= !singles;
-                            }
-                        }
-                        let cols = (singles | singles >> 9 | singles >> 18) & 511;
-                        let columns = cols * COLUMN;
-                        self.cand[3 * d + (b + 1) % 3] &= !columns;
-                        self.cand[3 * d + (b + 2) % 3] &= !columns;
-                    }
+        while self.todo != 0 {
+            let i = self.todo.trailing_zeros() as usize;
+            self.todo &= self.todo - 1;
+            let (d, b) = (i / 3, i % 3);
+            let m = self.cand[i];
+            let pattern = usize::from(ROW_BOXES[(m & 511) as usize])
+                | usize::from(ROW_BOXES[(m >> 9 & 511) as usize]) << 3
+                | usize::from(ROW_BOXES[(m >> 18 & 511) as usize]) << 6;
+            let m = m & TRIAD_KEEP[pattern & 511];
+            if m == 0 {
+                return Err(Dead);
+            }
+            self.cand[i] = m;
+            // Rows of the band holding one cell: the digit goes there. The triad permutation
+            // already cleared that cell's row and box peers in this band.
+            let singles =
+                (row_single(m & 511) | row_single(m >> 9 & 511) << 9 | row_single(m >> 18) << 18)
+                    & self.unsolved[b];
+            if singles != 0 {
+                self.unsolved[b] &= !singles;
+                self.clear_other_digits(d, b, singles);
+                let cols = (singles | singles >> 9 | singles >> 18) & 511;
+                for other in OTHER_BANDS[b] {
+                    self.restrict(3 * d + other, !(cols * COLUMN));
                 }
             }
-            if !changed {
-                return Ok(());
-            }
         }
+        Ok(())
     }
 
     /// True when every cell is solved.
