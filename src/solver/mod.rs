@@ -16,7 +16,7 @@ mod tables;
 mod tests;
 
 use crate::grid::{CELLS, Conflict, Grid};
-use tables::{BAND, BAND_PEERS, BOX, COLUMN, ROW_BOXES, TRIAD_KEEP};
+use tables::{BAND, BAND_PEERS, COLUMN, ROW_BOXES, TRIAD_KEEP};
 
 /// What one search found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,9 +240,12 @@ impl Board {
         Ok(placed)
     }
 
-    /// Places digits left with one cell in a column or a box (rows are covered by
-    /// [`Board::propagate_bands`]); fails on a column with no cell for some digit. Returns whether
-    /// it placed anything.
+    /// Places digits left with one cell in a column; fails on a column with no cell for some
+    /// digit. Returns whether it placed anything.
+    ///
+    /// Rows and boxes need no search here: [`Board::propagate_bands`] places a digit left with one
+    /// cell in a row, and a box with one cell left confines its row to that box in the triad
+    /// step, which leaves that row with the one cell too.
     #[inline(always)]
     fn hidden_singles(&mut self) -> Result<bool, Dead> {
         let mut placed = false;
@@ -255,15 +258,11 @@ impl Board {
             for b in 0..3 {
                 let x = m[b];
                 let (r0, r1, r2) = (x & 511, x >> 9 & 511, x >> 18);
+                // Columns with one cell in this band and none in the other two.
                 let once = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
-                let cols = once & !any[(b + 1) % 3] & !any[(b + 2) % 3];
+                let [o1, o2] = OTHER_BANDS[b];
+                let cols = once & !any[o1] & !any[o2];
                 let mut cells = x & (cols * COLUMN) & self.unsolved[b];
-                for bx in BOX {
-                    let y = x & bx;
-                    if y & y.wrapping_sub(1) == 0 {
-                        cells |= y & self.unsolved[b];
-                    }
-                }
                 while cells != 0 {
                     let bit = cells & cells.wrapping_neg();
                     cells &= cells - 1;

@@ -27,13 +27,6 @@ pub(super) static TRIAD_KEEP: [u32; 512] = triad_keep();
 /// excluding the cell itself.
 pub(super) static BAND_PEERS: [u32; 27] = band_peers();
 
-/// The 9 cells of each box of a band.
-pub(super) const BOX: [u32; 3] = [
-    0b111 | 0b111 << 9 | 0b111 << 18,
-    0b111_000 | 0b111_000 << 9 | 0b111_000 << 18,
-    0b111_000_000 | 0b111_000_000 << 9 | 0b111_000_000 << 18,
-];
-
 const fn row_boxes() -> [u8; 512] {
     let mut t = [0u8; 512];
     let mut row = 0;
