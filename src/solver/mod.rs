@@ -156,15 +156,22 @@ impl Board {
         if self.unsolved[band] & bit == 0 {
             return Ok(()); // already placed, necessarily as `d`
         }
+        self.clear_other_digits(d, band, bit);
+        self.claim(d, band, bit);
+        Ok(())
+    }
+
+    /// Marks the unsolved cell `bit` of band `band` solved as digit `d` and clears `d` from the
+    /// cell's peers; the caller has made sure no other digit is left in the cell.
+    #[inline(always)]
+    fn claim(&mut self, d: usize, band: usize, bit: u32) {
         let pos = bit.trailing_zeros() as usize;
         self.unsolved[band] &= !bit;
-        self.clear_other_digits(d, band, bit);
         self.restrict(3 * d + band, !BAND_PEERS[pos]);
         let column = COLUMN << (pos % 9);
         for b in OTHER_BANDS[band] {
             self.restrict(3 * d + b, !column);
         }
-        Ok(())
     }
 
     /// Runs the (digit, band) deductions until nothing changes: triad permutations, then rows with
@@ -233,7 +240,11 @@ impl Board {
                 while mine != 0 {
                     let bit = mine & mine.wrapping_neg();
                     mine &= mine - 1;
-                    self.place(d, b, bit)?;
+                    // An earlier single of the same digit may have taken this one's only digit.
+                    if self.cand[3 * d + b] & bit == 0 {
+                        return Err(Dead);
+                    }
+                    self.claim(d, b, bit);
                 }
             }
         }
