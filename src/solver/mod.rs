@@ -302,9 +302,16 @@ impl Board {
         }
     }
 
-    /// The cell to branch on, as (band, bit, 9-bit mask of candidate digits): the first cell with
-    /// two candidates, else one with fewest.
+    /// The cell to branch on, as (band, bit, 9-bit mask of candidate digits): among the cells
+    /// with two candidates, the one with most unsolved peers, else the first with fewest
+    /// candidates.
+    ///
+    /// Why most unsolved peers: either digit placed there then removes itself from the most
+    /// open cells, so wrong guesses die sooner. Measured against taking the first two-candidate
+    /// cell: 75 -> 46 guesses per puzzle on forum_hardest, about 20% less time.
     fn branch_cell(&self) -> (usize, u32, u32) {
+        let mut best = (0, 0);
+        let mut most = 0;
         for b in 0..3 {
             let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
             for d in 0..9 {
@@ -313,11 +320,29 @@ impl Board {
                 twos |= ones & m;
                 ones |= m;
             }
-            let pairs = twos & !threes & self.unsolved[b];
-            if pairs != 0 {
+            let mut pairs = twos & !threes & self.unsolved[b];
+            while pairs != 0 {
                 let bit = pairs & pairs.wrapping_neg();
-                return (b, bit, self.digits_at(b, bit));
+                pairs &= pairs - 1;
+                let pos = bit.trailing_zeros() as usize;
+                let [o1, o2] = OTHER_BANDS[b];
+                let (col1, col2) = (
+                    self.unsolved[o1] >> (pos % 9) & COLUMN,
+                    self.unsolved[o2] >> (pos % 9) & COLUMN,
+                );
+                // One popcount for all peers: the band's own peers in bits 0..27, the column's
+                // cells in the other bands packed above them.
+                let peers = u64::from(self.unsolved[b] & BAND_PEERS[pos])
+                    | u64::from(col1 | col2 << 1) << 27;
+                let open = peers.count_ones() + 1;
+                if open > most {
+                    most = open;
+                    best = (b, bit);
+                }
             }
+        }
+        if most > 0 {
+            return (best.0, best.1, self.digits_at(best.0, best.1));
         }
         let mut best = (0, 0, 0);
         let mut fewest = u32::MAX;
