@@ -312,7 +312,7 @@ impl Board {
     fn branch_cell(&self) -> (usize, u32, u32) {
         let mut best = (0, 0);
         let mut most = 0;
-        for b in 0..3 {
+        for (b, &[o1, o2]) in OTHER_BANDS.iter().enumerate() {
             let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
             for d in 0..9 {
                 let m = self.cand[3 * d + b];
@@ -325,7 +325,6 @@ impl Board {
                 let bit = pairs & pairs.wrapping_neg();
                 pairs &= pairs - 1;
                 let pos = bit.trailing_zeros() as usize;
-                let [o1, o2] = OTHER_BANDS[b];
                 let (col1, col2) = (
                     self.unsolved[o1] >> (pos % 9) & COLUMN,
                     self.unsolved[o2] >> (pos % 9) & COLUMN,
