@@ -71,23 +71,35 @@ struct Dead;
 #[derive(Clone, Copy)]
 struct Board {
     /// Candidate cells per digit and band, at index `3 * digit + band` (digit 0..9 for 1..=9).
-    cand: [u32; 27],
+    ///
+    /// Padded to 32 entries and indexed through [`slot`], so every index is provably in bounds:
+    /// with no bounds checks (and so no panic paths that must see memory up to date) the
+    /// compiler keeps the work list in a register through the hot loops.
+    cand: [u32; 32],
     /// Bit `3 * digit + band` set when that mask changed since it was last propagated: a work
     /// list, so propagation touches only what changed and never scans for it.
     todo: u32,
-    /// Cells not yet solved, per band.
-    unsolved: [u32; 3],
+    /// Cells not yet solved, per band (padded to 4 for the same reason as `cand`, index with
+    /// `band & 3`).
+    unsolved: [u32; 4],
 }
 
-/// The other two bands of each band.
-const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+/// Index into [`Board::cand`] of digit `d` (0..9), band `b` (0..3).
+#[inline(always)]
+fn slot(d: usize, b: usize) -> usize {
+    (3 * d + b) & 31
+}
+
+/// The other two bands of each band (padded to 4 entries: index with `band & 3`).
+const OTHER_BANDS: [[usize; 2]; 4] = [[1, 2], [0, 2], [0, 1], [0, 0]];
 
 impl Board {
     /// The board with the givens placed, or `None` when two equal givens see each other.
     fn from_givens(cells: &[u8; CELLS]) -> Option<Board> {
-        let mut cand = [BAND; 27];
+        let mut cand = [0; 32];
+        cand[..27].fill(BAND);
         let mut given = [0u32; 27];
-        let mut unsolved = [BAND; 3];
+        let mut unsolved = [BAND, BAND, BAND, 0];
         for (cell, &v) in cells.iter().enumerate() {
             if v == 0 || v > 9 {
                 continue;
@@ -95,15 +107,19 @@ impl Board {
             let (band, pos) = (cell / 27, cell % 27);
             let bit = 1u32 << pos;
             let d = usize::from(v - 1);
-            unsolved[band] &= !bit;
+            unsolved[band & 3] &= !bit;
             given[3 * d + band] |= bit;
             // Clear the digit from the cell's peers: inside the band, then its column elsewhere.
             let column = COLUMN << (pos % 9);
             for b in 0..3 {
-                cand[3 * d + b] &= if b == band { !BAND_PEERS[pos] } else { !column };
+                cand[3 * d + b] &= if b == band {
+                    !BAND_PEERS[pos & 31]
+                } else {
+                    !column
+                };
             }
         }
-        for (b, open) in unsolved.iter().enumerate() {
+        for (b, open) in unsolved[..3].iter().enumerate() {
             let solved = !open & BAND;
             for d in 0..9 {
                 let i = 3 * d + b;
@@ -122,9 +138,11 @@ impl Board {
         })
     }
 
-    /// `cand[i] &= keep`, queueing `i` for propagation when that removed something.
+    /// Keeps only the cells `keep` of digit `d` in band `b`, queueing that (digit, band) for
+    /// propagation when this removed something.
     #[inline(always)]
-    fn restrict(&mut self, i: usize, keep: u32) {
+    fn restrict(&mut self, d: usize, b: usize, keep: u32) {
+        let i = slot(d, b);
         let old = self.cand[i];
         let new = old & keep;
         self.cand[i] = new;
@@ -135,10 +153,10 @@ impl Board {
     #[inline(always)]
     fn clear_other_digits(&mut self, d: usize, band: usize, bits: u32) {
         // Clearing all nine and restoring the own digit avoids a data-dependent skip in the loop.
-        let own = 3 * d + band;
+        let own = slot(d, band);
         let (saved, queued) = (self.cand[own], self.todo & 1 << own);
         for other in 0..9 {
-            self.restrict(3 * other + band, !bits);
+            self.restrict(other, band, !bits);
         }
         self.cand[own] = saved;
         self.todo = self.todo & !(1 << own) | queued;
@@ -150,10 +168,10 @@ impl Board {
     /// forced (or chosen) in an earlier state, and eliminations since then only follow from it.
     #[inline(always)]
     fn place(&mut self, d: usize, band: usize, bit: u32) -> Result<(), Dead> {
-        if self.cand[3 * d + band] & bit == 0 {
+        if self.cand[slot(d, band)] & bit == 0 {
             return Err(Dead);
         }
-        if self.unsolved[band] & bit == 0 {
+        if self.unsolved[band & 3] & bit == 0 {
             return Ok(()); // already placed, necessarily as `d`
         }
         self.clear_other_digits(d, band, bit);
@@ -166,11 +184,11 @@ impl Board {
     #[inline(always)]
     fn claim(&mut self, d: usize, band: usize, bit: u32) {
         let pos = bit.trailing_zeros() as usize;
-        self.unsolved[band] &= !bit;
-        self.restrict(3 * d + band, !BAND_PEERS[pos]);
+        self.unsolved[band & 3] &= !bit;
+        self.restrict(d, band, !BAND_PEERS[pos & 31]);
         let column = COLUMN << (pos % 9);
-        for b in OTHER_BANDS[band] {
-            self.restrict(3 * d + b, !column);
+        for b in OTHER_BANDS[band & 3] {
+            self.restrict(d, b, !column);
         }
     }
 
@@ -179,7 +197,7 @@ impl Board {
     #[inline(always)]
     fn propagate_bands(&mut self) -> Result<(), Dead> {
         while self.todo != 0 {
-            let i = self.todo.trailing_zeros() as usize;
+            let i = self.todo.trailing_zeros() as usize & 31;
             self.todo &= self.todo - 1;
             let (d, b) = (i / 3, i % 3);
             let m = self.cand[i];
@@ -195,13 +213,13 @@ impl Board {
             // already cleared that cell's row and box peers in this band.
             let singles =
                 (row_single(m & 511) | row_single(m >> 9 & 511) << 9 | row_single(m >> 18) << 18)
-                    & self.unsolved[b];
+                    & self.unsolved[b & 3];
             if singles != 0 {
-                self.unsolved[b] &= !singles;
+                self.unsolved[b & 3] &= !singles;
                 self.clear_other_digits(d, b, singles);
                 let cols = (singles | singles >> 9 | singles >> 18) & 511;
-                for other in OTHER_BANDS[b] {
-                    self.restrict(3 * d + other, !(cols * COLUMN));
+                for other in OTHER_BANDS[b & 3] {
+                    self.restrict(d, other, !(cols * COLUMN));
                 }
             }
         }
@@ -222,11 +240,11 @@ impl Board {
         for b in 0..3 {
             let (mut ones, mut twos) = (0u32, 0u32);
             for d in 0..9 {
-                let m = self.cand[3 * d + b];
+                let m = self.cand[slot(d, b)];
                 twos |= ones & m;
                 ones |= m;
             }
-            let unsolved = self.unsolved[b];
+            let unsolved = self.unsolved[b & 3];
             if unsolved & !ones != 0 {
                 return Err(Dead);
             }
@@ -236,12 +254,12 @@ impl Board {
             }
             placed = true;
             for d in 0..9 {
-                let mut mine = singles & self.cand[3 * d + b];
+                let mut mine = singles & self.cand[slot(d, b)];
                 while mine != 0 {
                     let bit = mine & mine.wrapping_neg();
                     mine &= mine - 1;
                     // An earlier single of the same digit may have taken this one's only digit.
-                    if self.cand[3 * d + b] & bit == 0 {
+                    if self.cand[slot(d, b)] & bit == 0 {
                         return Err(Dead);
                     }
                     self.claim(d, b, bit);
@@ -271,9 +289,9 @@ impl Board {
                 let (r0, r1, r2) = (x & 511, x >> 9 & 511, x >> 18);
                 // Columns with one cell in this band and none in the other two.
                 let once = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
-                let [o1, o2] = OTHER_BANDS[b];
+                let [o1, o2] = OTHER_BANDS[b & 3];
                 let cols = once & !any[o1] & !any[o2];
-                let mut cells = x & (cols * COLUMN) & self.unsolved[b];
+                let mut cells = x & (cols * COLUMN) & self.unsolved[b & 3];
                 while cells != 0 {
                     let bit = cells & cells.wrapping_neg();
                     cells &= cells - 1;
@@ -316,14 +334,14 @@ impl Board {
         for b in 0..3 {
             let (mut ones, mut twos, mut threes, mut fours) = (0u32, 0u32, 0u32, 0u32);
             for d in 0..9 {
-                let m = self.cand[3 * d + b];
+                let m = self.cand[slot(d, b)];
                 fours |= threes & m;
                 threes |= twos & m;
                 twos |= ones & m;
                 ones |= m;
             }
-            pairs[b] = twos & !threes & self.unsolved[b];
-            triples[b] = threes & !fours & self.unsolved[b];
+            pairs[b] = twos & !threes & self.unsolved[b & 3];
+            triples[b] = threes & !fours & self.unsolved[b & 3];
         }
         let few = if pairs != [0; 3] {
             pairs
@@ -332,7 +350,7 @@ impl Board {
         } else {
             // Every open cell has four or more candidates: rare (near-empty grids), so any
             // open cell will do the most-peers pick.
-            self.unsolved
+            [self.unsolved[0], self.unsolved[1], self.unsolved[2]]
         };
         let (band, bit) = self.most_open_peers(few);
         (band, bit, self.digits_at(band, bit))
@@ -343,7 +361,7 @@ impl Board {
     fn most_open_peers(&self, cells: [u32; 3]) -> (usize, u32) {
         let mut best = (0, 0);
         let mut most = 0;
-        for (b, &[o1, o2]) in OTHER_BANDS.iter().enumerate() {
+        for (b, &[o1, o2]) in OTHER_BANDS[..3].iter().enumerate() {
             let mut cells = cells[b];
             while cells != 0 {
                 let bit = cells & cells.wrapping_neg();
@@ -353,10 +371,10 @@ impl Board {
                 // One popcount for all peers: the band's own peers in bits 0..27, the column's
                 // cells in the other bands packed above them.
                 let (col1, col2) = (
-                    self.unsolved[o1] >> col & COLUMN,
-                    self.unsolved[o2] >> col & COLUMN,
+                    self.unsolved[o1 & 3] >> col & COLUMN,
+                    self.unsolved[o2 & 3] >> col & COLUMN,
                 );
-                let peers = u64::from(self.unsolved[b] & BAND_PEERS[pos])
+                let peers = u64::from(self.unsolved[b & 3] & BAND_PEERS[pos & 31])
                     | u64::from(col1 | col2 << 1) << 27;
                 let open = peers.count_ones() + 1;
                 if open > most {
@@ -373,7 +391,7 @@ impl Board {
     fn digits_at(&self, band: usize, bit: u32) -> u32 {
         let mut digits = 0;
         for d in 0..9 {
-            if self.cand[3 * d + band] & bit != 0 {
+            if self.cand[slot(d, band)] & bit != 0 {
                 digits |= 1 << d;
             }
         }
@@ -385,7 +403,7 @@ impl Board {
         let mut values = [0u8; CELLS];
         for d in 0..9 {
             for b in 0..3 {
-                let mut m = self.cand[3 * d + b];
+                let mut m = self.cand[slot(d, b)];
                 while m != 0 {
                     let pos = m.trailing_zeros() as usize;
                     m &= m - 1;
