@@ -115,9 +115,15 @@ fn measure(path: &str, limit: u32) {
         }
         best = best.min(t.elapsed().as_secs_f64() / f64::from(reps));
     }
+    let guesses: u64 = puzzles
+        .iter()
+        .filter_map(|p| solver::solve(p, limit).ok())
+        .map(|out| out.guesses)
+        .sum();
     println!(
-        "{path}: {} puzzles, limit {limit}, solutions {found}, usec_per_puzzle {:.3}",
+        "{path}: {} puzzles, limit {limit}, solutions {found}, guesses/puzzle {:.2}, usec_per_puzzle {:.3}",
         puzzles.len(),
+        guesses as f64 / puzzles.len() as f64,
         best * 1e6 / puzzles.len() as f64
     );
 }

@@ -24,15 +24,9 @@ pub(super) static ROW_BOXES: [u8; 512] = row_boxes();
 pub(super) static TRIAD_KEEP: [u32; 512] = triad_keep();
 
 /// For each cell of a band, its peers inside that band (same row, same box, same column),
-/// excluding the cell itself.
-pub(super) static BAND_PEERS: [u32; 27] = band_peers();
-
-/// The 9 cells of each box of a band.
-pub(super) const BOX: [u32; 3] = [
-    0b111 | 0b111 << 9 | 0b111 << 18,
-    0b111_000 | 0b111_000 << 9 | 0b111_000 << 18,
-    0b111_000_000 | 0b111_000_000 << 9 | 0b111_000_000 << 18,
-];
+/// excluding the cell itself. Padded to 32 entries so an index masked with `& 31` needs no
+/// bounds check.
+pub(super) static BAND_PEERS: [u32; 32] = band_peers();
 
 const fn row_boxes() -> [u8; 512] {
     let mut t = [0u8; 512];
@@ -99,8 +93,8 @@ const fn triad_keep() -> [u32; 512] {
     t
 }
 
-const fn band_peers() -> [u32; 27] {
-    let mut t = [0u32; 27];
+const fn band_peers() -> [u32; 32] {
+    let mut t = [0u32; 32];
     let mut cell = 0;
     while cell < 27 {
         let (row, col) = (cell / 9, cell % 9);
@@ -141,7 +135,7 @@ mod tests {
     #[test]
     fn peers_in_band_are_the_row_and_the_rest_of_the_box() {
         // 8 in the row, 6 more in the box (which holds the column's cells in this band)
-        assert!(BAND_PEERS.iter().all(|p| p.count_ones() == 14));
+        assert!(BAND_PEERS[..27].iter().all(|p| p.count_ones() == 14));
         assert_eq!(BAND_PEERS[0], 0b111_111_110 | 0b111 << 9 | 0b111 << 18);
         assert_eq!(ROW_BOXES[0b100_000_001], 0b101);
     }
