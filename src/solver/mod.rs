@@ -99,24 +99,29 @@ impl Board {
         let mut cand = [0; 32];
         cand[..27].fill(BAND);
         let mut given = [0u32; 27];
-        let mut unsolved = [BAND, BAND, BAND, 0];
-        for (cell, &v) in cells.iter().enumerate() {
-            if v == 0 || v > 9 {
-                continue;
-            }
-            let (band, pos) = (cell / 27, cell % 27);
-            let bit = 1u32 << pos;
-            let d = usize::from(v - 1);
-            unsolved[band & 3] &= !bit;
-            given[3 * d + band] |= bit;
-            // Clear the digit from the cell's peers: inside the band, then its column elsewhere.
-            let column = COLUMN << (pos % 9);
-            for b in 0..3 {
-                cand[3 * d + b] &= if b == band {
-                    !BAND_PEERS[pos & 31]
-                } else {
-                    !column
+        let mut unsolved = [0, 0, 0, 0];
+        for (band, row) in cells.chunks_exact(27).enumerate().take(3) {
+            // Collect the filled cells first (no branch), then visit only those: a branch per
+            // cell on "blank or not" mispredicted about every other cell.
+            let filled = row
+                .iter()
+                .enumerate()
+                .fold(0u32, |acc, (pos, &v)| acc | u32::from(v != 0) << pos);
+            unsolved[band & 3] = BAND & !filled;
+            let mut todo = filled;
+            while todo != 0 {
+                let pos = todo.trailing_zeros() as usize & 31;
+                todo &= todo - 1;
+                let Some(d) = row.get(pos).map(|&v| usize::from(v.clamp(1, 9) - 1)) else {
+                    break;
                 };
+                given[3 * d + band] |= 1 << pos;
+                // Clear the digit from the cell's peers: inside the band, then its column in the
+                // other two bands.
+                let column = COLUMN << (pos % 9);
+                for b in 0..3 {
+                    cand[3 * d + b] &= if b == band { !BAND_PEERS[pos] } else { !column };
+                }
             }
         }
         for (b, open) in unsolved[..3].iter().enumerate() {
