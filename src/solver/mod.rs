@@ -6,9 +6,12 @@
 //! digit, the cells that may still hold it are kept as three 27-bit band masks. Most deduction is
 //! done per (digit, band) with one table lookup (see [`tables`]): the digit's row-by-box triads
 //! must admit a permutation, which prunes locked candidates, and a row left with one cell places
-//! the digit. Naked singles are found for all digits at once by bit-parallel counting, hidden
-//! singles in boxes and columns when that stalls, and only then does the search branch, on a
-//! two-candidate cell when there is one. Saved states live on the call stack; nothing is allocated.
+//! the digit (a box left with one cell becomes such a row too). Naked singles are found for all
+//! digits at once by bit-parallel counting, hidden singles in columns when that stalls, and only
+//! then does the search branch: on the two-candidate cell with most unsolved peers (else a
+//! three-candidate one, else any open cell). Propagation runs from a bit-set work list of the
+//! (digit, band) masks that changed. A saved state is one board copy (148 bytes) on the call stack per
+//! branch level (the last alternative reuses the level's own state); nothing is allocated.
 
 pub mod reference;
 mod tables;
@@ -326,7 +329,7 @@ impl Board {
     }
 
     /// The cell to branch on, as (band, bit, 9-bit mask of candidate digits): among the cells
-    /// with fewest candidates (two, else three, else any count), the one with most unsolved
+    /// with two candidates (else three, else among all open cells), the one with most unsolved
     /// peers.
     ///
     /// Why most unsolved peers: either digit placed there then removes itself from the most
