@@ -4,7 +4,7 @@
 //!
 //! Design (a bitboard solver in the JCZSolve family, written from the published ideas): for each
 //! digit, the cells that may still hold it are kept as three 27-bit band masks. Most deduction is
-//! done per (digit, band) with one table lookup (see the private `tables` module): the digit's row-by-box triads
+//! done per (digit, band) with one lookup in the private `tables`: the digit's row-by-box triads
 //! must admit a permutation, which prunes locked candidates, and a row left with one cell places
 //! the digit (a box left with one cell becomes such a row too). Naked singles are found for all
 //! digits at once by bit-parallel counting, hidden singles in columns when that stalls, and only
