@@ -10,8 +10,9 @@
 //! digits at once by bit-parallel counting, hidden singles in columns when that stalls, and only
 //! then does the search branch: on the two-candidate cell with most unsolved peers (else a
 //! three-candidate one, else any open cell). Propagation runs from a bit-set work list of the
-//! (digit, band) masks that changed. A saved state is one board copy (148 bytes) on the call stack per
-//! branch level (the last alternative reuses the level's own state); nothing is allocated.
+//! (digit, band) masks that changed. A saved state is one board copy (148 bytes) on the call
+//! stack per branch level (the last alternative reuses the level's own state); nothing is
+//! allocated.
 
 pub mod reference;
 mod tables;
