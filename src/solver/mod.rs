@@ -4,11 +4,15 @@
 //!
 //! Design (a bitboard solver in the JCZSolve family, written from the published ideas): for each
 //! digit, the cells that may still hold it are kept as three 27-bit band masks. Most deduction is
-//! done per (digit, band) with one table lookup (see [`tables`]): the digit's row-by-box triads
+//! done per (digit, band) with one lookup in the private `tables`: the digit's row-by-box triads
 //! must admit a permutation, which prunes locked candidates, and a row left with one cell places
-//! the digit. Naked singles are found for all digits at once by bit-parallel counting, hidden
-//! singles in boxes and columns when that stalls, and only then does the search branch, on a
-//! two-candidate cell when there is one. Saved states live on the call stack; nothing is allocated.
+//! the digit (a box left with one cell becomes such a row too). Naked singles are found for all
+//! digits at once by bit-parallel counting, hidden singles in columns when that stalls, and only
+//! then does the search branch: on the two-candidate cell with most unsolved peers (else a
+//! three-candidate one, else any open cell). Propagation runs from a bit-set work list of the
+//! (digit, band) masks that changed. A saved state is one board copy (148 bytes) on the call
+//! stack per branch level (the last alternative reuses the level's own state); nothing is
+//! allocated.
 
 pub mod reference;
 mod tables;
@@ -99,24 +103,29 @@ impl Board {
         let mut cand = [0; 32];
         cand[..27].fill(BAND);
         let mut given = [0u32; 27];
-        let mut unsolved = [BAND, BAND, BAND, 0];
-        for (cell, &v) in cells.iter().enumerate() {
-            if v == 0 || v > 9 {
-                continue;
-            }
-            let (band, pos) = (cell / 27, cell % 27);
-            let bit = 1u32 << pos;
-            let d = usize::from(v - 1);
-            unsolved[band & 3] &= !bit;
-            given[3 * d + band] |= bit;
-            // Clear the digit from the cell's peers: inside the band, then its column elsewhere.
-            let column = COLUMN << (pos % 9);
-            for b in 0..3 {
-                cand[3 * d + b] &= if b == band {
-                    !BAND_PEERS[pos & 31]
-                } else {
-                    !column
+        let mut unsolved = [0, 0, 0, 0];
+        for (band, row) in cells.chunks_exact(27).enumerate().take(3) {
+            // Collect the filled cells first (no branch), then visit only those: a branch per
+            // cell on "blank or not" mispredicted about every other cell.
+            let filled = row
+                .iter()
+                .enumerate()
+                .fold(0u32, |acc, (pos, &v)| acc | u32::from(v != 0) << pos);
+            unsolved[band & 3] = BAND & !filled;
+            let mut todo = filled;
+            while todo != 0 {
+                let pos = todo.trailing_zeros() as usize & 31;
+                todo &= todo - 1;
+                let Some(d) = row.get(pos).map(|&v| usize::from(v.clamp(1, 9) - 1)) else {
+                    break;
                 };
+                given[3 * d + band] |= 1 << pos;
+                // Clear the digit from the cell's peers: inside the band, then its column in the
+                // other two bands.
+                let column = COLUMN << (pos % 9);
+                for b in 0..3 {
+                    cand[3 * d + b] &= if b == band { !BAND_PEERS[pos] } else { !column };
+                }
             }
         }
         for (b, open) in unsolved[..3].iter().enumerate() {
@@ -321,7 +330,7 @@ impl Board {
     }
 
     /// The cell to branch on, as (band, bit, 9-bit mask of candidate digits): among the cells
-    /// with fewest candidates (two, else three, else any count), the one with most unsolved
+    /// with two candidates (else three, else among all open cells), the one with most unsolved
     /// peers.
     ///
     /// Why most unsolved peers: either digit placed there then removes itself from the most
@@ -389,13 +398,10 @@ impl Board {
     /// The candidate digits of one cell as a 9-bit mask.
     #[inline(always)]
     fn digits_at(&self, band: usize, bit: u32) -> u32 {
-        let mut digits = 0;
-        for d in 0..9 {
-            if self.cand[slot(d, band)] & bit != 0 {
-                digits |= 1 << d;
-            }
-        }
-        digits
+        // Branch-free: which digits hold the cell is data, not a pattern a predictor learns.
+        (0..9).fold(0, |digits, d| {
+            digits | u32::from(self.cand[slot(d, band)] & bit != 0) << d
+        })
     }
 
     /// The grid of a solved board.
