@@ -36,8 +36,8 @@ min() { if [ "$(echo "$1 < $2" | bc)" = 1 ]; then echo "$1"; else echo "$2"; fi;
 
 printf '%-40s %10s %10s %8s %s\n' corpus "ours_s" "peer_s" "ratio" "same_output"
 for f in "$@"; do
-    best_ours=1e9
-    best_peer=1e9
+    best_ours=1000000000
+    best_peer=1000000000
     for _ in $(seq "$RUNS"); do
         best_ours=$(min "$best_ours" "$(secs taskset -c "$CORE" "$OURS" solve -q -j1 -I line -O line "$f" -o "$TMP/ours")")
         best_peer=$(min "$best_peer" "$(secs taskset -c "$CORE" "$PEER" pipe rust_sudoku "$f" "$TMP/peer")")
@@ -49,8 +49,8 @@ done
 
 hard="$SHARED/data/tdoku/puzzles5_forum_hardest_1905_11+"
 if [ -f "$hard" ]; then
-    best1=1e9
-    best2=1e9
+    best1=1000000000
+    best2=1000000000
     for _ in $(seq "$RUNS"); do
         best1=$(min "$best1" "$(secs "$OURS" solve -q -j1 "$hard" -o /dev/null)")
         best2=$(min "$best2" "$(secs "$OURS" solve -q -j2 "$hard" -o /dev/null)")
