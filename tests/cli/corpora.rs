@@ -1,0 +1,112 @@
+//! Opt-in: every large corpus in `../shared/data` through the binary, checking each answer.
+//! Run with `cargo test --release --test cli -- --ignored` (skips corpora that are absent).
+
+use std::path::PathBuf;
+
+use sudoku_batch::grid::Grid;
+
+use crate::{bin, repo};
+
+fn shared(path: &str) -> Option<PathBuf> {
+    let p = repo("../shared/data").join(path);
+    p.exists().then_some(p)
+}
+
+/// Solves `path` with uniqueness checking and returns the jsonl records, after checking that each
+/// solution solves its puzzle.
+fn solve_unique(path: &PathBuf) -> Vec<serde_json::Value> {
+    let out = bin()
+        .args(["solve", "-q", "--unique", "--no-timings", "-O", "jsonl"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for r in &records {
+        let puzzle: Grid = r["puzzle"].as_str().unwrap().parse().unwrap();
+        if let Some(s) = r["solution"].as_str() {
+            let s: Grid = s.parse().unwrap();
+            assert!(s.solves(&puzzle), "{r}");
+        }
+    }
+    records
+}
+
+#[test]
+#[ignore = "large corpora from ../shared/data; run with --ignored"]
+fn tdoku_corpora_have_the_known_solution_counts() {
+    for (name, records, status) in [
+        ("tdoku/puzzles1_unbiased_first1000", 1000, "unique"),
+        ("tdoku/puzzles2_17_clue", 49158, "unique"),
+        ("tdoku/puzzles3_magictour_top1465", 1465, "unique"),
+        ("tdoku/puzzles5_forum_hardest_1905_11+", 48766, "unique"),
+        ("tdoku/puzzles6_forum_hardest_1106", 375, "unique"),
+        ("tdoku/puzzles7_serg_benchmark", 10000, "multiple"),
+    ] {
+        let Some(path) = shared(name) else { continue };
+        let got = solve_unique(&path);
+        assert_eq!(got.len(), records, "{name}");
+        assert!(
+            got.iter().all(|r| r["status"] == status),
+            "{name}: not all {status}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "large corpora from ../shared/data; run with --ignored"]
+fn csv_datasets_agree_with_their_shipped_solutions() {
+    for name in [
+        "csv/kaggle_quizzes_solutions_20k.csv",
+        "csv/radcliffe_curated_5000.csv",
+        "csv/tictop_7034.csv",
+        "csv/rohanrao_head_10k.csv",
+        "csv/ppvan_8960.csv",
+    ] {
+        let Some(path) = shared(name) else { continue };
+        let got = solve_unique(&path);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut rows = text.lines();
+        let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+        let sol_col = header
+            .iter()
+            .position(|h| h.starts_with("solution"))
+            .unwrap();
+        let shipped: Vec<&str> = rows.map(|r| r.split(',').nth(sol_col).unwrap()).collect();
+        assert_eq!(got.len(), shipped.len(), "{name}");
+        for (r, s) in got.iter().zip(shipped) {
+            if r["status"] == "unique" {
+                assert_eq!(r["solution"].as_str().unwrap(), s.trim(), "{name}: {r}");
+            } else {
+                assert_eq!(r["status"], "multiple", "{name}: {r}");
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "large corpora from ../shared/data; run with --ignored"]
+fn sudoku_exchange_banks_solve_whole() {
+    for (name, records) in [
+        ("sudoku_exchange/hard.txt", 321_592),
+        ("sudoku_exchange/diabolical.txt", 119_681),
+    ] {
+        let Some(path) = shared(name) else { continue };
+        let out = bin().args(["solve", "-q"]).arg(&path).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(text.lines().count(), records, "{name}");
+        assert!(
+            text.lines().all(|l| l.len() == 81),
+            "{name}: a record was not solved"
+        );
+    }
+}
