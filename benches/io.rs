@@ -59,7 +59,6 @@ fn write(bencher: divan::Bencher, format: &str) {
         solution: solution.parse().ok(),
         guesses: 3,
         nanos: 12_345,
-        detail: None,
     };
     let header = ["quizzes".to_string(), "solutions".to_string()];
     let format = match format {

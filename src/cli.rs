@@ -1,12 +1,14 @@
 //! Command-line types (clap). The only place that knows clap: each subcommand maps its arguments onto
 //! library types in `cmd/`.
 
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_batch::input::{Column, InputFormat};
 use sudoku_batch::output::OutputFormat;
+use sudoku_batch::pipeline::DEFAULT_BATCH_SIZE;
 
 /// Solve, check and benchmark sudoku puzzle datasets fast, on every core, streaming.
 #[derive(Debug, Parser)]
@@ -62,7 +64,7 @@ pub struct InputArgs {
 
     /// Solver threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
-    pub threads: Option<usize>,
+    pub threads: Option<NonZeroUsize>,
 
     /// Progress bar on stderr: auto shows it when stderr is a terminal.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
@@ -73,8 +75,8 @@ pub struct InputArgs {
     pub quiet: bool,
 
     /// Records per batch handed to the thread pool.
-    #[arg(long, value_name = "N", default_value_t = 2048, hide = true)]
-    pub batch_size: usize,
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH_SIZE, hide = true)]
+    pub batch_size: NonZeroUsize,
 }
 
 /// Arguments of `solve`.

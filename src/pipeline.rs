@@ -8,6 +8,7 @@
 //! writing overlap. `-j1` goes through the same code, so output does not depend on the thread count.
 
 use std::collections::BTreeMap;
+use std::num::NonZeroUsize;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use rayon::prelude::*;
@@ -21,12 +22,16 @@ pub struct Config {
     pub in_flight: usize,
 }
 
+/// Records per batch by default: large enough that per-batch costs (a channel message, a rayon
+/// split, a progress update) vanish, small enough that a batch of hard puzzles takes milliseconds.
+pub const DEFAULT_BATCH_SIZE: NonZeroUsize = NonZeroUsize::new(2048).expect("2048 is not zero");
+
 impl Config {
-    /// Defaults for `threads` solver threads: batches of 2048 records, two in flight per thread plus
-    /// two, so each thread has a batch to steal from while the writer drains another.
+    /// Defaults for `threads` solver threads: [`DEFAULT_BATCH_SIZE`], two batches in flight per
+    /// thread plus two, so each thread has a batch to steal from while the writer drains another.
     pub fn for_threads(threads: usize) -> Config {
         Config {
-            batch_size: 2048,
+            batch_size: DEFAULT_BATCH_SIZE.get(),
             in_flight: 2 * threads.max(1) + 2,
         }
     }

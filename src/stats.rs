@@ -2,11 +2,11 @@
 //! apart and merged; percentiles come from a log-linear histogram of fixed size (about 1.6% bucket
 //! width), so memory does not grow with the number of records.
 
-use std::collections::BTreeMap;
 use std::ops::AddAssign;
 use std::time::Duration;
 
 use serde::Serialize;
+use serde::ser::SerializeMap;
 
 use crate::status::{Answer, Status};
 
@@ -127,8 +127,7 @@ impl AddAssign<&Histogram> for Histogram {
 /// Counts of a run: records by status, guesses, solve times.
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
-    by_status: BTreeMap<Status, u64>,
-    records: u64,
+    by_status: StatusCounts,
     searched: u64,
     guesses: u64,
     no_guess: u64,
@@ -138,8 +137,7 @@ pub struct Stats {
 impl Stats {
     /// Counts one record's answer.
     pub fn add(&mut self, answer: &Answer) {
-        self.records += 1;
-        *self.by_status.entry(answer.status).or_insert(0) += 1;
+        self.by_status.0[answer.status as usize] += 1;
         if matches!(answer.status, Status::Malformed | Status::Contradiction) {
             return;
         }
@@ -151,12 +149,12 @@ impl Stats {
 
     /// Records counted.
     pub fn records(&self) -> u64 {
-        self.records
+        self.by_status.0.iter().sum()
     }
 
     /// Records with status `status`.
     pub fn count(&self, status: Status) -> u64 {
-        self.by_status.get(&status).copied().unwrap_or(0)
+        self.by_status.get(status)
     }
 
     /// The summary of the run, given its wall time.
@@ -171,12 +169,8 @@ impl Stats {
             }
         };
         Summary {
-            records: self.records,
-            statuses: self
-                .by_status
-                .iter()
-                .map(|(s, &n)| (s.as_str(), n))
-                .collect(),
+            records: self.records(),
+            statuses: self.by_status.clone(),
             puzzles: self.searched,
             threads,
             wall_seconds: secs,
@@ -200,14 +194,43 @@ impl Stats {
 
 impl AddAssign<&Stats> for Stats {
     fn add_assign(&mut self, other: &Stats) {
-        for (&s, &n) in &other.by_status {
-            *self.by_status.entry(s).or_insert(0) += n;
+        for (a, b) in self.by_status.0.iter_mut().zip(other.by_status.0) {
+            *a += b;
         }
-        self.records += other.records;
         self.searched += other.searched;
         self.guesses += other.guesses;
         self.no_guess += other.no_guess;
         self.times += &other.times;
+    }
+}
+
+/// Records per status, indexed by `status as usize`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StatusCounts([u64; Status::ALL.len()]);
+
+impl StatusCounts {
+    /// The statuses that occurred with their counts, in [`Status::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Status, u64)> + '_ {
+        Status::ALL
+            .into_iter()
+            .map(|s| (s, self.0[s as usize]))
+            .filter(|&(_, n)| n > 0)
+    }
+
+    /// The count of one status.
+    pub fn get(&self, status: Status) -> u64 {
+        self.0[status as usize]
+    }
+}
+
+impl Serialize for StatusCounts {
+    /// A JSON object from status word to count, in [`Status::ALL`] order, statuses that occurred.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for (status, n) in self.iter() {
+            map.serialize_entry(status.as_str(), &n)?;
+        }
+        map.end()
     }
 }
 
@@ -231,8 +254,8 @@ pub struct Latency {
 pub struct Summary {
     /// Records read (and written).
     pub records: u64,
-    /// Records per status word (only statuses that occurred).
-    pub statuses: BTreeMap<&'static str, u64>,
+    /// Records per status word (only statuses that occurred, in [`Status::ALL`] order).
+    pub statuses: StatusCounts,
     /// Records that reached the search (not malformed, no contradiction).
     pub puzzles: u64,
     /// Solver threads.
@@ -290,7 +313,6 @@ mod tests {
             solution: None,
             guesses,
             nanos,
-            detail: None,
         }
     }
 
@@ -359,11 +381,22 @@ mod tests {
         );
         assert_eq!(x.records, 5);
         assert_eq!(x.puzzles, 3);
-        assert_eq!(x.statuses["solved"], 2);
-        assert_eq!(x.statuses.get("unique"), None);
+        assert_eq!(x.statuses.get(Status::Solved), 2);
+        assert_eq!(x.statuses.get(Status::Unique), 0);
         assert!((x.guesses_per_puzzle - 5.0 / 3.0).abs() < 1e-9);
         assert!((x.no_guess_share - 1.0 / 3.0).abs() < 1e-9);
         assert_eq!(x.micros.max, 25.0);
+        // statuses listed in Status::ALL order, not alphabetically
+        assert!(
+            x.to_string().starts_with(
+                "records:    5 (solved 2, unsolvable 1, contradiction 1, malformed 1)"
+            )
+        );
+        let json = serde_json::to_string(&x.statuses).unwrap();
+        assert_eq!(
+            json,
+            r#"{"solved":2,"unsolvable":1,"contradiction":1,"malformed":1}"#
+        );
         assert_eq!(x.puzzles_per_second, 3.0);
     }
 }

@@ -1,10 +1,8 @@
 //! The status of one record, the same words in every output format, and the per-record answer
-//! (status, solution, guesses, solve time) that the writers print.
-
-use std::time::Instant;
+//! (status, solution, guesses, solve time) that the writers print. Plain data: the solver fills it
+//! in ([`crate::solver::answer`]), the writers read it.
 
 use crate::grid::Grid;
-use crate::solver;
 
 /// What became of one input record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -25,7 +23,7 @@ pub enum Status {
 }
 
 impl Status {
-    /// Every status, in the order summaries list them.
+    /// Every status, in the order summaries list them (`status as usize` indexes it).
     pub const ALL: [Status; 6] = [
         Status::Solved,
         Status::Unique,
@@ -70,50 +68,39 @@ pub struct Answer {
     pub guesses: u64,
     /// Time spent in the solver, nanoseconds (0 when the solver did not run).
     pub nanos: u64,
-    /// Why the record is a contradiction or malformed, for messages.
-    pub detail: Option<String>,
 }
 
 impl Answer {
-    /// An answer for a record that could not be read as a puzzle.
-    pub fn malformed(reason: impl Into<String>) -> Answer {
+    /// The answer for a record that could not be read as a puzzle (the reason stays with the record).
+    pub fn malformed() -> Answer {
         Answer {
             status: Status::Malformed,
             solution: None,
             guesses: 0,
             nanos: 0,
-            detail: Some(reason.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_statuses_in_declaration_order() {
+        // `status as usize` indexes per-status counters by this order
+        for (i, s) in Status::ALL.iter().enumerate() {
+            assert_eq!(*s as usize, i, "{s}");
         }
     }
 
-    /// Solves `puzzle`, checking uniqueness when `unique` is set, and times the solver call.
-    pub fn solve(puzzle: &Grid, unique: bool) -> Answer {
-        let start = Instant::now();
-        let result = solver::solve(puzzle, if unique { 2 } else { 1 });
-        let nanos = start.elapsed().as_nanos() as u64;
-        match result {
-            Err(conflict) => Answer {
-                status: Status::Contradiction,
-                solution: None,
-                guesses: 0,
-                nanos,
-                detail: Some(conflict.to_string()),
-            },
-            Ok(outcome) => {
-                let status = match (outcome.count, unique) {
-                    (0, _) => Status::Unsolvable,
-                    (_, false) => Status::Solved,
-                    (1, true) => Status::Unique,
-                    (_, true) => Status::Multiple,
-                };
-                Answer {
-                    status,
-                    solution: outcome.solution,
-                    guesses: outcome.guesses,
-                    nanos,
-                    detail: None,
-                }
-            }
+    #[test]
+    fn words_match_serde_names() {
+        for s in Status::ALL {
+            assert_eq!(
+                serde_json::to_string(&s).unwrap(),
+                format!("\"{}\"", s.as_str())
+            );
         }
     }
 }

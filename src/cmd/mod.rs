@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use sudoku_batch::input::{Reader, ReaderOptions, Source};
+use std::num::NonZeroUsize;
+
+use sudoku_batch::input::{InputFormat, Reader, ReaderOptions, Source};
 
 use crate::cli::InputArgs;
 
@@ -37,16 +39,22 @@ pub fn open_reader(args: &InputArgs) -> Result<Reader> {
         format: args.input_format.into(),
         column: args.column.clone(),
     };
-    Ok(Reader::open(sources(&args.inputs), &options)?)
+    let reader = Reader::open(sources(&args.inputs), &options)?;
+    if args.column.is_some() && reader.format() != InputFormat::Csv {
+        anyhow::bail!(
+            "--column applies to CSV input only; {} is {} input",
+            reader.source_name(0),
+            reader.format().name()
+        );
+    }
+    Ok(reader)
 }
 
 /// The rayon pool for `--threads` (all cores by default).
-pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
-    let threads = match threads {
-        Some(0) => anyhow::bail!("--threads must be at least 1"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+pub fn thread_pool(threads: Option<NonZeroUsize>) -> Result<rayon::ThreadPool> {
+    let threads = threads
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get);
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("solver-{i}"))
@@ -67,12 +75,23 @@ pub fn open_output(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Box<dyn Wr
                     anyhow::bail!("{}: the output file is also an input", p.display());
                 }
             }
-            let file =
-                File::create(p).with_context(|| format!("{}: cannot create", p.display()))?;
-            Ok(Box::new(file))
+            Ok(Box::new(create_file(p)?))
         }
         _ => Ok(Box::new(io::stdout())),
     }
+}
+
+/// How the output is named in messages.
+pub fn output_name(path: Option<&Path>) -> String {
+    match path {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "<stdout>".to_string(),
+    }
+}
+
+/// Creates (or truncates) a file for writing, naming it in the error.
+pub fn create_file(path: &Path) -> Result<File> {
+    File::create(path).with_context(|| format!("{}: cannot create", path.display()))
 }
 
 /// True when the error chain holds a broken pipe: the reader of our output went away.

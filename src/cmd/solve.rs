@@ -11,8 +11,9 @@ use anyhow::{Context, Result};
 use sudoku_batch::input::{InputError, Record};
 use sudoku_batch::output::{self, OutputFormat, OutputOptions};
 use sudoku_batch::pipeline::{self, Config, PipelineError};
+use sudoku_batch::solver;
 use sudoku_batch::stats::Stats;
-use sudoku_batch::status::{Answer, Status};
+use sudoku_batch::status::Answer;
 
 use super::progress::Progress;
 use crate::cli::SolveArgs;
@@ -20,17 +21,20 @@ use crate::cli::SolveArgs;
 /// Runs `solve`.
 pub fn run(args: &SolveArgs) -> Result<()> {
     let start = Instant::now();
+    // everything that can fail on the command line alone fails before stdin is read
+    let pool = super::thread_pool(args.input.threads)?;
+    let threads = pool.current_num_threads();
+    let out = super::open_output(args.output.as_deref(), &args.input.inputs)?;
+    let output_name = super::output_name(args.output.as_deref());
+    let stats_file = args.stats.as_deref().map(super::create_file).transpose()?;
     let mut reader = super::open_reader(&args.input)?;
     let format = OutputFormat::from(args.output_format).resolve(reader.format());
-    let out = super::open_output(args.output.as_deref(), &args.input.inputs)?;
     let options = OutputOptions {
         no_timings: args.no_timings,
     };
     let mut sink = output::sink(format, out, reader.header(), &options);
-    let pool = super::thread_pool(args.input.threads)?;
-    let threads = pool.current_num_threads();
     let config = Config {
-        batch_size: args.input.batch_size.max(1),
+        batch_size: args.input.batch_size.get(),
         ..Config::for_threads(threads)
     };
     let names: Vec<String> = (0..args.input.inputs.len().max(1) as u32)
@@ -56,14 +60,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         &pool,
         config,
         |record: &Record| match &record.puzzle {
-            Ok(puzzle) => Answer::solve(puzzle, unique),
-            Err(reason) => Answer::malformed(reason.as_str()),
+            Ok(puzzle) => solver::answer(puzzle, unique),
+            Err(_) => Answer::malformed(),
         },
         |records: Vec<Record>, answers: Vec<Answer>| -> io::Result<()> {
             let mut stderr = io::stderr().lock();
             for (record, answer) in records.iter().zip(&answers) {
-                if answer.status == Status::Malformed {
-                    let reason = answer.detail.as_deref().unwrap_or("malformed");
+                if let Err(reason) = &record.puzzle {
                     let _ = writeln!(
                         stderr,
                         "{}:{}: {reason}",
@@ -79,23 +82,23 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     );
     progress.finish();
     let finished = sink.finish();
+    let writing = || format!("writing {output_name}");
     match result {
-        Err(PipelineError::Read(err)) => {
-            // what was read before the failure has been written; say where reading stopped
-            return Err(err.into());
-        }
-        Err(PipelineError::Write(err)) => return Err(err).context("writing the output"),
-        Ok(()) => finished.context("writing the output")?,
+        // What was read before the failure has been written (a failed flush would only repeat
+        // itself later); the read error says where reading stopped.
+        Err(PipelineError::Read(err)) => return Err(err.into()),
+        Err(PipelineError::Write(err)) => return Err(err).with_context(writing),
+        Ok(()) => finished.with_context(writing)?,
     }
 
     let summary = stats.summary(start.elapsed(), threads);
     if !args.input.quiet {
         eprintln!("{summary}");
     }
-    if let Some(path) = &args.stats {
+    if let (Some(mut file), Some(path)) = (stats_file, &args.stats) {
         let json = serde_json::to_string_pretty(&summary).context("encoding the stats")?;
-        std::fs::write(path, json + "\n")
-            .with_context(|| format!("{}: cannot write stats", path.display()))?;
+        file.write_all((json + "\n").as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
 }

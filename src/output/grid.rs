@@ -72,7 +72,6 @@ mod tests {
             solution: solved.parse().ok(),
             guesses: 0,
             nanos: 1,
-            detail: None,
         };
         let text = render(
             OutputFormat::Grid,

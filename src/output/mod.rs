@@ -147,7 +147,7 @@ pub(crate) mod tests {
     /// An answer with `status`, the known solution when the status has one, and fixed counts.
     pub(crate) fn answer(status: Status) -> Answer {
         if status == Status::Malformed {
-            return Answer::malformed("found 3 cells, expected 81");
+            return Answer::malformed();
         }
         let solution = matches!(status, Status::Solved | Status::Unique | Status::Multiple)
             .then(|| SOLUTION.parse().ok())
@@ -157,7 +157,6 @@ pub(crate) mod tests {
             solution,
             guesses: 7,
             nanos: 12_345,
-            detail: None,
         }
     }
 

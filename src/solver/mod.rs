@@ -19,7 +19,10 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
+use std::time::Instant;
+
 use crate::grid::{CELLS, Conflict, Grid};
+use crate::status::{Answer, Status};
 use tables::{BAND, BAND_PEERS, COLUMN, ROW_BOXES, TRIAD_KEEP};
 
 /// What one search found.
@@ -36,6 +39,34 @@ pub struct Outcome {
     /// candidate, that counts one. A puzzle solved by deduction alone reports 0, and so does a
     /// search whose every first choice was right.
     pub guesses: u64,
+}
+
+/// Solves `puzzle` for a record and times the solver call: `solved`, or with `unique` (search up to a
+/// second solution) `unique` / `multiple`; `unsolvable` or `contradiction` when there is none.
+pub fn answer(puzzle: &Grid, unique: bool) -> Answer {
+    let start = Instant::now();
+    let result = solve(puzzle, if unique { 2 } else { 1 });
+    let nanos = start.elapsed().as_nanos() as u64;
+    let Ok(outcome) = result else {
+        return Answer {
+            status: Status::Contradiction,
+            solution: None,
+            guesses: 0,
+            nanos,
+        };
+    };
+    let status = match (outcome.count, unique) {
+        (0, _) => Status::Unsolvable,
+        (_, false) => Status::Solved,
+        (1, true) => Status::Unique,
+        (_, true) => Status::Multiple,
+    };
+    Answer {
+        status,
+        solution: outcome.solution,
+        guesses: outcome.guesses,
+        nanos,
+    }
 }
 
 /// Solves `puzzle`, stopping at `limit` solutions (1: first solution; 2: enough to prove uniqueness;

@@ -362,8 +362,12 @@ fn no_progress_bar_when_stderr_is_redirected() {
         .output()
         .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("records"), "{stderr}");
-    assert!(stderr.contains("ETA"), "{stderr}");
+    // the bar's own message ("N records, R/s"), redrawn in place
+    assert!(
+        stderr.contains(" records, ") && stderr.contains("/s, ETA"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("\x1b[2K"), "{stderr}");
 }
 
 #[test]
@@ -557,4 +561,69 @@ fn refuses_to_overwrite_an_input_with_the_output() {
         .code(2)
         .stderr(predicate::str::contains("the output file is also an input"));
     assert_eq!(dir.read("in.txt"), text);
+}
+
+#[test]
+fn zero_threads_or_batch_size_are_usage_errors() {
+    for args in [["-j", "0"], ["--batch-size", "0"]] {
+        bin()
+            .arg("solve")
+            .args(args)
+            .arg("data/easy_300.txt")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("invalid value '0'"));
+    }
+}
+
+#[test]
+fn column_option_on_line_input_is_an_error() {
+    bin()
+        .args(["solve", "--column", "puzzle", "data/easy_300.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--column applies to CSV input only; data/easy_300.txt is line input",
+        ));
+}
+
+#[test]
+fn unwritable_stats_file_fails_before_any_output() {
+    bin()
+        .args([
+            "solve",
+            "data/easy_300.txt",
+            "--stats",
+            "no/such/dir/stats.json",
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "no/such/dir/stats.json: cannot create",
+        ));
+}
+
+#[test]
+fn write_errors_name_the_output() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    bin()
+        .args(["solve", "-q", "data/easy_300.txt", "-o", "/dev/full"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("writing /dev/full"));
+}
+
+#[test]
+fn summary_lists_statuses_in_a_fixed_order() {
+    bin()
+        .args(["solve", "tests/fixtures/mixed.txt"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "records:    9 (solved 5, unsolvable 1, contradiction 1, malformed 2)",
+        ));
 }
