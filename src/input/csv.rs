@@ -227,9 +227,10 @@ fn joined(rec: &::csv::ByteRecord) -> Vec<u8> {
     out
 }
 
-/// The `csv` crate's error as an I/O error (with ByteRecords and flexible rows, only I/O can fail; any
-/// other kind is reported as invalid data).
-fn csv_io_error(err: ::csv::Error) -> io::Error {
+/// The `csv` crate's error as an I/O error, unwrapped when it is one. Used by the reader and by the
+/// CSV writer (`output::csv`). With ByteRecords, flexible rows and rows padded to the header's width
+/// only I/O can fail; any other kind would be a bug and is reported as invalid data.
+pub(crate) fn csv_io_error(err: ::csv::Error) -> io::Error {
     match err.into_kind() {
         ::csv::ErrorKind::Io(e) => e,
         other => io::Error::new(io::ErrorKind::InvalidData, format!("CSV: {other:?}")),
@@ -404,6 +405,13 @@ mod tests {
             .map(|(i, &b)| (i as u64, b == b'\n'))
             .collect();
         assert_eq!(Vec::from(breaks.breaks), expected);
+    }
+
+    #[test]
+    fn csv_io_errors_come_out_unchanged() {
+        let err = csv_io_error(::csv::Error::from(io::Error::other("disk on fire")));
+        assert_eq!(err.kind(), io::ErrorKind::Other);
+        assert_eq!(err.to_string(), "disk on fire");
     }
 
     #[test]

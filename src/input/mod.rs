@@ -28,6 +28,7 @@ mod detect;
 mod grid;
 mod line;
 
+pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column};
 use self::detect::{Preamble, csv_delimiter, detect, read_preamble};
 use self::grid::GridReader;
