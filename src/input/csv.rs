@@ -13,7 +13,7 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use super::detect::{PUZZLE_COLUMNS, excerpt, plural, to_text};
+use super::detect::{PUZZLE_COLUMNS, decode, excerpt, plural, to_text};
 use super::{Column, Record};
 use crate::grid::Grid;
 
@@ -122,7 +122,7 @@ impl<R: Read> CsvReader<R> {
             .byte_headers()
             .map_err(csv_io_error)?
             .iter()
-            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .map(to_text)
             .collect();
         let reader = CsvReader {
             inner,
@@ -167,12 +167,11 @@ impl<R: Read> CsvReader<R> {
         let fields: Vec<String> = rec
             .iter()
             .enumerate()
-            .map(|(i, f)| match std::str::from_utf8(f) {
-                Ok(s) => s.to_owned(),
-                Err(_) => {
+            .map(|(i, f)| {
+                decode(f).unwrap_or_else(|lossy| {
                     bad_utf8.get_or_insert(i);
-                    String::from_utf8_lossy(f).into_owned()
-                }
+                    lossy
+                })
             })
             .collect();
         let n = fields.len();

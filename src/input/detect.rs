@@ -6,7 +6,6 @@
 use std::io::{self, BufRead};
 
 use super::InputFormat;
-use crate::grid::is_continuation;
 
 /// The UTF-8 byte order mark some editors put at the start of a file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -106,12 +105,22 @@ pub(crate) fn puzzle_field(line: &[u8]) -> Option<&[u8]> {
     fields(line).find(|f| char_count(f) == crate::grid::CELLS)
 }
 
-/// Characters in UTF-8 text (for invalid UTF-8, an estimate: bytes that do not continue a character).
+/// The characters of `text` as [`String::from_utf8_lossy`] decodes them (so as `Grid::parse` counts
+/// them): each invalid UTF-8 sequence is one U+FFFD. The one rule for counting characters in the
+/// readers; allocates nothing.
+pub(crate) fn lossy_chars(text: &[u8]) -> impl Iterator<Item = char> + '_ {
+    text.utf8_chunks().flat_map(|chunk| {
+        let bad = (!chunk.invalid().is_empty()).then_some(char::REPLACEMENT_CHARACTER);
+        chunk.valid().chars().chain(bad)
+    })
+}
+
+/// Characters in `text`, counted as [`lossy_chars`] decodes them (quick for the usual ASCII).
 pub(crate) fn char_count(text: &[u8]) -> usize {
     if text.is_ascii() {
         return text.len();
     }
-    text.iter().filter(|&&b| !is_continuation(b)).count()
+    lossy_chars(text).count()
 }
 
 /// True for a byte that is a cell: a digit or a blank character.
@@ -122,9 +131,10 @@ pub(crate) fn is_cell(b: u8) -> bool {
 /// Why a grid row is not 9 cells.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum RowError {
-    /// The row has this many cells (characters other than spaces and tabs).
+    /// The row has this many cells (characters other than spaces and tabs, counted as
+    /// [`lossy_chars`] decodes them).
     Count(usize),
-    /// A character that is not a cell.
+    /// The first character that is not a cell (U+FFFD for invalid UTF-8).
     Char(char),
 }
 
@@ -133,41 +143,32 @@ pub(crate) enum RowError {
 pub(crate) fn row_cells(row: &[u8]) -> Result<(), RowError> {
     let mut count = 0;
     let mut bad = None;
-    for (i, &b) in row.iter().enumerate() {
-        if b == b' ' || b == b'\t' {
-            continue;
+    let cells = lossy_chars(row).filter(|&ch| ch != ' ' && ch != '\t');
+    for ch in cells {
+        count += 1;
+        if bad.is_none() && !(ch.is_ascii() && is_cell(ch as u8)) {
+            bad = Some(ch);
         }
-        if !is_continuation(b) {
-            count += 1; // not a UTF-8 continuation byte: a new character
-        }
-        if bad.is_none() && !is_cell(b) {
-            bad = Some(i);
-        }
-    }
-    if count != 9 {
-        return Err(RowError::Count(count));
     }
     match bad {
-        Some(i) => Err(RowError::Char(char_at(row, i))),
+        _ if count != 9 => Err(RowError::Count(count)),
+        Some(ch) => Err(RowError::Char(ch)),
         None => Ok(()),
     }
 }
 
-/// The character starting at byte `i`, for error messages (U+FFFD if it is not valid UTF-8).
-fn char_at(text: &[u8], i: usize) -> char {
-    let end = (i + 4).min(text.len());
-    (i + 1..=end)
-        .find_map(|j| text.get(i..j).and_then(|s| std::str::from_utf8(s).ok()))
-        .and_then(|s| s.chars().next())
-        .unwrap_or(char::REPLACEMENT_CHARACTER)
+/// Bytes as a String: `Ok` when they are valid UTF-8, else `Err` with each invalid sequence replaced
+/// by U+FFFD as [`lossy_chars`] does (quick for the usual valid text).
+pub(crate) fn decode(bytes: &[u8]) -> Result<String, String> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s.to_owned()),
+        Err(_) => Err(String::from_utf8_lossy(bytes).into_owned()),
+    }
 }
 
-/// Bytes as a String, replacing invalid UTF-8 (quick for the usual ASCII).
+/// Bytes as a String, invalid UTF-8 replaced (see [`decode`]).
 pub(crate) fn to_text(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
-    }
+    decode(bytes).unwrap_or_else(|lossy| lossy)
 }
 
 /// Text for `Record::cells` of a malformed record: lossy UTF-8, at most 200 characters (cut ones end
@@ -233,6 +234,59 @@ mod tests {
             row_cells("0 3 é 4 6 9 2 7 8".as_bytes()),
             Err(RowError::Char('é'))
         );
+    }
+
+    #[test]
+    fn counts_characters_as_grid_parse_does() {
+        let samples: [&[u8]; 7] = [
+            b"plain ascii",
+            "caf\u{e9} \u{1F600}".as_bytes(),
+            b"\xFF\xFE",           // two invalid bytes: two characters
+            b"\xE2\x82",           // a cut 3-byte sequence: one character
+            b"a\xE2\x82b\xF0\x9F", // cut sequences between ASCII
+            b"\x80\x80\x80",       // lone continuation bytes: one each
+            b"\xC3\xA9\xC3",       // valid then cut
+        ];
+        for text in samples {
+            let lossy = String::from_utf8_lossy(text);
+            assert_eq!(char_count(text), lossy.chars().count(), "{text:?}");
+            assert!(lossy_chars(text).eq(lossy.chars()), "{text:?}");
+        }
+        // 80 cells and a lone continuation byte are 81 characters, as for Grid::parse (which then
+        // names the bad character), so the line reader takes the field as the puzzle
+        let mut field = vec![b'1'; 80];
+        field.push(0x80);
+        assert_eq!(char_count(&field), 81);
+        assert!(matches!(
+            crate::grid::Grid::parse(&field),
+            Err(crate::grid::ParseError::Char { cell: 80, .. })
+        ));
+    }
+
+    #[test]
+    fn row_cells_count_invalid_utf8_as_grid_parse_does() {
+        // a cut 2-byte sequence is one character, not zero
+        assert_eq!(
+            row_cells(b"1 2 3 4 5 6 7 8 \xC3"),
+            Err(RowError::Char('\u{FFFD}'))
+        );
+        // a cut 3-byte sequence is one character, not two
+        assert_eq!(
+            row_cells(b"12345678\xE2\x82"),
+            Err(RowError::Char('\u{FFFD}'))
+        );
+        assert_eq!(
+            row_cells(b"1234567\xFF\xFF"),
+            Err(RowError::Char('\u{FFFD}'))
+        );
+        assert_eq!(row_cells(b"12345678\x80\x80"), Err(RowError::Count(10)));
+    }
+
+    #[test]
+    fn decodes_valid_text_as_ok_and_replaces_invalid_bytes() {
+        assert_eq!(decode(b"abc"), Ok("abc".to_string()));
+        assert_eq!(decode(b"a\xFFb"), Err("a\u{FFFD}b".to_string()));
+        assert_eq!(to_text(b"a\xFFb"), "a\u{FFFD}b");
     }
 
     #[test]
