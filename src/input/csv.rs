@@ -13,7 +13,7 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use super::detect::{PUZZLE_COLUMNS, decode, excerpt, plural, to_text};
+use super::detect::{PUZZLE_COLUMNS, decode, excerpt, names_excerpt, plural, to_text};
 use super::{Column, Record};
 use crate::grid::Grid;
 
@@ -238,7 +238,7 @@ pub(crate) fn csv_io_error(err: ::csv::Error) -> io::Error {
 
 /// The 0-based puzzle column of `header`, or why there is none.
 pub(crate) fn find_column(header: &[String], column: Option<&Column>) -> Result<usize, String> {
-    let names = || header.join(", ");
+    let names = || names_excerpt(header);
     match column {
         Some(Column::Index(i)) => {
             if (1..=header.len()).contains(i) {
@@ -328,6 +328,23 @@ mod tests {
                 .unwrap_err()
                 .starts_with("no puzzle column in the header (id, Solution);")
         );
+    }
+
+    #[test]
+    fn header_errors_are_short_and_printable() {
+        let huge: Vec<String> = vec!["a".repeat(10_000_000), "b".into()];
+        let err = find_column(&huge, None).unwrap_err();
+        assert!(err.len() < 400, "{} bytes", err.len());
+        assert!(err.starts_with(&format!(
+            "no puzzle column in the header ({}...);",
+            "a".repeat(197)
+        )));
+        let garbage: Vec<String> = vec!["\x1b]0;pwned\x07\u{0}".into(), "x".into()];
+        for column in [None, Some(Column::Index(3)), Some(Column::Name("y".into()))] {
+            let err = find_column(&garbage, column.as_ref()).unwrap_err();
+            assert!(err.contains("(\\u{1b}]0;pwned\\u{7}\\0, x)"), "{err}");
+            assert!(!err.chars().any(char::is_control), "{err:?}");
+        }
     }
 
     #[test]

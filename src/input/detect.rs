@@ -16,7 +16,7 @@ pub(crate) const PUZZLE_COLUMNS: [&str; 10] = [
     "unsolved",
 ];
 
-/// Longest text, in characters, kept in `Record::cells` for a malformed record.
+/// Longest text, in characters, kept in `Record::cells` for a malformed record or shown in a message.
 const EXCERPT_CHARS: usize = 200;
 
 /// The first meaningful line of an input and how many lines came before it.
@@ -171,16 +171,49 @@ pub(crate) fn to_text(bytes: &[u8]) -> String {
     decode(bytes).unwrap_or_else(|lossy| lossy)
 }
 
-/// Text for `Record::cells` of a malformed record: lossy UTF-8, at most 200 characters (cut ones end
-/// in `...`).
+/// Text for `Record::cells` of a malformed record: decoded as [`lossy_chars`] does, at most 200
+/// characters (cut ones end in `...`). Kept as read otherwise: it is data, written to the output.
 pub(crate) fn excerpt(text: &[u8]) -> String {
-    let text = String::from_utf8_lossy(text);
-    if text.chars().count() <= EXCERPT_CHARS {
-        return text.into_owned();
+    cut(lossy_chars(text))
+}
+
+/// Names (CSV header fields) for an error message: joined with `, `, control and other unprintable
+/// characters escaped (`\u{1b}`, `\n`), at most 200 characters (cut ones end in `...`), so a huge
+/// or binary header still gives a short message that is safe to print to a terminal.
+pub(crate) fn names_excerpt(names: &[String]) -> String {
+    let joined = names.iter().enumerate().flat_map(|(i, name)| {
+        let sep = if i == 0 { "" } else { ", " };
+        sep.chars().chain(name.chars().flat_map(escape))
+    });
+    cut(joined)
+}
+
+/// A character as [`char::escape_debug`] shows it, but quotes and backslashes as they are: only
+/// control and unprintable characters are escaped.
+fn escape(ch: char) -> impl Iterator<Item = char> {
+    let plain = matches!(ch, '"' | '\'' | '\\');
+    let (kept, escaped) = if plain {
+        (Some(ch), None)
+    } else {
+        (None, Some(ch.escape_debug()))
+    };
+    kept.into_iter().chain(escaped.into_iter().flatten())
+}
+
+/// At most [`EXCERPT_CHARS`] of `chars`, the last 3 of them replaced by `...` when some were cut;
+/// takes no more than that from `chars`.
+fn cut(chars: impl Iterator<Item = char>) -> String {
+    let mut chars = chars.fuse();
+    let mut out: String = chars.by_ref().take(EXCERPT_CHARS).collect();
+    if chars.next().is_some() {
+        let end = out
+            .char_indices()
+            .nth(EXCERPT_CHARS - 3)
+            .map_or(out.len(), |(i, _)| i);
+        out.truncate(end);
+        out.push_str("...");
     }
-    let mut cut: String = text.chars().take(EXCERPT_CHARS - 3).collect();
-    cut.push_str("...");
-    cut
+    out
 }
 
 /// `1 field`, `2 fields`: a count with its noun.
@@ -295,5 +328,41 @@ mod tests {
         let long = excerpt(&[b'x'; 500]);
         assert_eq!(long.chars().count(), 200);
         assert!(long.ends_with("..."));
+        let exact = "é".repeat(200);
+        assert_eq!(
+            excerpt(exact.as_bytes()),
+            exact,
+            "200 characters are not cut"
+        );
+        let cut = excerpt("é".repeat(201).as_bytes());
+        assert_eq!(cut, format!("{}...", "é".repeat(197)));
+        assert_eq!(
+            excerpt(b"a\x1b[2Jb\xFF"),
+            "a\x1b[2Jb\u{FFFD}",
+            "cells are kept as read"
+        );
+    }
+
+    #[test]
+    fn names_in_messages_are_escaped_and_cut() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(names_excerpt(&names(&["id", "puzzle"])), "id, puzzle");
+        assert_eq!(
+            names_excerpt(&names(&[
+                "\x1b[31mred",
+                "bell\x07",
+                "a\tb\r\n",
+                "\"q\" \\ é\u{FFFD}"
+            ])),
+            "\\u{1b}[31mred, bell\\u{7}, a\\tb\\r\\n, \"q\" \\ é\u{FFFD}"
+        );
+        let huge = vec!["x".repeat(10_000_000)];
+        let shown = names_excerpt(&huge);
+        assert_eq!(shown.chars().count(), 200);
+        assert!(shown.ends_with("..."));
+        let many: Vec<String> = (0..100_000).map(|i| format!("c{i}")).collect();
+        let shown = names_excerpt(&many);
+        assert!(shown.starts_with("c0, c1, c2, "));
+        assert_eq!(shown.chars().count(), 200);
     }
 }

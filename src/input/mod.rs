@@ -30,7 +30,7 @@ mod line;
 
 pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column};
-use self::detect::{Preamble, csv_delimiter, detect, read_preamble};
+use self::detect::{Preamble, csv_delimiter, detect, names_excerpt, read_preamble};
 use self::grid::GridReader;
 use self::line::LineReader;
 
@@ -391,8 +391,8 @@ impl Reader {
                                 first_line,
                                 format!(
                                     "CSV header ({}) differs from the first input's ({})",
-                                    header.join(", "),
-                                    first_header.join(", ")
+                                    names_excerpt(&header),
+                                    names_excerpt(first_header)
                                 ),
                             ));
                         }

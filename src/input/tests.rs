@@ -255,6 +255,26 @@ fn csv_header_must_match_the_first_input() {
 }
 
 #[test]
+fn header_mismatch_message_is_short_and_printable() {
+    let a = format!("id,puzzle\n1,{PUZZLE}\n");
+    let mut b = b"\x1b[2J".to_vec();
+    b.extend_from_slice(&vec![b'z'; 5_000_000]);
+    b.extend_from_slice(b",puzzle\n");
+    let mut reader = memory(&[a.as_bytes(), &b], &options(InputFormat::Auto)).unwrap();
+    let mut out = Vec::new();
+    assert_eq!(reader.read_batch(10, &mut out).unwrap(), 1);
+    let err = reader.read_batch(10, &mut out).unwrap_err().to_string();
+    assert!(err.len() < 500, "{} bytes", err.len());
+    assert!(
+        err.starts_with("in1:1: CSV header (\\u{1b}[2Jzzz"),
+        "{}",
+        &err[..50]
+    );
+    assert!(err.ends_with("...) differs from the first input's (id, puzzle)"));
+    assert!(!err.chars().any(char::is_control));
+}
+
+#[test]
 fn csv_inputs_with_the_same_header_continue() {
     let a = format!("id,puzzle\n1,{PUZZLE}\n");
     let b = format!("id,puzzle\r\n\"2\nx\",{PUZZLE}\r\n3,{PUZZLE}\r\n");
