@@ -19,12 +19,31 @@ pub(crate) const PUZZLE_COLUMNS: [&str; 10] = [
 /// Longest text, in characters, kept in `Record::cells` for a malformed record or shown in a message.
 const EXCERPT_CHARS: usize = 200;
 
+/// Meaningful lines looked at, at most, to tell the format of the first input.
+pub(crate) const SNIFF_LINES: u64 = 100;
+
+/// Bytes buffered, at most, while looking for the format: no further line is read once the lines
+/// held exceed this (so a huge broken file is rejected early; a line already being read is read
+/// whole, as every reader reads whole lines).
+pub(crate) const SNIFF_BYTES: usize = 1 << 20;
+
 /// The first meaningful line of an input and how many lines came before it.
 pub(crate) struct Preamble {
     /// Lines skipped before `first` (blank and comment lines).
     pub skipped: u64,
-    /// The first meaningful line, as read (BOM removed, line end kept).
+    /// The first meaningful line, as read (BOM removed, line end kept); after [`sniff`], also the
+    /// lines read after it while looking for the format.
     pub first: Vec<u8>,
+}
+
+/// What the start of an input says its format is: [`sniff`].
+pub(crate) struct Sniffed {
+    /// The lines looked at, from the first meaningful one, to be read again as records.
+    pub preamble: Preamble,
+    /// The format, if one of the lines told it.
+    pub format: Option<InputFormat>,
+    /// The (1-based) line of the last meaningful line looked at.
+    pub last_line: u64,
 }
 
 /// Reads up to the first line that is neither blank nor a `#` comment, dropping a leading BOM.
@@ -49,6 +68,61 @@ pub(crate) fn read_preamble<R: BufRead>(src: &mut R) -> io::Result<Option<Preamb
             first: buf,
         }));
     }
+}
+
+/// Reads the preamble and then lines until one tells the format ([`detect`]): the first meaningful
+/// line may tell any format; later ones only line or grid, since a CSV header is the first line. Looks
+/// at [`SNIFF_LINES`] meaningful lines at most and stops reading once [`SNIFF_BYTES`] are held.
+/// `None` when the input holds no meaningful line.
+pub(crate) fn sniff<R: BufRead>(src: &mut R) -> io::Result<Option<Sniffed>> {
+    let Some(mut preamble) = read_preamble(src)? else {
+        return Ok(None);
+    };
+    let buf = &mut preamble.first;
+    let mut format = detect(buf.trim_ascii());
+    let mut line = preamble.skipped + 1;
+    let mut last_line = line;
+    let mut looked = 1;
+    while format.is_none() && looked < SNIFF_LINES && buf.len() <= SNIFF_BYTES {
+        let start = buf.len();
+        if src.read_until(b'\n', buf)? == 0 {
+            break;
+        }
+        line += 1;
+        let text = buf.get(start..).unwrap_or_default().trim_ascii();
+        if is_skipped(text) {
+            continue;
+        }
+        looked += 1;
+        last_line = line;
+        format = detect(text).filter(|&f| f != InputFormat::Csv);
+    }
+    Ok(Some(Sniffed {
+        preamble,
+        format,
+        last_line,
+    }))
+}
+
+/// True for a trimmed line that is surely a CSV header: [`detect`] says CSV and one of its fields
+/// (split on [`csv_delimiter`], spaces and one pair of quotes around it dropped) is a puzzle column
+/// name ([`PUZZLE_COLUMNS`], ignoring ASCII case).
+pub(crate) fn is_csv_header(line: &[u8]) -> bool {
+    if detect(line) != Some(InputFormat::Csv) {
+        return false;
+    }
+    let delimiter = csv_delimiter(line);
+    line.split(|&b| b == delimiter).any(|field| {
+        let field = field.trim_ascii();
+        let name = field
+            .strip_prefix(b"\"")
+            .and_then(|f| f.strip_suffix(b"\""))
+            .unwrap_or(field)
+            .trim_ascii();
+        PUZZLE_COLUMNS
+            .iter()
+            .any(|c| c.as_bytes().eq_ignore_ascii_case(name))
+    })
 }
 
 /// True for a trimmed line that carries no record: blank or a `#` comment.
@@ -244,6 +318,75 @@ mod tests {
         assert_eq!(detect(b"Puzzle"), Some(InputFormat::Csv));
         assert_eq!(detect(b"hello world"), None);
         assert_eq!(detect(&PUZZLE.as_bytes()[..80]), None);
+    }
+
+    fn sniffed(text: &[u8]) -> Sniffed {
+        let mut src = text;
+        sniff(&mut src).unwrap().unwrap()
+    }
+
+    #[test]
+    fn looks_past_a_broken_first_line_and_keeps_the_lines_looked_at() {
+        let text = format!("# c\n{}\n\n# c\nhello\n{PUZZLE}\nrest\n", &PUZZLE[..80]);
+        let mut src = text.as_bytes();
+        let s = sniff(&mut src).unwrap().unwrap();
+        assert_eq!(s.format, Some(InputFormat::Line));
+        assert_eq!((s.preamble.skipped, s.last_line), (1, 6));
+        let expected = format!("{}\n\n# c\nhello\n{PUZZLE}\n", &PUZZLE[..80]);
+        assert_eq!(
+            s.preamble.first,
+            expected.as_bytes(),
+            "from the first meaningful line"
+        );
+        assert_eq!(src, b"rest\n", "nothing read past the line that told");
+
+        let grid = format!("1 2 3 4 5 6 7 8\n{}", "1 2 3 4 5 6 7 8 9\n".repeat(8));
+        assert_eq!(sniffed(grid.as_bytes()).format, Some(InputFormat::Grid));
+    }
+
+    #[test]
+    fn only_the_first_line_tells_csv() {
+        let s = sniffed(b"id,puzzle\n1,2\n");
+        assert_eq!((s.format, s.last_line), (Some(InputFormat::Csv), 1));
+        assert_eq!(s.preamble.first, b"id,puzzle\n");
+        let s = sniffed(b"hello\nid,puzzle\nx;y\n");
+        assert_eq!((s.format, s.last_line), (None, 3));
+    }
+
+    #[test]
+    fn gives_up_after_100_lines_or_1_mib() {
+        let text = "hello\n".repeat(150);
+        let s = sniffed(format!("{text}{PUZZLE}\n").as_bytes());
+        assert_eq!((s.format, s.last_line), (None, 100));
+        assert_eq!(s.preamble.first.len(), 6 * 100);
+
+        let long = format!("{}\n", "x".repeat(300_000));
+        let text = format!("{}{PUZZLE}\n", long.repeat(10));
+        let s = sniffed(text.as_bytes());
+        assert_eq!((s.format, s.last_line), (None, 4));
+        assert_eq!(s.preamble.first.len(), 4 * long.len());
+    }
+
+    #[test]
+    fn tells_a_sure_csv_header() {
+        for header in [
+            "id,puzzle",
+            "Quizzes;solutions",
+            "\"\",\"puzzle\",\"solution\"",
+            "n\t Grid ",
+            "sudoku",
+        ] {
+            assert!(is_csv_header(header.as_bytes()), "{header}");
+        }
+        for line in [
+            "a,b",
+            "hello",
+            "puzzles are fun, really",
+            "1 2 3 4 5 6 7 8 9",
+            PUZZLE,
+        ] {
+            assert!(!is_csv_header(line.as_bytes()), "{line}");
+        }
     }
 
     #[test]
