@@ -6,6 +6,10 @@
 //! puzzle is a malformed record and never an error. Only I/O errors stop reading. A row that is a
 //! single blank field (a line of spaces) is skipped like an empty line.
 //!
+//! There are no comment lines in CSV input: a row starting with `#` after the header is a record like
+//! any other, malformed when it has no puzzle (blank and `#` lines before the header are skipped, as
+//! for every input).
+//!
 //! Line numbers: the crate's record position is where the previous record ended, before the `\n` of
 //! a CRLF and before skipped blank lines, so it is off after those. [`Breaks`] notes where every CR
 //! and LF of the stream is, and a record's line is one plus the LFs before its first byte.
@@ -428,6 +432,17 @@ mod tests {
         let err = csv_io_error(::csv::Error::from(io::Error::other("disk on fire")));
         assert_eq!(err.kind(), io::ErrorKind::Other);
         assert_eq!(err.to_string(), "disk on fire");
+    }
+
+    #[test]
+    fn a_hash_row_is_a_record_not_a_comment() {
+        let p = "1".repeat(81);
+        let text = format!("puzzle,note\n# not a comment\n#{p},x\n{p},# note\n");
+        let (_, recs) = read_all(text.as_bytes());
+        let got: Vec<_> = recs.iter().map(|r| (r.line, r.puzzle.is_ok())).collect();
+        assert_eq!(got, [(2, false), (3, false), (4, true)]);
+        assert_eq!(recs[0].fields, ["# not a comment"]);
+        assert_eq!(recs[1].puzzle, Err("found 82 cells, expected 81".into()));
     }
 
     #[test]
