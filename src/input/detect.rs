@@ -1,7 +1,8 @@
 //! Deciding what an input is: skipping its preamble (UTF-8 BOM, blank and `#` comment lines) up to
-//! the first meaningful line, and telling line, grid or CSV layout from that line. Also the small
-//! byte-level helpers (field splitting, row cells, excerpts) the readers share, so that detection and
-//! reading agree on what a "field of 81 cells" or a "row of 9 cells" is.
+//! the first meaningful line, and telling line, grid or CSV layout from the first lines. Also the
+//! small byte-level helpers (field splitting, row cells, character counting, decoding, excerpts) the
+//! readers share, so that detection and reading agree on what a "field of 81 cells" or a "row of 9
+//! cells" is, and count characters as `Grid::parse` does.
 
 use std::io::{self, BufRead};
 
