@@ -6,6 +6,10 @@
 //! puzzle is a malformed record and never an error. Only I/O errors stop reading. A row that is a
 //! single blank field (a line of spaces) is skipped like an empty line.
 //!
+//! There are no comment lines in CSV input: a row starting with `#` after the header is a record like
+//! any other, malformed when it has no puzzle (blank and `#` lines before the header are skipped, as
+//! for every input).
+//!
 //! Line numbers: the crate's record position is where the previous record ended, before the `\n` of
 //! a CRLF and before skipped blank lines, so it is off after those. [`Breaks`] notes where every CR
 //! and LF of the stream is, and a record's line is one plus the LFs before its first byte.
@@ -13,7 +17,7 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use super::detect::{PUZZLE_COLUMNS, excerpt, plural, to_text};
+use super::detect::{PUZZLE_COLUMNS, decode, excerpt, names_excerpt, plural, to_text};
 use super::{Column, Record};
 use crate::grid::Grid;
 
@@ -122,7 +126,7 @@ impl<R: Read> CsvReader<R> {
             .byte_headers()
             .map_err(csv_io_error)?
             .iter()
-            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .map(to_text)
             .collect();
         let reader = CsvReader {
             inner,
@@ -167,12 +171,11 @@ impl<R: Read> CsvReader<R> {
         let fields: Vec<String> = rec
             .iter()
             .enumerate()
-            .map(|(i, f)| match std::str::from_utf8(f) {
-                Ok(s) => s.to_owned(),
-                Err(_) => {
+            .map(|(i, f)| {
+                decode(f).unwrap_or_else(|lossy| {
                     bad_utf8.get_or_insert(i);
-                    String::from_utf8_lossy(f).into_owned()
-                }
+                    lossy
+                })
             })
             .collect();
         let n = fields.len();
@@ -227,9 +230,10 @@ fn joined(rec: &::csv::ByteRecord) -> Vec<u8> {
     out
 }
 
-/// The `csv` crate's error as an I/O error (with ByteRecords and flexible rows, only I/O can fail; any
-/// other kind is reported as invalid data).
-fn csv_io_error(err: ::csv::Error) -> io::Error {
+/// The `csv` crate's error as an I/O error, unwrapped when it is one. Used by the reader and by the
+/// CSV writer (`output::csv`). With ByteRecords, flexible rows and rows padded to the header's width
+/// only I/O can fail; any other kind would be a bug and is reported as invalid data.
+pub(crate) fn csv_io_error(err: ::csv::Error) -> io::Error {
     match err.into_kind() {
         ::csv::ErrorKind::Io(e) => e,
         other => io::Error::new(io::ErrorKind::InvalidData, format!("CSV: {other:?}")),
@@ -238,7 +242,7 @@ fn csv_io_error(err: ::csv::Error) -> io::Error {
 
 /// The 0-based puzzle column of `header`, or why there is none.
 pub(crate) fn find_column(header: &[String], column: Option<&Column>) -> Result<usize, String> {
-    let names = || header.join(", ");
+    let names = || names_excerpt(header);
     match column {
         Some(Column::Index(i)) => {
             if (1..=header.len()).contains(i) {
@@ -331,6 +335,23 @@ mod tests {
     }
 
     #[test]
+    fn header_errors_are_short_and_printable() {
+        let huge: Vec<String> = vec!["a".repeat(10_000_000), "b".into()];
+        let err = find_column(&huge, None).unwrap_err();
+        assert!(err.len() < 400, "{} bytes", err.len());
+        assert!(err.starts_with(&format!(
+            "no puzzle column in the header ({}...);",
+            "a".repeat(197)
+        )));
+        let garbage: Vec<String> = vec!["\x1b]0;pwned\x07\u{0}".into(), "x".into()];
+        for column in [None, Some(Column::Index(3)), Some(Column::Name("y".into()))] {
+            let err = find_column(&garbage, column.as_ref()).unwrap_err();
+            assert!(err.contains("(\\u{1b}]0;pwned\\u{7}\\0, x)"), "{err}");
+            assert!(!err.chars().any(char::is_control), "{err:?}");
+        }
+    }
+
+    #[test]
     fn exact_name_beats_case_insensitive_match() {
         let h: Vec<String> = ["GRID", "grid"].map(String::from).into();
         let name = Column::Name("grid".into());
@@ -404,6 +425,24 @@ mod tests {
             .map(|(i, &b)| (i as u64, b == b'\n'))
             .collect();
         assert_eq!(Vec::from(breaks.breaks), expected);
+    }
+
+    #[test]
+    fn csv_io_errors_come_out_unchanged() {
+        let err = csv_io_error(::csv::Error::from(io::Error::other("disk on fire")));
+        assert_eq!(err.kind(), io::ErrorKind::Other);
+        assert_eq!(err.to_string(), "disk on fire");
+    }
+
+    #[test]
+    fn a_hash_row_is_a_record_not_a_comment() {
+        let p = "1".repeat(81);
+        let text = format!("puzzle,note\n# not a comment\n#{p},x\n{p},# note\n");
+        let (_, recs) = read_all(text.as_bytes());
+        let got: Vec<_> = recs.iter().map(|r| (r.line, r.puzzle.is_ok())).collect();
+        assert_eq!(got, [(2, false), (3, false), (4, true)]);
+        assert_eq!(recs[0].fields, ["# not a comment"]);
+        assert_eq!(recs[1].puzzle, Err("found 82 cells, expected 81".into()));
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! Deciding what an input is: skipping its preamble (UTF-8 BOM, blank and `#` comment lines) up to
-//! the first meaningful line, and telling line, grid or CSV layout from that line. Also the small
-//! byte-level helpers (field splitting, row cells, excerpts) the readers share, so that detection and
-//! reading agree on what a "field of 81 cells" or a "row of 9 cells" is.
+//! the first meaningful line, and telling line, grid or CSV layout from the first lines. Also the
+//! small byte-level helpers (field splitting, row cells, character counting, decoding, excerpts) the
+//! readers share, so that detection and reading agree on what a "field of 81 cells" or a "row of 9
+//! cells" is, and count characters as `Grid::parse` does.
 
 use std::io::{self, BufRead};
 
 use super::InputFormat;
-use crate::grid::is_continuation;
 
 /// The UTF-8 byte order mark some editors put at the start of a file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -17,15 +17,34 @@ pub(crate) const PUZZLE_COLUMNS: [&str; 10] = [
     "unsolved",
 ];
 
-/// Longest text, in characters, kept in `Record::cells` for a malformed record.
+/// Longest text, in characters, kept in `Record::cells` for a malformed record or shown in a message.
 const EXCERPT_CHARS: usize = 200;
+
+/// Meaningful lines looked at, at most, to tell the format of the first input.
+pub(crate) const SNIFF_LINES: u64 = 100;
+
+/// Bytes buffered, at most, while looking for the format: no further line is read once the lines
+/// held exceed this (so a huge broken file is rejected early; a line already being read is read
+/// whole, as every reader reads whole lines).
+pub(crate) const SNIFF_BYTES: usize = 1 << 20;
 
 /// The first meaningful line of an input and how many lines came before it.
 pub(crate) struct Preamble {
     /// Lines skipped before `first` (blank and comment lines).
     pub skipped: u64,
-    /// The first meaningful line, as read (BOM removed, line end kept).
+    /// The first meaningful line, as read (BOM removed, line end kept); after [`sniff`], also the
+    /// lines read after it while looking for the format.
     pub first: Vec<u8>,
+}
+
+/// What the start of an input says its format is: [`sniff`].
+pub(crate) struct Sniffed {
+    /// The lines looked at, from the first meaningful one, to be read again as records.
+    pub preamble: Preamble,
+    /// The format, if one of the lines told it.
+    pub format: Option<InputFormat>,
+    /// The (1-based) line of the last meaningful line looked at.
+    pub last_line: u64,
 }
 
 /// Reads up to the first line that is neither blank nor a `#` comment, dropping a leading BOM.
@@ -50,6 +69,61 @@ pub(crate) fn read_preamble<R: BufRead>(src: &mut R) -> io::Result<Option<Preamb
             first: buf,
         }));
     }
+}
+
+/// Reads the preamble and then lines until one tells the format ([`detect`]): the first meaningful
+/// line may tell any format; later ones only line or grid, since a CSV header is the first line. Looks
+/// at [`SNIFF_LINES`] meaningful lines at most and stops reading once [`SNIFF_BYTES`] are held.
+/// `None` when the input holds no meaningful line.
+pub(crate) fn sniff<R: BufRead>(src: &mut R) -> io::Result<Option<Sniffed>> {
+    let Some(mut preamble) = read_preamble(src)? else {
+        return Ok(None);
+    };
+    let buf = &mut preamble.first;
+    let mut format = detect(buf.trim_ascii());
+    let mut line = preamble.skipped + 1;
+    let mut last_line = line;
+    let mut looked = 1;
+    while format.is_none() && looked < SNIFF_LINES && buf.len() <= SNIFF_BYTES {
+        let start = buf.len();
+        if src.read_until(b'\n', buf)? == 0 {
+            break;
+        }
+        line += 1;
+        let text = buf.get(start..).unwrap_or_default().trim_ascii();
+        if is_skipped(text) {
+            continue;
+        }
+        looked += 1;
+        last_line = line;
+        format = detect(text).filter(|&f| f != InputFormat::Csv);
+    }
+    Ok(Some(Sniffed {
+        preamble,
+        format,
+        last_line,
+    }))
+}
+
+/// True for a trimmed line that is surely a CSV header: [`detect`] says CSV and one of its fields
+/// (split on [`csv_delimiter`], spaces and one pair of quotes around it dropped) is a puzzle column
+/// name ([`PUZZLE_COLUMNS`], ignoring ASCII case).
+pub(crate) fn is_csv_header(line: &[u8]) -> bool {
+    if detect(line) != Some(InputFormat::Csv) {
+        return false;
+    }
+    let delimiter = csv_delimiter(line);
+    line.split(|&b| b == delimiter).any(|field| {
+        let field = field.trim_ascii();
+        let name = field
+            .strip_prefix(b"\"")
+            .and_then(|f| f.strip_suffix(b"\""))
+            .unwrap_or(field)
+            .trim_ascii();
+        PUZZLE_COLUMNS
+            .iter()
+            .any(|c| c.as_bytes().eq_ignore_ascii_case(name))
+    })
 }
 
 /// True for a trimmed line that carries no record: blank or a `#` comment.
@@ -106,12 +180,22 @@ pub(crate) fn puzzle_field(line: &[u8]) -> Option<&[u8]> {
     fields(line).find(|f| char_count(f) == crate::grid::CELLS)
 }
 
-/// Characters in UTF-8 text (for invalid UTF-8, an estimate: bytes that do not continue a character).
+/// The characters of `text` as [`String::from_utf8_lossy`] decodes them (so as `Grid::parse` counts
+/// them): each invalid UTF-8 sequence is one U+FFFD. The one rule for counting characters in the
+/// readers; allocates nothing.
+pub(crate) fn lossy_chars(text: &[u8]) -> impl Iterator<Item = char> + '_ {
+    text.utf8_chunks().flat_map(|chunk| {
+        let bad = (!chunk.invalid().is_empty()).then_some(char::REPLACEMENT_CHARACTER);
+        chunk.valid().chars().chain(bad)
+    })
+}
+
+/// Characters in `text`, counted as [`lossy_chars`] decodes them (quick for the usual ASCII).
 pub(crate) fn char_count(text: &[u8]) -> usize {
     if text.is_ascii() {
         return text.len();
     }
-    text.iter().filter(|&&b| !is_continuation(b)).count()
+    lossy_chars(text).count()
 }
 
 /// True for a byte that is a cell: a digit or a blank character.
@@ -122,9 +206,10 @@ pub(crate) fn is_cell(b: u8) -> bool {
 /// Why a grid row is not 9 cells.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum RowError {
-    /// The row has this many cells (characters other than spaces and tabs).
+    /// The row has this many cells (characters other than spaces and tabs, counted as
+    /// [`lossy_chars`] decodes them).
     Count(usize),
-    /// A character that is not a cell.
+    /// The first character that is not a cell (U+FFFD for invalid UTF-8).
     Char(char),
 }
 
@@ -133,53 +218,77 @@ pub(crate) enum RowError {
 pub(crate) fn row_cells(row: &[u8]) -> Result<(), RowError> {
     let mut count = 0;
     let mut bad = None;
-    for (i, &b) in row.iter().enumerate() {
-        if b == b' ' || b == b'\t' {
-            continue;
+    let cells = lossy_chars(row).filter(|&ch| ch != ' ' && ch != '\t');
+    for ch in cells {
+        count += 1;
+        if bad.is_none() && !(ch.is_ascii() && is_cell(ch as u8)) {
+            bad = Some(ch);
         }
-        if !is_continuation(b) {
-            count += 1; // not a UTF-8 continuation byte: a new character
-        }
-        if bad.is_none() && !is_cell(b) {
-            bad = Some(i);
-        }
-    }
-    if count != 9 {
-        return Err(RowError::Count(count));
     }
     match bad {
-        Some(i) => Err(RowError::Char(char_at(row, i))),
+        _ if count != 9 => Err(RowError::Count(count)),
+        Some(ch) => Err(RowError::Char(ch)),
         None => Ok(()),
     }
 }
 
-/// The character starting at byte `i`, for error messages (U+FFFD if it is not valid UTF-8).
-fn char_at(text: &[u8], i: usize) -> char {
-    let end = (i + 4).min(text.len());
-    (i + 1..=end)
-        .find_map(|j| text.get(i..j).and_then(|s| std::str::from_utf8(s).ok()))
-        .and_then(|s| s.chars().next())
-        .unwrap_or(char::REPLACEMENT_CHARACTER)
-}
-
-/// Bytes as a String, replacing invalid UTF-8 (quick for the usual ASCII).
-pub(crate) fn to_text(bytes: &[u8]) -> String {
+/// Bytes as a String: `Ok` when they are valid UTF-8, else `Err` with each invalid sequence replaced
+/// by U+FFFD as [`lossy_chars`] does (quick for the usual valid text).
+pub(crate) fn decode(bytes: &[u8]) -> Result<String, String> {
     match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+        Ok(s) => Ok(s.to_owned()),
+        Err(_) => Err(String::from_utf8_lossy(bytes).into_owned()),
     }
 }
 
-/// Text for `Record::cells` of a malformed record: lossy UTF-8, at most 200 characters (cut ones end
-/// in `...`).
+/// Bytes as a String, invalid UTF-8 replaced (see [`decode`]).
+pub(crate) fn to_text(bytes: &[u8]) -> String {
+    decode(bytes).unwrap_or_else(|lossy| lossy)
+}
+
+/// Text for `Record::cells` of a malformed record: decoded as [`lossy_chars`] does, at most 200
+/// characters (cut ones end in `...`). Kept as read otherwise: it is data, written to the output.
 pub(crate) fn excerpt(text: &[u8]) -> String {
-    let text = String::from_utf8_lossy(text);
-    if text.chars().count() <= EXCERPT_CHARS {
-        return text.into_owned();
+    cut(lossy_chars(text))
+}
+
+/// Names (CSV header fields) for an error message: joined with `, `, control and other unprintable
+/// characters escaped (`\u{1b}`, `\n`), at most 200 characters (cut ones end in `...`), so a huge
+/// or binary header still gives a short message that is safe to print to a terminal.
+pub(crate) fn names_excerpt(names: &[String]) -> String {
+    let joined = names.iter().enumerate().flat_map(|(i, name)| {
+        let sep = if i == 0 { "" } else { ", " };
+        sep.chars().chain(name.chars().flat_map(escape))
+    });
+    cut(joined)
+}
+
+/// A character as [`char::escape_debug`] shows it, but quotes and backslashes as they are: only
+/// control and unprintable characters are escaped.
+fn escape(ch: char) -> impl Iterator<Item = char> {
+    let plain = matches!(ch, '"' | '\'' | '\\');
+    let (kept, escaped) = if plain {
+        (Some(ch), None)
+    } else {
+        (None, Some(ch.escape_debug()))
+    };
+    kept.into_iter().chain(escaped.into_iter().flatten())
+}
+
+/// At most [`EXCERPT_CHARS`] of `chars`, the last 3 of them replaced by `...` when some were cut;
+/// takes no more than that from `chars`.
+fn cut(chars: impl Iterator<Item = char>) -> String {
+    let mut chars = chars.fuse();
+    let mut out: String = chars.by_ref().take(EXCERPT_CHARS).collect();
+    if chars.next().is_some() {
+        let end = out
+            .char_indices()
+            .nth(EXCERPT_CHARS - 3)
+            .map_or(out.len(), |(i, _)| i);
+        out.truncate(end);
+        out.push_str("...");
     }
-    let mut cut: String = text.chars().take(EXCERPT_CHARS - 3).collect();
-    cut.push_str("...");
-    cut
+    out
 }
 
 /// `1 field`, `2 fields`: a count with its noun.
@@ -212,6 +321,75 @@ mod tests {
         assert_eq!(detect(&PUZZLE.as_bytes()[..80]), None);
     }
 
+    fn sniffed(text: &[u8]) -> Sniffed {
+        let mut src = text;
+        sniff(&mut src).unwrap().unwrap()
+    }
+
+    #[test]
+    fn looks_past_a_broken_first_line_and_keeps_the_lines_looked_at() {
+        let text = format!("# c\n{}\n\n# c\nhello\n{PUZZLE}\nrest\n", &PUZZLE[..80]);
+        let mut src = text.as_bytes();
+        let s = sniff(&mut src).unwrap().unwrap();
+        assert_eq!(s.format, Some(InputFormat::Line));
+        assert_eq!((s.preamble.skipped, s.last_line), (1, 6));
+        let expected = format!("{}\n\n# c\nhello\n{PUZZLE}\n", &PUZZLE[..80]);
+        assert_eq!(
+            s.preamble.first,
+            expected.as_bytes(),
+            "from the first meaningful line"
+        );
+        assert_eq!(src, b"rest\n", "nothing read past the line that told");
+
+        let grid = format!("1 2 3 4 5 6 7 8\n{}", "1 2 3 4 5 6 7 8 9\n".repeat(8));
+        assert_eq!(sniffed(grid.as_bytes()).format, Some(InputFormat::Grid));
+    }
+
+    #[test]
+    fn only_the_first_line_tells_csv() {
+        let s = sniffed(b"id,puzzle\n1,2\n");
+        assert_eq!((s.format, s.last_line), (Some(InputFormat::Csv), 1));
+        assert_eq!(s.preamble.first, b"id,puzzle\n");
+        let s = sniffed(b"hello\nid,puzzle\nx;y\n");
+        assert_eq!((s.format, s.last_line), (None, 3));
+    }
+
+    #[test]
+    fn gives_up_after_100_lines_or_1_mib() {
+        let text = "hello\n".repeat(150);
+        let s = sniffed(format!("{text}{PUZZLE}\n").as_bytes());
+        assert_eq!((s.format, s.last_line), (None, 100));
+        assert_eq!(s.preamble.first.len(), 6 * 100);
+
+        let long = format!("{}\n", "x".repeat(300_000));
+        let text = format!("{}{PUZZLE}\n", long.repeat(10));
+        let s = sniffed(text.as_bytes());
+        assert_eq!((s.format, s.last_line), (None, 4));
+        assert_eq!(s.preamble.first.len(), 4 * long.len());
+    }
+
+    #[test]
+    fn tells_a_sure_csv_header() {
+        for header in [
+            "id,puzzle",
+            "Quizzes;solutions",
+            "\"\",\"puzzle\",\"solution\"",
+            "n\t Grid ",
+            "sudoku",
+        ] {
+            assert!(is_csv_header(header.as_bytes()), "{header}");
+        }
+        for line in [
+            "a,b",
+            "hello",
+            "puzzles are fun, really",
+            "1 2 3 4 5 6 7 8 9",
+            PUZZLE,
+        ] {
+            assert!(!is_csv_header(line.as_bytes()), "{line}");
+        }
+    }
+
     #[test]
     fn skips_bom_blank_and_comment_lines_before_the_first_line() {
         let mut src: &[u8] = b"\xEF\xBB\xBF# comment\r\n\n   \n12,34\nrest\n";
@@ -236,10 +414,99 @@ mod tests {
     }
 
     #[test]
+    fn counts_characters_as_grid_parse_does() {
+        let samples: [&[u8]; 7] = [
+            b"plain ascii",
+            "caf\u{e9} \u{1F600}".as_bytes(),
+            b"\xFF\xFE",           // two invalid bytes: two characters
+            b"\xE2\x82",           // a cut 3-byte sequence: one character
+            b"a\xE2\x82b\xF0\x9F", // cut sequences between ASCII
+            b"\x80\x80\x80",       // lone continuation bytes: one each
+            b"\xC3\xA9\xC3",       // valid then cut
+        ];
+        for text in samples {
+            let lossy = String::from_utf8_lossy(text);
+            assert_eq!(char_count(text), lossy.chars().count(), "{text:?}");
+            assert!(lossy_chars(text).eq(lossy.chars()), "{text:?}");
+        }
+        // 80 cells and a lone continuation byte are 81 characters, as for Grid::parse (which then
+        // names the bad character), so the line reader takes the field as the puzzle
+        let mut field = vec![b'1'; 80];
+        field.push(0x80);
+        assert_eq!(char_count(&field), 81);
+        assert!(matches!(
+            crate::grid::Grid::parse(&field),
+            Err(crate::grid::ParseError::Char { cell: 80, .. })
+        ));
+    }
+
+    #[test]
+    fn row_cells_count_invalid_utf8_as_grid_parse_does() {
+        // a cut 2-byte sequence is one character, not zero
+        assert_eq!(
+            row_cells(b"1 2 3 4 5 6 7 8 \xC3"),
+            Err(RowError::Char('\u{FFFD}'))
+        );
+        // a cut 3-byte sequence is one character, not two
+        assert_eq!(
+            row_cells(b"12345678\xE2\x82"),
+            Err(RowError::Char('\u{FFFD}'))
+        );
+        assert_eq!(
+            row_cells(b"1234567\xFF\xFF"),
+            Err(RowError::Char('\u{FFFD}'))
+        );
+        assert_eq!(row_cells(b"12345678\x80\x80"), Err(RowError::Count(10)));
+    }
+
+    #[test]
+    fn decodes_valid_text_as_ok_and_replaces_invalid_bytes() {
+        assert_eq!(decode(b"abc"), Ok("abc".to_string()));
+        assert_eq!(decode(b"a\xFFb"), Err("a\u{FFFD}b".to_string()));
+        assert_eq!(to_text(b"a\xFFb"), "a\u{FFFD}b");
+    }
+
+    #[test]
     fn cuts_long_excerpts() {
         assert_eq!(excerpt(b"abc"), "abc");
         let long = excerpt(&[b'x'; 500]);
         assert_eq!(long.chars().count(), 200);
         assert!(long.ends_with("..."));
+        let exact = "é".repeat(200);
+        assert_eq!(
+            excerpt(exact.as_bytes()),
+            exact,
+            "200 characters are not cut"
+        );
+        let cut = excerpt("é".repeat(201).as_bytes());
+        assert_eq!(cut, format!("{}...", "é".repeat(197)));
+        assert_eq!(
+            excerpt(b"a\x1b[2Jb\xFF"),
+            "a\x1b[2Jb\u{FFFD}",
+            "cells are kept as read"
+        );
+    }
+
+    #[test]
+    fn names_in_messages_are_escaped_and_cut() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(names_excerpt(&names(&["id", "puzzle"])), "id, puzzle");
+        assert_eq!(
+            names_excerpt(&names(&[
+                "\x1b[31mred",
+                "bell\x07",
+                "a\tb\r\n",
+                "\"q\" \\ é\u{FFFD}"
+            ])),
+            "\\u{1b}[31mred, bell\\u{7}, a\\tb\\r\\n, \"q\" \\ é\u{FFFD}"
+        );
+        let huge = vec!["x".repeat(10_000_000)];
+        let shown = names_excerpt(&huge);
+        assert_eq!(shown.chars().count(), 200);
+        assert!(shown.ends_with("..."));
+        let many: Vec<String> = (0..100_000).map(|i| format!("c{i}")).collect();
+        let shown = names_excerpt(&many);
+        assert!(shown.starts_with("c0, c1, c2, "));
+        assert_eq!(shown.chars().count(), 200);
     }
 }

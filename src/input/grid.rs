@@ -5,6 +5,11 @@
 //! Recovery rules, so one bad grid never shifts the next: a grid with a bad row still takes exactly 9
 //! rows (and is malformed, the reason naming the first bad row); a blank line or the end of the input
 //! after 1 to 8 rows ends a short, malformed grid.
+//!
+//! Grids are counted by rows, so a short grid followed directly (no blank line between) by another
+//! grid takes rows of the next one: 8 rows then a full grid give one 9-row grid (taking the first row
+//! of the next, which becomes short) and then one short grid ending at the next blank line or the end.
+//! Only a blank line resynchronises.
 
 use std::io::{self, BufRead};
 
@@ -210,6 +215,22 @@ mod tests {
                 (10, Err("row 3: found 8 cells, expected 9".into())),
                 (19, Err("row 5: invalid character 'x'".into())),
                 (28, Ok(())),
+            ]
+        );
+    }
+
+    #[test]
+    fn short_grid_without_blank_line_takes_rows_of_the_next() {
+        let eight = "123456789\n".repeat(8);
+        let good = "123456789\n".repeat(9);
+        let text = format!("{eight}{good}\n{good}");
+        let recs = read_all(&text);
+        assert_eq!(
+            summary(&recs),
+            [
+                (1, Ok(())),
+                (10, Err("grid has 8 rows, expected 9".into())),
+                (19, Ok(())),
             ]
         );
     }

@@ -188,6 +188,20 @@ mod tests {
     }
 
     #[test]
+    fn a_field_with_invalid_utf8_is_the_puzzle_when_grid_parse_counts_81() {
+        // 80 cells and a lone continuation byte: 81 characters for Grid::parse, so the field is the
+        // puzzle and the reason names the bad character (not "no field of 81 cells")
+        let mut text = b"hash ".to_vec();
+        text.extend_from_slice(&PUZZLE.as_bytes()[..80]);
+        text.extend_from_slice(b"\x80 3.4\n");
+        let recs = read_all(&text);
+        assert_eq!(
+            recs[0].puzzle,
+            Err("invalid character '\u{FFFD}' at cell 81 (r9c9)".to_string())
+        );
+    }
+
+    #[test]
     fn very_long_malformed_lines_are_cut() {
         let text = "1".repeat(5000);
         let recs = read_all(text.as_bytes());

@@ -4,13 +4,24 @@
 //! A record that cannot be read as a puzzle is still a record (`puzzle: Err(reason)`); only I/O errors
 //! and inputs that cannot be read at all (no CSV puzzle column, mixed formats) are errors.
 //!
-//! With [`InputFormat::Auto`] each input's layout is told from its first meaningful line (after a
-//! UTF-8 BOM, blank lines and `#` comment lines): a field of 81 cells means line format; a row of 9
-//! cells (`0 3 5 4 6 9 2 7 8`, `.3.4.6...`) means grid format; a comma, semicolon or tab (or a lone
-//! puzzle column name such as `puzzle`) means CSV with a header row, its delimiter the first of `,`
-//! `;` tab present in the header. Every input must come out the same as the first one with content
-//! (and CSV inputs must have its header); empty inputs give no records and are not compared. An
-//! explicit format skips detection and reads every input that way.
+//! With [`InputFormat::Auto`] the first input with content fixes the format; empty inputs (nothing
+//! but a UTF-8 BOM, blank lines and `#` comment lines) give no records and are passed over. Its
+//! format is told by the first of its meaningful lines (up to 100 of them, and no further once 1 MiB
+//! is held) that tells one: a field of 81 cells means line format; a row of 9 cells
+//! (`0 3 5 4 6 9 2 7 8`, `.3.4.6...`) means grid format; and, on the first meaningful line only, a
+//! comma, semicolon or tab (or a lone puzzle column name such as `puzzle`) means CSV with a header
+//! row, its delimiter the first of `,` `;` tab present in the header. Every line looked at is still
+//! read as a record, so a broken first line (80 cells, `hello`) is a malformed record; only when none
+//! of them tells the format is the input an error.
+//!
+//! Later inputs are read in that format without telling it again, so their broken first lines are
+//! malformed records too, with two checks: after CSV, each later input's header must be the first
+//! one's (spaces around names ignored); after line or grid, a later input whose first meaningful line
+//! is surely a CSV header (it tells CSV and one of its fields is a puzzle column name) is an error.
+//! An explicit format skips detection and reads every input that way.
+//!
+//! CSV input has no comment lines: after the header, a row starting with `#` is a record like any
+//! other (malformed when it has no puzzle). Only the lines before the header may be comments.
 //!
 //! The layouts themselves, with their rules for malformed records, are described in the `line`,
 //! `csv` and `grid` submodules.
@@ -28,8 +39,11 @@ mod detect;
 mod grid;
 mod line;
 
+pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column};
-use self::detect::{Preamble, csv_delimiter, detect, read_preamble};
+use self::detect::{
+    Preamble, Sniffed, csv_delimiter, detect, is_csv_header, names_excerpt, read_preamble, sniff,
+};
 use self::grid::GridReader;
 use self::line::LineReader;
 
@@ -172,7 +186,7 @@ enum Origin {
 ///
 /// The first input that holds anything (empty inputs are passed over) is opened by [`Reader::open`]
 /// and fixes the format and, for CSV, the header and puzzle column; later inputs are opened when
-/// reached and must agree.
+/// reached and read in that format (see the module documentation for the checks they get).
 pub struct Reader {
     origins: Vec<Origin>,
     names: Vec<String>,
@@ -321,9 +335,10 @@ impl Reader {
         self.total
     }
 
-    /// Opens input `self.next`, reads up to its first meaningful line and sets up its reader (none for
-    /// an empty input). The first input with content resolves the format (and CSV header); later ones
-    /// are checked against it.
+    /// Opens input `self.next`, reads up to its first meaningful line (the first input with `Auto`:
+    /// up to the line that tells the format) and sets up its reader over those lines and the rest
+    /// (no reader for an empty input). The first input with content resolves the format (and CSV
+    /// header); later ones are read in it, after the checks of the module documentation.
     fn open_next(&mut self) -> Result<(), InputError> {
         let index = self.next;
         self.next += 1;
@@ -345,36 +360,54 @@ impl Reader {
             bytes: Arc::clone(&self.bytes),
         };
         let mut buffered = BufReader::with_capacity(BUFFER, counted);
-        let preamble = read_preamble(&mut buffered).map_err(|e| self.io_error(index, 0, e))?;
-        let Some(Preamble { skipped, first }) = preamble else {
-            return Ok(()); // empty: no records, nothing to agree with
-        };
-        let first_line = skipped + 1;
-        let trimmed = first.trim_ascii();
-        let format = match self.requested {
-            InputFormat::Auto => detect(trimmed).ok_or_else(|| {
-                self.format_error(
+        let sniffing = self.requested == InputFormat::Auto && !self.resolved;
+        let (skipped, first, format) = if sniffing {
+            let sniffed = sniff(&mut buffered).map_err(|e| self.io_error(index, 0, e))?;
+            let Some(Sniffed {
+                preamble: Preamble { skipped, first },
+                format,
+                last_line,
+            }) = sniffed
+            else {
+                return Ok(()); // empty: no records, the next input decides
+            };
+            let first_line = skipped + 1;
+            let Some(format) = format else {
+                let lines = if last_line == first_line {
+                    format!("line {first_line}")
+                } else {
+                    format!("lines {first_line}..{last_line}")
+                };
+                return Err(self.format_error(
                     index,
                     first_line,
-                    format!(
-                        "cannot tell the input format from line {first_line}; use --input-format"
-                    ),
-                )
-            })?,
-            f => f,
+                    format!("cannot tell the input format from {lines}; use --input-format"),
+                ));
+            };
+            (skipped, first, format)
+        } else {
+            let preamble = read_preamble(&mut buffered).map_err(|e| self.io_error(index, 0, e))?;
+            let Some(Preamble { skipped, first }) = preamble else {
+                return Ok(()); // empty: no records, nothing to agree with
+            };
+            // the requested format, or the one the first input fixed
+            let format = self.format;
+            let detecting = self.requested == InputFormat::Auto;
+            if detecting && format != InputFormat::Csv && is_csv_header(first.trim_ascii()) {
+                return Err(self.mixed_error(index, skipped + 1, InputFormat::Csv));
+            }
+            (skipped, first, format)
         };
-        if self.resolved && format != self.format {
-            return Err(self.format_error(
-                index,
-                first_line,
-                format!(
-                    "detected {} but the first input is {}; use --input-format",
-                    format_name(format),
-                    format_name(self.format)
-                ),
-            ));
-        }
-        let delimiter = csv_delimiter(trimmed);
+        let first_line = skipped + 1;
+        // the header, for CSV (sniffing tells CSV from the first line only, so it is all of `first`)
+        let header_line = first.split(|&b| b == b'\n').next().unwrap_or_default();
+        let delimiter = csv_delimiter(header_line.trim_ascii());
+        // for a later input that must have the first one's CSV header: the format its first line
+        // tells, to name in the error if the header differs
+        let told = match self.requested {
+            InputFormat::Auto if self.resolved => detect(header_line.trim_ascii()),
+            _ => None,
+        };
         let src = Cursor::new(first).chain(buffered);
         let active = match format {
             InputFormat::Line | InputFormat::Auto => Active::Line(LineReader::new(src, skipped)),
@@ -385,13 +418,18 @@ impl Reader {
                 match &self.header {
                     Some(first_header) => {
                         if !same_header(first_header, &header) {
+                            // a header that is surely another format's line says so; either way
+                            // the input cannot be read as the first one's CSV
+                            if let Some(other) = told.filter(|&f| f != InputFormat::Csv) {
+                                return Err(self.mixed_error(index, first_line, other));
+                            }
                             return Err(self.format_error(
                                 index,
                                 first_line,
                                 format!(
                                     "CSV header ({}) differs from the first input's ({})",
-                                    header.join(", "),
-                                    first_header.join(", ")
+                                    names_excerpt(&header),
+                                    names_excerpt(first_header)
                                 ),
                             ));
                         }
@@ -422,6 +460,19 @@ impl Reader {
             name: self.source_name(index as u32).to_string(),
             error: source,
         }
+    }
+
+    /// Input `index` turned out `found`, not the format of the first input.
+    fn mixed_error(&self, index: usize, line: u64, found: InputFormat) -> InputError {
+        self.format_error(
+            index,
+            line,
+            format!(
+                "detected {} but the first input is {}; use --input-format",
+                format_name(found),
+                format_name(self.format)
+            ),
+        )
     }
 
     fn format_error(&self, index: usize, line: u64, message: String) -> InputError {

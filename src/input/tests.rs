@@ -160,14 +160,10 @@ fn reads_the_later_input_only_when_reached() {
     assert_eq!(reader.bytes_read().load(Ordering::Relaxed), 82);
     let mut out = Vec::new();
     assert_eq!(reader.read_batch(1, &mut out).unwrap(), 1);
-    let err = reader.read_batch(1, &mut out).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        format!(
-            "{}:1: cannot tell the input format from line 1; use --input-format",
-            b.path().display()
-        )
-    );
+    assert_eq!(reader.read_batch(1, &mut out).unwrap(), 1);
+    assert_eq!((out[1].source, out[1].line), (1, 1));
+    assert_eq!(out[1].puzzle, Err("no field of 81 cells".to_string()));
+    assert_eq!(reader.bytes_read().load(Ordering::Relaxed), 82 + 18);
 }
 
 #[test]
@@ -188,8 +184,15 @@ fn an_empty_first_input_lets_the_next_one_decide() {
     assert_eq!((recs[0].source, recs[0].line), (1, 2));
 }
 
+/// `(source, line, puzzle is ok)` of each record.
+fn summary(recs: &[Record]) -> Vec<(u32, u64, bool)> {
+    recs.iter()
+        .map(|r| (r.source, r.line, r.puzzle.is_ok()))
+        .collect()
+}
+
 #[test]
-fn mixed_formats_are_an_error_naming_the_later_input() {
+fn later_inputs_are_read_in_the_first_format_but_a_csv_header_is_an_error() {
     let csv = format!("id,puzzle\n1,{PUZZLE}\n");
     let mut reader = memory(
         &[
@@ -202,14 +205,197 @@ fn mixed_formats_are_an_error_naming_the_later_input() {
     )
     .unwrap();
     let mut out = Vec::new();
-    // the record before the error is handed out first, the error on the next call
-    assert_eq!(reader.read_batch(10, &mut out).unwrap(), 1);
+    // the records before the error are handed out first, the error on the next call
+    assert_eq!(reader.read_batch(10, &mut out).unwrap(), 2);
+    assert_eq!(summary(&out), [(0, 1, true), (2, 3, false)]);
     let err = reader.read_batch(10, &mut out).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "in2:3: detected grid but the first input is line; use --input-format"
+        "in3:1: detected csv but the first input is line; use --input-format"
     );
-    assert_eq!(out.len(), 1);
+}
+
+#[test]
+fn a_broken_first_line_of_a_later_input_is_a_malformed_record() {
+    let short = &PUZZLE[..80];
+    let later = [
+        format!("{short}\n{PUZZLE}\n"),
+        format!("123456789\n{PUZZLE}\n"),
+        format!("hello\n{PUZZLE}\n"),
+        format!("# c\nhello,world\n{PUZZLE}\n"),
+        format!("sudokus\n{PUZZLE}\n"),
+        format!("1 2 3 4 5 6 7 8 9\n{PUZZLE}\n"),
+    ];
+    let mut inputs = vec![PUZZLE.as_bytes()];
+    inputs.extend(later.iter().map(|t| t.as_bytes()));
+    let mut reader = memory(&inputs, &options(InputFormat::Auto)).unwrap();
+    let recs = read_all(&mut reader);
+    let mut expected = vec![(0, 1, true)];
+    for source in 1..=6 {
+        let first = if source == 4 { 2 } else { 1 };
+        expected.extend([(source, first, false), (source, first + 1, true)]);
+    }
+    assert_eq!(summary(&recs), expected);
+    assert_eq!(
+        recs[1].puzzle,
+        Err("found 80 cells, expected 81".to_string())
+    );
+    assert_eq!(recs[1].cells, short);
+
+    // grid: a broken first row spoils the first grid only
+    let grid = "1 2 3 4 5 6 7 8 9\n".repeat(9);
+    let broken = format!("hello\n{}\n{grid}", "1 2 3 4 5 6 7 8 9\n".repeat(8));
+    let mut reader = memory(
+        &[grid.as_bytes(), broken.as_bytes()],
+        &options(InputFormat::Auto),
+    )
+    .unwrap();
+    assert_eq!(reader.format(), InputFormat::Grid);
+    let recs = read_all(&mut reader);
+    assert_eq!(summary(&recs), [(0, 1, true), (1, 1, false), (1, 11, true)]);
+    assert_eq!(
+        recs[1].puzzle,
+        Err("row 1: found 5 cells, expected 9".into())
+    );
+}
+
+#[test]
+fn a_csv_header_after_grid_input_is_an_error() {
+    let grid = "1 2 3 4 5 6 7 8 9\n".repeat(9);
+    for header in ["\"id\",\"Puzzle\"", "quizzes;solutions", "sudoku"] {
+        let later = format!("{header}\n{PUZZLE}\n");
+        let mut reader = memory(
+            &[grid.as_bytes(), later.as_bytes()],
+            &options(InputFormat::Auto),
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        assert_eq!(reader.read_batch(10, &mut out).unwrap(), 1);
+        let err = reader.read_batch(10, &mut out).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "in1:1: detected csv but the first input is grid; use --input-format",
+            "{header}"
+        );
+    }
+}
+
+#[test]
+fn an_explicit_format_reads_a_later_csv_header_as_a_record() {
+    let later = format!("id,puzzle\n1,{PUZZLE}\n");
+    let mut reader = memory(
+        &[PUZZLE.as_bytes(), later.as_bytes()],
+        &options(InputFormat::Line),
+    )
+    .unwrap();
+    let recs = read_all(&mut reader);
+    assert_eq!(summary(&recs), [(0, 1, true), (1, 1, false), (1, 2, true)]);
+}
+
+#[test]
+fn a_later_input_after_csv_must_have_the_same_header() {
+    let csv = format!("id,puzzle\n1,{PUZZLE}\n");
+    for (later, message) in [
+        (
+            format!("{PUZZLE}\n"),
+            "in1:1: detected line but the first input is csv; use --input-format".to_string(),
+        ),
+        (
+            "hello\n".to_string(),
+            "in1:1: CSV header (hello) differs from the first input's (id, puzzle)".to_string(),
+        ),
+        (
+            format!("{}\n{PUZZLE}\n", &PUZZLE[..80]),
+            format!(
+                "in1:1: CSV header ({}) differs from the first input's (id, puzzle)",
+                &PUZZLE[..80]
+            ),
+        ),
+    ] {
+        let mut reader = memory(
+            &[csv.as_bytes(), later.as_bytes()],
+            &options(InputFormat::Auto),
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        assert_eq!(reader.read_batch(10, &mut out).unwrap(), 1);
+        let err = reader.read_batch(10, &mut out).unwrap_err();
+        assert_eq!(err.to_string(), message);
+    }
+}
+
+#[test]
+fn a_broken_first_line_of_the_first_input_is_a_malformed_record() {
+    let short = &PUZZLE[..80];
+    let text = format!("{short}\n{PUZZLE}\n");
+    let mut reader = memory(&[text.as_bytes()], &options(InputFormat::Auto)).unwrap();
+    assert_eq!(reader.format(), InputFormat::Line);
+    let recs = read_all(&mut reader);
+    assert_eq!(summary(&recs), [(0, 1, false), (0, 2, true)]);
+    assert_eq!(
+        recs[0].puzzle,
+        Err("found 80 cells, expected 81".to_string())
+    );
+
+    // every line looked at is read as a record, comments and blank lines still skipped
+    let text = format!("# c\nhello\n\n# c\n{short}\nx y z\n{PUZZLE}\n{PUZZLE}\n");
+    let mut reader = memory(&[text.as_bytes()], &options(InputFormat::Auto)).unwrap();
+    let recs = read_all(&mut reader);
+    assert_eq!(
+        summary(&recs),
+        [
+            (0, 2, false),
+            (0, 5, false),
+            (0, 6, false),
+            (0, 7, true),
+            (0, 8, true)
+        ]
+    );
+
+    // the format told by a later line is used for the whole input
+    let grid = "1 2 3 4 5 6 7 8 9\n".repeat(9);
+    let text = format!("hello\n{}\n{grid}", "1 2 3 4 5 6 7 8 9\n".repeat(8));
+    let mut reader = memory(&[text.as_bytes()], &options(InputFormat::Auto)).unwrap();
+    assert_eq!(reader.format(), InputFormat::Grid);
+    assert_eq!(
+        summary(&read_all(&mut reader)),
+        [(0, 1, false), (0, 11, true)]
+    );
+}
+
+#[test]
+fn a_file_with_no_telling_line_among_the_first_100_is_an_error() {
+    let err = memory(&[b"\nhello\n# c\n\nworld\n"], &options(InputFormat::Auto))
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "in0:2: cannot tell the input format from lines 2..5; use --input-format"
+    );
+    let text = format!("{}{PUZZLE}\n", "hello\n".repeat(100));
+    let err = memory(&[text.as_bytes()], &options(InputFormat::Auto))
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "in0:1: cannot tell the input format from lines 1..100; use --input-format"
+    );
+}
+
+#[test]
+fn a_huge_broken_first_input_is_rejected_after_about_1_mib() {
+    let line = format!("{}\n", "x".repeat(100_000));
+    let f = temp_file(line.repeat(300).as_bytes()); // 30 MB
+    let sources = vec![Source::Path(f.path().to_path_buf())];
+    let reader = Reader::open(sources, &options(InputFormat::Auto));
+    let err = reader.err().unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}:1: cannot tell the input format from lines 1..11; use --input-format",
+            f.path().display()
+        )
+    );
 }
 
 #[test]
@@ -252,6 +438,26 @@ fn csv_header_must_match_the_first_input() {
         err.to_string(),
         "in1:2: CSV header (id, quiz) differs from the first input's (id, puzzle)"
     );
+}
+
+#[test]
+fn header_mismatch_message_is_short_and_printable() {
+    let a = format!("id,puzzle\n1,{PUZZLE}\n");
+    let mut b = b"\x1b[2J".to_vec();
+    b.extend_from_slice(&vec![b'z'; 5_000_000]);
+    b.extend_from_slice(b",puzzle\n");
+    let mut reader = memory(&[a.as_bytes(), &b], &options(InputFormat::Auto)).unwrap();
+    let mut out = Vec::new();
+    assert_eq!(reader.read_batch(10, &mut out).unwrap(), 1);
+    let err = reader.read_batch(10, &mut out).unwrap_err().to_string();
+    assert!(err.len() < 500, "{} bytes", err.len());
+    assert!(
+        err.starts_with("in1:1: CSV header (\\u{1b}[2Jzzz"),
+        "{}",
+        &err[..50]
+    );
+    assert!(err.ends_with("...) differs from the first input's (id, puzzle)"));
+    assert!(!err.chars().any(char::is_control));
 }
 
 #[test]

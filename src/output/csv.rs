@@ -14,7 +14,7 @@
 use std::io::{self, Write};
 
 use super::{BUFFER, OutputOptions, Sink, push_micros, push_u64};
-use crate::input::Record;
+use crate::input::{Record, csv_io_error};
 use crate::status::Answer;
 
 /// The columns appended to the input's, before renaming.
@@ -108,14 +108,6 @@ impl<W: Write> Sink for CsvSink<W> {
     fn finish(&mut self) -> io::Result<()> {
         self.write_header()?;
         self.out.flush()
-    }
-}
-
-/// The `csv` crate's error as an I/O error, unwrapped when it is one.
-fn csv_io_error(err: ::csv::Error) -> io::Error {
-    match err.into_kind() {
-        ::csv::ErrorKind::Io(e) => e,
-        other => io::Error::other(format!("CSV: {other:?}")),
     }
 }
 
