@@ -627,3 +627,51 @@ fn summary_lists_statuses_in_a_fixed_order() {
             "records:    9 (solved 5, unsolvable 1, contradiction 1, malformed 2)",
         ));
 }
+
+#[test]
+fn broken_first_lines_are_malformed_records_not_errors() {
+    let dir = Workdir::new();
+    let easy: Vec<String> = std::fs::read_to_string(repo("data/easy_300.txt"))
+        .unwrap()
+        .lines()
+        .take(2)
+        .map(String::from)
+        .collect();
+    let a = dir.write("a.txt", format!("{}\n{}\n", &easy[0][..80], easy[1]));
+    let b = dir.write("b.txt", format!("123456789\n{}\n", easy[0]));
+    let out = bin()
+        .args(["solve", "-O", "jsonl", "--no-timings"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let got: Vec<(u64, &str)> = records
+        .iter()
+        .map(|r| (r["line"].as_u64().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "malformed"),
+            (2, "solved"),
+            (1, "malformed"),
+            (2, "solved")
+        ]
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!("{}:1: found 80 cells, expected 81", a.display())),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("{}:1: ", b.display())), "{stderr}");
+}
