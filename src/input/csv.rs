@@ -10,9 +10,13 @@
 //! any other, malformed when it has no puzzle (blank and `#` lines before the header are skipped, as
 //! for every input).
 //!
-//! Line numbers: the crate's record position is where the previous record ended, before the `\n` of
-//! a CRLF and before skipped blank lines, so it is off after those. [`Breaks`] notes where every CR
-//! and LF of the stream is, and a record's line is one plus the LFs before its first byte.
+//! Rows end at LF, as lines do in the line and grid formats: a CR before the LF is dropped from the
+//! row's last field, and a lone CR elsewhere is part of a field (the crate's default would also end
+//! rows at a lone CR, splitting a row in two under one line number).
+//!
+//! Line numbers: the crate's record position is where the previous record ended, before skipped
+//! blank lines, so it is off after those. [`Breaks`] notes where every LF of the stream is, and a
+//! record's line is one plus the LFs before its first byte.
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -21,13 +25,13 @@ use super::detect::{PUZZLE_COLUMNS, decode, excerpt, names_excerpt, plural, to_t
 use super::{Column, Record};
 use crate::grid::Grid;
 
-/// Passes bytes through, noting the offset of each CR and LF so record lines can be told exactly.
+/// Passes bytes through, noting the offset of each LF so record lines can be told exactly.
 struct Breaks<R> {
     inner: R,
     /// Bytes passed so far.
     offset: u64,
-    /// Offsets of the CR and LF bytes not yet behind the current record, with "is LF".
-    breaks: VecDeque<(u64, bool)>,
+    /// Offsets of the LF bytes not yet behind the current record.
+    breaks: VecDeque<u64>,
     /// LF bytes behind the current record's first byte.
     lf_before: u64,
 }
@@ -36,7 +40,7 @@ impl<R: Read> Read for Breaks<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         let read = buf.get(..n).unwrap_or_default();
-        // Look at 8 bytes at a time; only words holding a CR or LF are looked at byte by byte.
+        // Look at 8 bytes at a time; only words holding an LF are looked at byte by byte.
         let mut words = read.chunks_exact(8);
         let mut at = self.offset;
         for word in &mut words {
@@ -51,37 +55,36 @@ impl<R: Read> Read for Breaks<R> {
     }
 }
 
-/// True when one of the 8 bytes of `word` may be a CR or LF (never false when one is).
+/// True when one of the 8 bytes of `word` may be an LF (never false when one is).
 fn has_break(word: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let lf = word ^ (ONES * u64::from(b'\n'));
-    let cr = word ^ (ONES * u64::from(b'\r'));
-    ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGH != 0
+    (lf.wrapping_sub(ONES) & !lf) & HIGH != 0
 }
 
 impl<R> Breaks<R> {
-    /// Notes the CR and LF bytes of `bytes`, which start at stream offset `at`.
+    /// Notes the LF bytes of `bytes`, which start at stream offset `at`.
     fn note_breaks(&mut self, bytes: &[u8], at: u64) {
         for (i, &b) in bytes.iter().enumerate() {
-            if b == b'\n' || b == b'\r' {
-                self.breaks.push_back((at + i as u64, b == b'\n'));
+            if b == b'\n' {
+                self.breaks.push_back(at + i as u64);
             }
         }
     }
 
     /// The 0-based line of the first byte of a record the crate says starts at byte `start` (where
-    /// the previous record ended): the record really starts after any CR and LF bytes there.
+    /// the previous record ended): the record really starts after any LF bytes there.
     fn line_at(&mut self, start: u64) -> u64 {
         let mut first = start;
-        while let Some(&(at, lf)) = self.breaks.front() {
+        while let Some(&at) = self.breaks.front() {
             if at > first {
                 break;
             }
             if at == first {
                 first += 1;
             }
-            self.lf_before += u64::from(lf);
+            self.lf_before += 1;
             self.breaks.pop_front();
         }
         self.lf_before
@@ -115,6 +118,7 @@ impl<R: Read> CsvReader<R> {
             .has_headers(true)
             .flexible(true)
             .delimiter(delimiter)
+            .terminator(::csv::Terminator::Any(b'\n'))
             .buffer_capacity(capacity)
             .from_reader(Breaks {
                 inner: src,
@@ -126,7 +130,7 @@ impl<R: Read> CsvReader<R> {
             .byte_headers()
             .map_err(csv_io_error)?
             .iter()
-            .map(to_text)
+            .map(|f| to_text(f.strip_suffix(b"\r").unwrap_or(f)))
             .collect();
         let reader = CsvReader {
             inner,
@@ -168,8 +172,7 @@ impl<R: Read> CsvReader<R> {
         }
         let rec = &self.record;
         let mut bad_utf8 = None;
-        let fields: Vec<String> = rec
-            .iter()
+        let fields: Vec<String> = fields_of(rec)
             .enumerate()
             .map(|(i, f)| {
                 decode(f).unwrap_or_else(|lossy| {
@@ -179,7 +182,7 @@ impl<R: Read> CsvReader<R> {
             })
             .collect();
         let n = fields.len();
-        let (cells, puzzle) = match rec.get(self.column) {
+        let (cells, puzzle) = match fields_of(rec).nth(self.column) {
             None => (
                 excerpt(joined(rec).as_slice()),
                 Err(format!(
@@ -218,10 +221,22 @@ impl<R: Read> CsvReader<R> {
     }
 }
 
+/// The fields of a row, the CR of a CRLF row end dropped from the last one.
+fn fields_of(rec: &::csv::ByteRecord) -> impl Iterator<Item = &[u8]> {
+    let last = rec.len().saturating_sub(1);
+    rec.iter().enumerate().map(move |(i, f)| {
+        if i == last {
+            f.strip_suffix(b"\r").unwrap_or(f)
+        } else {
+            f
+        }
+    })
+}
+
 /// The fields of a row joined with `,`, for showing a row that lacks its puzzle.
 fn joined(rec: &::csv::ByteRecord) -> Vec<u8> {
     let mut out = Vec::new();
-    for (i, f) in rec.iter().enumerate() {
+    for (i, f) in fields_of(rec).enumerate() {
         if i > 0 {
             out.push(b',');
         }
@@ -402,7 +417,7 @@ mod tests {
     }
 
     #[test]
-    fn notes_every_line_break() {
+    fn notes_every_lf_and_no_cr() {
         let text: Vec<u8> = (0..200u8)
             .map(|i| match i % 7 {
                 0 => b'\n',
@@ -421,8 +436,8 @@ mod tests {
         let expected: Vec<_> = text
             .iter()
             .enumerate()
-            .filter(|(_, b)| matches!(b, b'\n' | b'\r'))
-            .map(|(i, &b)| (i as u64, b == b'\n'))
+            .filter(|(_, b)| **b == b'\n')
+            .map(|(i, _)| i as u64)
             .collect();
         assert_eq!(Vec::from(breaks.breaks), expected);
     }

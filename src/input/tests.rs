@@ -608,3 +608,108 @@ fn directory_is_an_io_error() {
             .starts_with(&format!("{}: ", dir.path().display()))
     );
 }
+
+/// A tiny seeded generator (xorshift64*), so the garbage below is the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Input made of pieces that stress the readers: good puzzles, near-puzzles, separators, quotes,
+/// CR, BOMs, invalid UTF-8, comments and blank lines, in random order.
+fn garbage(rng: &mut Rng) -> Vec<u8> {
+    let pieces: [&[u8]; 16] = [
+        PUZZLE.as_bytes(),
+        &PUZZLE.as_bytes()[..80],
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b",",
+        b";",
+        b"\"",
+        b" ",
+        b"\t",
+        b"# comment\n",
+        b"\xEF\xBB\xBF",
+        b"\xff\xfe\x80",
+        b"0 3 5 4 6 9 2 7 8\n",
+        b"puzzle,solution\n",
+        b"..3.2.6..",
+    ];
+    let mut out = Vec::new();
+    for _ in 0..rng.below(60) {
+        out.extend_from_slice(pieces[rng.below(pieces.len())]);
+    }
+    out
+}
+
+#[test]
+fn random_garbage_never_panics_and_keeps_line_order() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for round in 0..3000 {
+        let inputs = [garbage(&mut rng), garbage(&mut rng)];
+        let slices: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let format = [
+            InputFormat::Auto,
+            InputFormat::Line,
+            InputFormat::Csv,
+            InputFormat::Grid,
+        ][round % 4];
+        // Opening may fail (undetectable input, no puzzle column): an error, never a panic.
+        let Ok(mut reader) = memory(&slices, &options(format)) else {
+            continue;
+        };
+        let mut records = Vec::new();
+        while let Ok(n) = reader.read_batch(1 + rng.below(5), &mut records) {
+            if n == 0 {
+                break;
+            }
+        }
+        for pair in records.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            assert!(
+                (a.source, a.line) < (b.source, b.line),
+                "round {round}: records out of order: {}:{} then {}:{}",
+                a.source,
+                a.line,
+                b.source,
+                b.line
+            );
+        }
+        for r in &records {
+            assert!(r.line >= 1, "round {round}: line 0");
+            if let Ok(grid) = &r.puzzle {
+                assert_eq!(r.cells.len(), 81, "round {round}");
+                assert_eq!(
+                    Grid::parse(r.cells.as_bytes()).ok(),
+                    Some(*grid),
+                    "round {round}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn csv_rows_end_at_lf_only() {
+    // CRLF rows: no CR left in the last field; a lone CR inside a row does not split it
+    let text = format!("id,puzzle,note\r\n1,{PUZZLE},a\rb\r\n2,{PUZZLE},\"q\"\r\n");
+    let mut reader = memory(&[text.as_bytes()], &options(InputFormat::Auto)).unwrap();
+    assert_eq!(reader.header().unwrap(), ["id", "puzzle", "note"]);
+    let recs = read_all(&mut reader);
+    assert_eq!(recs.len(), 2);
+    assert_eq!((recs[0].line, recs[1].line), (2, 3));
+    assert_eq!(recs[0].fields, ["1", PUZZLE, "a\rb"]);
+    assert_eq!(recs[1].fields, ["2", PUZZLE, "q"]);
+    assert!(recs.iter().all(|r| r.puzzle.is_ok()));
+}
