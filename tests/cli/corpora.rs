@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use sudoku_batch::grid::Grid;
 
-use crate::{bin, repo};
+use crate::{bin, jsonl, repo};
 
 fn shared(path: &str) -> Option<PathBuf> {
     let p = repo("../shared/data").join(path);
@@ -25,11 +25,7 @@ fn solve_unique(path: &PathBuf) -> Vec<serde_json::Value> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let records: Vec<serde_json::Value> = jsonl(&out.stdout);
     for r in &records {
         let puzzle: Grid = r["puzzle"].as_str().unwrap().parse().unwrap();
         if let Some(s) = r["solution"].as_str() {

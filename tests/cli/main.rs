@@ -22,6 +22,15 @@ pub fn bin() -> Command {
     cmd
 }
 
+/// The records of jsonl output, one JSON value a line.
+pub fn jsonl(output: &[u8]) -> Vec<serde_json::Value> {
+    std::str::from_utf8(output)
+        .expect("utf-8 output")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object a line"))
+        .collect()
+}
+
 /// A fresh temporary folder per test.
 pub struct Workdir {
     dir: tempfile::TempDir,

@@ -6,7 +6,7 @@ use std::process::Stdio;
 use predicates::prelude::*;
 use sudoku_batch::grid::Grid;
 
-use crate::{Workdir, bin, golden, repo};
+use crate::{Workdir, bin, golden, jsonl, repo};
 
 fn stdout_of(args: &[&str]) -> String {
     let out = bin().args(args).output().expect("run");
@@ -239,11 +239,7 @@ fn several_inputs_number_lines_per_file() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<serde_json::Value> = jsonl(&out.stdout);
     let numbers: Vec<u64> = lines.iter().map(|v| v["line"].as_u64().unwrap()).collect();
     assert_eq!(numbers, [1, 2, 2, 3]);
     assert_eq!(lines[3]["status"], "malformed");
@@ -254,10 +250,7 @@ fn several_inputs_number_lines_per_file() {
 #[test]
 fn jsonl_records_have_the_documented_keys() {
     let out = stdout_of(&["solve", "-q", "-O", "jsonl", "tests/fixtures/mixed.txt"]);
-    let records: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let records: Vec<serde_json::Value> = jsonl(out.as_bytes());
     assert_eq!(records.len(), 9);
     let keys = ["line", "puzzle", "status", "solution", "guesses", "micros"];
     for (raw, r) in out.lines().zip(&records) {
@@ -650,11 +643,7 @@ fn broken_first_lines_are_malformed_records_not_errors() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let records: Vec<serde_json::Value> = jsonl(&out.stdout);
     let got: Vec<(u64, &str)> = records
         .iter()
         .map(|r| (r["line"].as_u64().unwrap(), r["status"].as_str().unwrap()))
