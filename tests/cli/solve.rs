@@ -18,6 +18,12 @@ fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
 
+/// The first `n` puzzles of data/easy_300.txt, as lines.
+fn easy_puzzles(n: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(repo("data/easy_300.txt")).expect("read data");
+    text.lines().take(n).map(String::from).collect()
+}
+
 /// Puzzles of a line file (first 81-char field of each non-comment line).
 fn puzzles_of(path: &str) -> Vec<Grid> {
     std::fs::read_to_string(repo(path))
@@ -224,12 +230,7 @@ fn stdin_and_file_give_the_same_output() {
 #[test]
 fn several_inputs_number_lines_per_file() {
     let dir = Workdir::new();
-    let easy: Vec<String> = std::fs::read_to_string(repo("data/easy_300.txt"))
-        .unwrap()
-        .lines()
-        .take(3)
-        .map(String::from)
-        .collect();
+    let easy = easy_puzzles(3);
     let a = dir.write("a.txt", format!("{}\n{}\n", easy[0], easy[1]));
     let b = dir.write("b.txt", format!("# comment\n{}\nnot a puzzle\n", easy[2]));
     let out = bin()
@@ -388,8 +389,8 @@ fn csv_appended_columns_do_not_clash_with_input_columns() {
 #[test]
 fn column_option_selects_puzzle_by_name_or_position() {
     let dir = Workdir::new();
-    let easy = std::fs::read_to_string(repo("data/easy_300.txt")).unwrap();
-    let p = easy.lines().next().unwrap();
+    let easy = easy_puzzles(1);
+    let p = &easy[0];
     let input = dir.write("two.csv", format!("a,b\n{p},not a puzzle\n"));
     let by_name = bin()
         .args(["solve", "-q", "-O", "line", "--column", "a"])
@@ -624,12 +625,7 @@ fn summary_lists_statuses_in_a_fixed_order() {
 #[test]
 fn broken_first_lines_are_malformed_records_not_errors() {
     let dir = Workdir::new();
-    let easy: Vec<String> = std::fs::read_to_string(repo("data/easy_300.txt"))
-        .unwrap()
-        .lines()
-        .take(2)
-        .map(String::from)
-        .collect();
+    let easy = easy_puzzles(2);
     let a = dir.write("a.txt", format!("{}\n{}\n", &easy[0][..80], easy[1]));
     let b = dir.write("b.txt", format!("123456789\n{}\n", easy[0]));
     let out = bin()
