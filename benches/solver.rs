@@ -3,7 +3,9 @@
 //! The small samples in `data/` always run; the large tdoku corpora in `../shared/data/tdoku`
 //! run when present. With `SOLVER_CORPUS=FILE` (and optionally `SOLVER_LIMIT=2`) the binary
 //! instead prints µs/puzzle for that file, best of 3 timed passes in memory, the same way the
-//! peer's `peer_bench bench` measures, for side-by-side comparisons.
+//! peer's `peer_bench bench` measures, for side-by-side comparisons. With `SOLVER_ONCE=1` as well it
+//! solves the file once and prints the counts: a short run for `valgrind --tool=callgrind`, whose
+//! instruction counts stay repeatable on a busy machine.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -92,11 +94,20 @@ fn corpus_unique(bencher: divan::Bencher, name: &str) {
     bencher.bench(|| solve_all(&puzzles, 2));
 }
 
-/// `SOLVER_CORPUS` mode: µs/puzzle of one file, best of 3 passes after a warm-up pass.
-fn measure(path: &str, limit: u32) {
+/// `SOLVER_CORPUS` mode: µs/puzzle of one file, best of 3 passes after a warm-up pass (or one pass
+/// and no timing when `once`).
+fn measure(path: &str, limit: u32, once: bool) {
     let puzzles = load(Path::new(path));
     if puzzles.is_empty() {
         eprintln!("{path}: no puzzles");
+        return;
+    }
+    if once {
+        let found = solve_all(&puzzles, limit);
+        println!(
+            "{path}: {} puzzles, limit {limit}, solutions {found}",
+            puzzles.len()
+        );
         return;
     }
     let start = Instant::now();
@@ -134,7 +145,7 @@ fn main() {
             .ok()
             .and_then(|l| l.parse().ok())
             .unwrap_or(1);
-        measure(&path, limit);
+        measure(&path, limit, std::env::var_os("SOLVER_ONCE").is_some());
         return;
     }
     divan::main();

@@ -28,6 +28,26 @@ pub(super) static TRIAD_KEEP: [u32; 512] = triad_keep();
 /// bounds check.
 pub(super) static BAND_PEERS: [u32; 32] = band_peers();
 
+/// A 9-bit set of digits spread to the work-list layout: bit `d` moves to bit `3 * d` (shift left
+/// by the band after).
+pub(super) static SPREAD3: [u32; 512] = spread3();
+
+const fn spread3() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut digits = 0;
+    while digits < 512 {
+        let mut d = 0;
+        while d < 9 {
+            if digits >> d & 1 != 0 {
+                t[digits] |= 1 << (3 * d);
+            }
+            d += 1;
+        }
+        digits += 1;
+    }
+    t
+}
+
 const fn row_boxes() -> [u8; 512] {
     let mut t = [0u8; 512];
     let mut row = 0;
