@@ -304,3 +304,34 @@ fn guesses_only_when_deduction_stalls() {
     assert!(hard.iter().all(|p| fast(p, 2).guesses > 0));
     assert!(hard.iter().filter(|p| fast(p, 1).guesses > 0).count() > 150);
 }
+
+/// The search as compiled for the baseline target, whatever this CPU has.
+fn baseline(puzzle: &Grid, limit: u32) -> Outcome {
+    let board = super::Board::from_givens(puzzle.cells()).expect("no conflicting givens");
+    let mut search = super::Search {
+        limit,
+        count: 0,
+        solution: None,
+        guesses: 0,
+    };
+    search.run_baseline(board);
+    Outcome {
+        count: search.count,
+        solution: search.solution,
+        guesses: search.guesses,
+    }
+}
+
+#[test]
+fn baseline_search_matches_the_one_solve_runs() {
+    // `solve` takes the bit-instruction copy on CPUs that have it (as every CI machine here
+    // does): both copies are the same source, so they must agree to the guess.
+    let all = [EASY, CLUE17, HARDEST, SERG, EXCHANGE, KAGGLE]
+        .map(puzzles)
+        .concat();
+    for puzzle in every(&all, ORACLE_STEP) {
+        for limit in [1, 2] {
+            assert_eq!(baseline(&puzzle, limit), fast(&puzzle, limit), "{puzzle}");
+        }
+    }
+}
