@@ -31,10 +31,65 @@ pub(super) fn holding(lanes: &[u32; LANES], bits: u32) -> u32 {
     }
 }
 
+/// Hidden singles in columns, for every digit of every band at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ColumnSingles {
+    /// Per band and digit, the unsolved cells that are the digit's only cell in their column.
+    pub(super) cells: [[u32; LANES]; 3],
+    /// Per band, the digits (bit per lane) with any such cell.
+    pub(super) digits: [u32; 3],
+    /// Some digit has a column with no cell left: the board is dead.
+    pub(super) dead: bool,
+}
+
+/// Finds the cells that are their digit's only candidate in a column, from the candidates
+/// `cand` (`[band][digit]`, 27-bit band masks) and the `unsolved` cells of each band.
+#[inline(always)]
+pub(super) fn column_singles(cand: &[[u32; LANES]; 4], unsolved: &[u32; 4]) -> ColumnSingles {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2::column_singles(cand, unsolved)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        portable::column_singles(cand, unsolved)
+    }
+}
+
+/// One column (for column 0) in all three rows of a band.
+const COLUMN: u32 = 1 | 1 << 9 | 1 << 18;
+
 /// Lane-by-lane versions: the fallback off x86-64 and the tests' reference.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod portable {
-    use super::LANES;
+    use super::{COLUMN, ColumnSingles, LANES};
+
+    #[inline(always)]
+    pub(crate) fn column_singles(cand: &[[u32; LANES]; 4], unsolved: &[u32; 4]) -> ColumnSingles {
+        let mut out = ColumnSingles {
+            cells: [[0; LANES]; 3],
+            digits: [0; 3],
+            dead: false,
+        };
+        // `d` picks the same lane in each band's row of `cand` and of the result.
+        #[allow(clippy::needless_range_loop)]
+        for d in 0..9 {
+            let m = [0, 1, 2].map(|b| cand[b][d]);
+            // The columns the digit can take in each band.
+            let any = m.map(|m| (m | m >> 9 | m >> 18) & 511);
+            out.dead |= any[0] | any[1] | any[2] != 511;
+            for b in 0..3 {
+                let (r0, r1, r2) = (m[b] & 511, m[b] >> 9 & 511, m[b] >> 18);
+                // Columns with one cell in this band and none in the other two.
+                let once = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
+                let cols = once & !any[(b + 1) % 3] & !any[(b + 2) % 3];
+                let cells = m[b] & (cols * COLUMN) & unsolved[b];
+                out.cells[b][d] = cells;
+                out.digits[b] |= u32::from(cells != 0) << d;
+            }
+        }
+        out
+    }
 
     #[inline(always)]
     pub(crate) fn clear(lanes: &mut [u32; LANES], bits: u32) -> u32 {
@@ -59,10 +114,11 @@ mod portable {
 mod sse2 {
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
-        _mm_loadu_si128, _mm_movemask_ps, _mm_set1_epi32, _mm_setzero_si128, _mm_storeu_si128,
+        _mm_loadu_si128, _mm_movemask_ps, _mm_or_si128, _mm_set1_epi32, _mm_setzero_si128,
+        _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128, _mm_xor_si128,
     };
 
-    use super::LANES;
+    use super::{ColumnSingles, LANES};
 
     // SAFETY (every `unsafe` block below): SSE2 belongs to the x86-64 baseline, so these
     // instructions exist on every CPU this code can run on; each pointer is a 4-lane chunk of a
@@ -100,6 +156,53 @@ mod sse2 {
         }
         !none & ((1 << LANES) - 1)
     }
+
+    #[inline(always)]
+    pub(crate) fn column_singles(cand: &[[u32; LANES]; 4], unsolved: &[u32; 4]) -> ColumnSingles {
+        let mut out = ColumnSingles {
+            cells: [[0; LANES]; 3],
+            digits: [0; 3],
+            dead: false,
+        };
+        let (row, zero) = unsafe { (_mm_set1_epi32(511), _mm_setzero_si128()) };
+        let open = unsolved.map(|u| unsafe { _mm_set1_epi32(u as i32) });
+        let mut full = 0;
+        // Four digits at a time (the last group is digit 8 and three empty lanes).
+        for k in 0..LANES / 4 {
+            let v = [0, 1, 2].map(|b| unsafe { _mm_loadu_si128(cand[b][4 * k..].as_ptr().cast()) });
+            let rows = v.map(|v| unsafe {
+                (
+                    _mm_and_si128(v, row),
+                    _mm_and_si128(_mm_srli_epi32(v, 9), row),
+                    _mm_srli_epi32(v, 18),
+                )
+            });
+            let any = rows.map(|(r0, r1, r2)| unsafe { _mm_or_si128(_mm_or_si128(r0, r1), r2) });
+            let all = unsafe { _mm_or_si128(_mm_or_si128(any[0], any[1]), any[2]) };
+            full |= lane_mask(unsafe { _mm_cmpeq_epi32(all, row) }) << (4 * k);
+            for b in 0..3 {
+                let (r0, r1, r2) = rows[b];
+                let others = unsafe { _mm_or_si128(any[(b + 1) % 3], any[(b + 2) % 3]) };
+                let cells = unsafe {
+                    // Columns with one cell in this band and none in the other two.
+                    let odd = _mm_xor_si128(_mm_xor_si128(r0, r1), r2);
+                    let three = _mm_and_si128(_mm_and_si128(r0, r1), r2);
+                    let cols = _mm_andnot_si128(others, _mm_andnot_si128(three, odd));
+                    let spread = _mm_or_si128(
+                        _mm_or_si128(cols, _mm_slli_epi32(cols, 9)),
+                        _mm_slli_epi32(cols, 18),
+                    );
+                    _mm_and_si128(_mm_and_si128(v[b], spread), open[b])
+                };
+                let lanes = &mut out.cells[b][4 * k..4 * k + 4];
+                unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), cells) };
+                let none = lane_mask(unsafe { _mm_cmpeq_epi32(cells, zero) });
+                out.digits[b] |= (!none & 15) << (4 * k);
+            }
+        }
+        out.dead = full & 511 != 511;
+        out
+    }
 }
 
 #[cfg(test)]
@@ -129,6 +232,59 @@ mod tests {
             assert_eq!(clear(&mut a, bits), portable::clear(&mut b, bits));
             assert_eq!(a, b);
         }
+    }
+
+    #[test]
+    fn vector_and_portable_column_singles_agree() {
+        let mut state = 11;
+        for round in 0..20_000 {
+            let mut cand = [[0u32; LANES]; 4];
+            // Dense masks (few singles) and sparse ones (many, and dead columns), in turns.
+            for band in &mut cand[..3] {
+                for lane in &mut band[..9] {
+                    let mut m = next(&mut state) | next(&mut state);
+                    for _ in 0..round % 4 {
+                        m &= next(&mut state) | next(&mut state);
+                    }
+                    *lane = m & ((1 << 27) - 1);
+                }
+            }
+            let unsolved = [0, 1, 2, 3].map(|b| {
+                if b < 3 {
+                    (next(&mut state) | next(&mut state)) & ((1 << 27) - 1)
+                } else {
+                    0
+                }
+            });
+            assert_eq!(
+                column_singles(&cand, &unsolved),
+                portable::column_singles(&cand, &unsolved)
+            );
+        }
+    }
+
+    #[test]
+    fn a_digit_alone_in_a_column_is_a_single() {
+        let mut cand = [[0u32; LANES]; 4];
+        // Digit 4: column 2 only in band 1, row 2 there; every other column everywhere.
+        for (b, band) in cand[..3].iter_mut().enumerate() {
+            for lane in &mut band[..9] {
+                *lane = ((1 << 27) - 1) & !(COLUMN << 2);
+            }
+            if b == 1 {
+                band[4] |= 1 << (18 + 2);
+            }
+        }
+        // Every other digit also needs column 2 somewhere to stay alive.
+        for d in (0..9).filter(|&d| d != 4) {
+            cand[0][d] |= COLUMN << 2;
+        }
+        let singles = column_singles(&cand, &[(1 << 27) - 1; 4]);
+        assert!(!singles.dead);
+        assert_eq!(singles.cells[1][4], 1 << 20);
+        assert_eq!(singles.digits, [0, 1 << 4, 0]);
+        cand[1][4] = 0;
+        assert!(column_singles(&cand, &[(1 << 27) - 1; 4]).dead);
     }
 
     #[test]

@@ -331,24 +331,21 @@ impl Board {
     /// step, which leaves that row with the one cell too.
     #[inline(always)]
     fn hidden_singles(&mut self) -> Result<bool, Dead> {
+        let singles = lanes::column_singles(&self.cand, &self.unsolved);
+        if singles.dead {
+            return Err(Dead);
+        }
         let mut placed = false;
-        for d in 0..9 {
-            let m = [0, 1, 2].map(|b| self.cand[b & 3][lane(d)]);
-            let any = m.map(|m| (m | m >> 9 | m >> 18) & 511);
-            if any[0] | any[1] | any[2] != 511 {
-                return Err(Dead);
-            }
-            for b in 0..3 {
-                let x = m[b];
-                let (r0, r1, r2) = (x & 511, x >> 9 & 511, x >> 18);
-                // Columns with one cell in this band and none in the other two.
-                let once = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
-                let [o1, o2] = OTHER_BANDS[b & 3];
-                let cols = once & !any[o1] & !any[o2];
-                let mut cells = x & (cols * COLUMN) & self.unsolved[b & 3];
+        for (b, (cells, mut digits)) in singles.cells.iter().zip(singles.digits).enumerate() {
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                let mut cells = cells[lane(d)];
                 while cells != 0 {
                     let bit = cells & cells.wrapping_neg();
                     cells &= cells - 1;
+                    // Every single was forced in the same state: one that an earlier one took
+                    // away is a contradiction, which `place` reports.
                     self.place(d, b, bit)?;
                     placed = true;
                 }
