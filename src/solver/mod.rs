@@ -265,9 +265,7 @@ impl Board {
             self.cand[b & 3][lane(d)] = m;
             // Rows of the band holding one cell: the digit goes there. The triad permutation
             // already cleared that cell's row and box peers in this band.
-            let singles =
-                (row_single(m & 511) | row_single(m >> 9 & 511) << 9 | row_single(m >> 18) << 18)
-                    & self.unsolved[b & 3];
+            let singles = single_rows(m) & self.unsolved[b & 3];
             if singles != 0 {
                 self.unsolved[b & 3] &= !singles;
                 self.clear_other_digits(d, b, singles);
@@ -462,14 +460,18 @@ impl Board {
     }
 }
 
-/// The cells of a 9-bit row when it holds exactly one, else 0.
+/// The cells of `band` (27 bits, no row empty) in rows that hold exactly one cell.
+///
+/// All three rows at once: subtracting 1 from each row clears its lowest cell (no borrow crosses
+/// rows, none being empty), leaving an even 9-bit value that is 0 exactly for a one-cell row.
+/// Adding 510 to each such value carries out of the row unless it is 0; the carry lands on the
+/// next row's lowest bit (always 0 after the clear, so it ripples no further), or on bit 27.
 #[inline(always)]
-fn row_single(row: u32) -> u32 {
-    if row & row.wrapping_sub(1) == 0 {
-        row
-    } else {
-        0
-    }
+fn single_rows(band: u32) -> u32 {
+    const LOWEST: u32 = 1 | 1 << 9 | 1 << 18;
+    let rest = band & band.wrapping_sub(LOWEST);
+    let carries = rest.wrapping_add(510 * LOWEST) >> 9 & LOWEST;
+    band & ((carries ^ LOWEST) * 511)
 }
 
 /// Depth-first search state shared by all levels.

@@ -335,3 +335,32 @@ fn baseline_search_matches_the_one_solve_runs() {
         }
     }
 }
+
+#[test]
+fn single_rows_matches_counting_each_row() {
+    // Every band whose three rows are non-empty: rows drawn from a few shapes, all combined.
+    let shapes = [
+        1u32,
+        2,
+        3,
+        256,
+        257,
+        511,
+        0b1010,
+        0b100_000_000,
+        0b011_000_000,
+    ];
+    for &r0 in &shapes {
+        for &r1 in &shapes {
+            for &r2 in &shapes {
+                let band = r0 | r1 << 9 | r2 << 18;
+                let expected = [r0, r1, r2]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.count_ones() == 1)
+                    .fold(0, |acc, (k, r)| acc | r << (9 * k));
+                assert_eq!(super::single_rows(band), expected, "{band:027b}");
+            }
+        }
+    }
+}
