@@ -307,14 +307,14 @@ fn guesses_only_when_deduction_stalls() {
 
 /// The search as compiled for the baseline target, whatever this CPU has.
 fn baseline(puzzle: &Grid, limit: u32) -> Outcome {
-    let board = super::Board::from_givens(puzzle.cells()).expect("no conflicting givens");
+    let mut board = super::Board::from_givens(puzzle.cells()).expect("no conflicting givens");
     let mut search = super::Search {
         limit,
         count: 0,
         solution: None,
         guesses: 0,
     };
-    search.run_baseline(board);
+    search.run_baseline(&mut board);
     Outcome {
         count: search.count,
         solution: search.solution,
