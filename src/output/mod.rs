@@ -141,6 +141,7 @@ pub(crate) mod tests {
             fields: Vec::new(),
             cells: cells.to_string(),
             puzzle: Grid::parse(cells.as_bytes()).map_err(|e| e.to_string()),
+            solution: None,
         }
     }
 
