@@ -407,14 +407,16 @@ impl Hasher for Prehashed {
 #[derive(Debug, Clone, Default)]
 pub struct Tally {
     verdicts: VerdictCounts,
+    given_solutions: u64,
     minimal: Minimality,
     looked_minimal: bool,
 }
 
 impl Tally {
     /// Counts one record's check.
-    pub fn add(&mut self, check: &Check) {
+    pub fn add(&mut self, record: &Record, check: &Check) {
         self.verdicts.0[check.verdict as usize] += 1;
+        self.given_solutions += u64::from(record.solution.is_some());
         if let Some(redundant) = &check.redundant {
             self.looked_minimal = true;
             self.minimal.checked += 1;
@@ -443,6 +445,7 @@ impl Tally {
             records: self.records(),
             problems: self.problems(),
             verdicts: self.verdicts.clone(),
+            given_solutions: self.given_solutions,
             minimal: (minimal || self.looked_minimal).then(|| self.minimal.clone()),
         }
     }
@@ -497,12 +500,16 @@ pub struct Totals {
     pub problems: u64,
     /// Records per verdict, every verdict listed.
     pub verdicts: VerdictCounts,
+    /// Records that came with a given solution (compared unless the record is malformed, a
+    /// duplicate, or its puzzle has a contradiction or no solution).
+    pub given_solutions: u64,
     /// Minimality of the unique puzzles, when it was tested (`null` otherwise).
     pub minimal: Option<Minimality>,
 }
 
 impl std::fmt::Display for Totals {
-    /// `300 records: 296 unique, 2 multiple, ...` (verdicts that occurred), then, when tested,
+    /// `300 records: 296 unique, 2 multiple, ...` (verdicts that occurred), `given solutions: 300`,
+    /// then, when tested,
     /// `minimal: 250 of 296 puzzles with one solution; 46 have 71 redundant givens`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let counts: Vec<String> = self
@@ -519,6 +526,10 @@ impl std::fmt::Display for Totals {
         write!(f, "{} {records}", self.records)?;
         if !counts.is_empty() {
             write!(f, ": {}", counts.join(", "))?;
+        }
+        match self.given_solutions {
+            0 => write!(f, "\ngiven solutions: none")?,
+            n => write!(f, "\ngiven solutions: {n}")?,
         }
         if let Some(m) = &self.minimal {
             write!(

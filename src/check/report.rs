@@ -213,6 +213,7 @@ fn cell(text: &str) -> String {
 mod tests {
     use super::super::{Check, Tally};
     use super::*;
+    use crate::input::Record;
 
     fn findings() -> Vec<Finding<'static>> {
         vec![
@@ -235,13 +236,24 @@ mod tests {
 
     fn totals() -> Totals {
         let mut t = Tally::default();
+        let record = Record {
+            source: 0,
+            line: 1,
+            fields: Vec::new(),
+            cells: String::new(),
+            puzzle: Err(String::new()),
+            solution: None,
+        };
         for verdict in [Verdict::Unique, Verdict::Contradiction, Verdict::Malformed] {
-            t.add(&Check {
-                verdict,
-                detail: None,
-                solution: None,
-                redundant: None,
-            });
+            t.add(
+                &record,
+                &Check {
+                    verdict,
+                    detail: None,
+                    solution: None,
+                    redundant: None,
+                },
+            );
         }
         t.totals(false)
     }

@@ -264,27 +264,30 @@ fn digests_of_close_puzzles_differ() {
 fn tally_counts_verdicts_problems_and_minimality() {
     let minimal = Options { minimal: true };
     let mut t = Tally::default();
-    for c in [
-        check_puzzle(&grid(SEVENTEEN), None, &minimal),
-        check_puzzle(&grid(SOLUTION), None, &minimal),
-        check(UNSOLVABLE, None),
-        check_record(&record(5, "x"), None, &minimal),
+    let mut with_solution = record(1, SEVENTEEN);
+    with_solution.solution = Some("1".into());
+    for r in [
+        with_solution,
+        record(2, SOLUTION),
+        record(3, UNSOLVABLE),
+        record(4, "x"),
     ] {
-        t.add(&c);
+        t.add(&r, &check_record(&r, None, &minimal));
     }
     let totals = t.totals(true);
-    assert_eq!((totals.records, totals.problems), (4, 2));
+    assert_eq!((totals.records, totals.problems), (4, 3));
     assert_eq!(
         totals.to_string(),
-        "4 records: 2 unique, 1 unsolvable, 1 malformed\n\
+        "4 records: 1 unique, 1 unsolvable, 1 malformed, 1 wrong_solution\n\
+         given solutions: 1\n\
          minimal: 1 of 2 puzzles with one solution; 1 has 81 redundant givens"
     );
     assert_eq!(
         serde_json::to_string(&totals).unwrap(),
-        r#"{"records":4,"problems":2,"verdicts":{"unique":2,"multiple":0,"unsolvable":1,"contradiction":0,"malformed":1,"wrong_solution":0,"duplicate":0},"minimal":{"checked":2,"minimal":1,"not_minimal":1,"redundant_givens":81}}"#
+        r#"{"records":4,"problems":3,"verdicts":{"unique":1,"multiple":0,"unsolvable":1,"contradiction":0,"malformed":1,"wrong_solution":1,"duplicate":0},"given_solutions":1,"minimal":{"checked":2,"minimal":1,"not_minimal":1,"redundant_givens":81}}"#
     );
     let none = Tally::default().totals(false);
-    assert_eq!(none.to_string(), "0 records");
+    assert_eq!(none.to_string(), "0 records\ngiven solutions: none");
     assert_eq!(none.minimal, None);
 }
 

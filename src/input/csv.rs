@@ -223,7 +223,9 @@ impl<R: Read> CsvReader<R> {
         let solution = self
             .solution_column
             .and_then(|i| fields.get(i))
-            .map(|f| f.trim().to_string());
+            .map(|f| f.trim())
+            .filter(|f| !f.is_empty())
+            .map(String::from);
         Ok(Some(Record {
             source,
             line: self.line,

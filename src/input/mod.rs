@@ -103,8 +103,9 @@ pub struct Record {
     pub puzzle: Result<Grid, String>,
     /// The solution the dataset gives for the puzzle, as read (spaces around it dropped), when the
     /// reader was asked for solutions ([`Reader::read_solutions`]) and the record has one: the CSV
-    /// solution column, or in line input the field after the puzzle that looks like a solution
-    /// (see the `line` module). Not checked here: a wrong one is the caller's finding.
+    /// solution column (an empty cell is no solution), or in line input the field after the
+    /// puzzle that looks like a solution (see the `line` module). Not checked here: a wrong one
+    /// is the caller's finding.
     pub solution: Option<String>,
 }
 

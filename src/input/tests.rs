@@ -727,12 +727,13 @@ fn with_solutions(
 
 #[test]
 fn csv_solutions_come_from_a_solution_column_by_name() {
-    let text = format!("id,Solutions,puzzle\n1, {PUZZLE} ,{PUZZLE}\n2\n");
+    let text = format!("id,Solutions,puzzle\n1, {PUZZLE} ,{PUZZLE}\n2\n3,  ,{PUZZLE}\n");
     let mut reader = with_solutions(&[text.as_bytes()], InputFormat::Auto, None).unwrap();
     assert_eq!(reader.solution_column(), Some(2));
     let recs = read_all(&mut reader);
     assert_eq!(recs[0].solution.as_deref(), Some(PUZZLE), "trimmed");
     assert_eq!(recs[1].solution, None, "the row lacks the column");
+    assert_eq!(recs[2].solution, None, "an empty cell gives no solution");
 
     let none = b"id,puzzle,rating\n1,x,2\n".as_slice();
     let mut reader = with_solutions(&[none], InputFormat::Auto, None).unwrap();
