@@ -158,7 +158,8 @@ pub struct CheckArgs {
     pub duplicates: bool,
 
     /// Also test whether each puzzle with one solution is minimal, and count its redundant givens.
-    /// Costs one more search per given (about 20 to 30 times the time of a plain check).
+    /// Costs one more search per given: measured 4 times the time of a plain check on the hardest
+    /// puzzles, 30 times on 17-clue ones.
     #[arg(long)]
     pub minimal: bool,
 
