@@ -414,3 +414,44 @@ fn every_verdict_has_a_fixture_record() {
     let all: BTreeSet<String> = Verdict::ALL.map(|v| v.as_str().to_string()).into();
     assert_eq!(seen, all);
 }
+
+#[test]
+fn a_fatal_input_error_still_lists_and_reports_what_was_read() {
+    let dir = Workdir::new();
+    let report = dir.path("r.json");
+    let out = bin()
+        .args(["check", "-q", "--report"])
+        .arg(&report)
+        .args(["tests/fixtures/check.csv", "data/easy_300.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("tests/fixtures/check.csv:3: wrong_solution:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with(
+            "sudoku-batch: error: data/easy_300.txt:1: detected line but the first input is csv; \
+             use --input-format\n"
+        ),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&dir.read("r.json")).unwrap();
+    assert_eq!(json["totals"]["records"], 11);
+}
+
+#[test]
+fn reads_grids_and_stdin_like_solve() {
+    let out = check(&["data/baekjoon_example1.in"], 0);
+    assert!(text(&out.stderr).starts_with("1 record: 1 unique\ngiven solutions: none\n"));
+    let out = bin()
+        .args(["check", "-q", "-"])
+        .pipe_stdin("tests/fixtures/tdoku.txt")
+        .unwrap()
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).starts_with("<stdin>:2: wrong_solution: given solution: found 60"));
+}
