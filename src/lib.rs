@@ -2,7 +2,8 @@
 //!
 //! Data flows one way: [`input`] reads records, [`solver`] solves one puzzle on one thread,
 //! [`pipeline`] spreads batches over a rayon pool and hands results back in input order, [`output`]
-//! writes them, [`stats`] folds timing and counts.
+//! writes them, [`stats`] folds timing and counts. [`check`] gives each record a verdict for
+//! dataset validation.
 //!
 //! ```
 //! use sudoku_batch::{grid::Grid, solver};
@@ -17,6 +18,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod check;
 pub mod grid;
 pub mod input;
 pub mod output;

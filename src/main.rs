@@ -10,10 +10,12 @@ use clap::Parser;
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match &cli.command {
-        cli::Command::Solve(args) => cmd::solve::run(args),
+        cli::Command::Solve(args) => cmd::solve::run(args).map(|()| ExitCode::SUCCESS),
+        // 1 when the datasets have problems
+        cli::Command::Check(args) => cmd::check::run(args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         // whoever read our output has gone: nothing to report
         Err(err) if cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {

@@ -1,6 +1,7 @@
 //! The subcommands, one file each, and what they share: opening inputs and the output, building the
 //! thread pool, reporting problem records.
 
+pub mod check;
 pub mod progress;
 pub mod solve;
 
@@ -67,18 +68,31 @@ pub fn thread_pool(threads: Option<NonZeroUsize>) -> Result<rayon::ThreadPool> {
 pub fn open_output(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Box<dyn Write + Send>> {
     match path {
         Some(p) if p.as_os_str() != "-" => {
-            if let Ok(out) = p.canonicalize() {
-                if inputs
-                    .iter()
-                    .any(|i| i.canonicalize().is_ok_and(|i| i == out))
-                {
-                    anyhow::bail!("{}: the output file is also an input", p.display());
-                }
-            }
+            refuse_input(p, inputs, "output")?;
             Ok(Box::new(create_file(p)?))
         }
         _ => Ok(Box::new(io::stdout())),
     }
+}
+
+/// Fails when `path` (an output file, named `what` in the message) is also one of the inputs.
+pub fn refuse_input(path: &Path, inputs: &[PathBuf], what: &str) -> Result<()> {
+    if let Ok(out) = path.canonicalize() {
+        if inputs
+            .iter()
+            .any(|i| i.canonicalize().is_ok_and(|i| i == out))
+        {
+            anyhow::bail!("{}: the {what} file is also an input", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// The names of the inputs for messages, indexed by `Record::source` (`<stdin>` for none).
+pub fn source_names(reader: &Reader, args: &InputArgs) -> Vec<String> {
+    (0..args.inputs.len().max(1) as u32)
+        .map(|i| reader.source_name(i).to_string())
+        .collect()
 }
 
 /// How the output is named in messages.

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
-use crate::cli::ProgressArg;
+use sudoku_batch::input::Reader;
+
+use crate::cli::{InputArgs, ProgressArg};
 
 /// Progress of a run, updated once per batch written.
 pub struct Progress {
@@ -66,6 +68,20 @@ impl Progress {
             start: Instant::now(),
             records: 0,
         }
+    }
+
+    /// The progress display of a run over `reader` with the input options `args`, and the counter
+    /// of records read that the read step adds to.
+    pub fn for_reader(args: &InputArgs, reader: &Reader) -> (Progress, Arc<AtomicU64>) {
+        let records_read = Arc::new(AtomicU64::new(0));
+        let progress = Progress::new(
+            args.progress,
+            args.quiet,
+            reader.total_bytes(),
+            reader.bytes_read(),
+            Arc::clone(&records_read),
+        );
+        (progress, records_read)
     }
 
     /// Counts `n` more records written.

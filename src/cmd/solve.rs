@@ -2,8 +2,7 @@
 //! then a summary of counts and solve times on stderr (and as JSON with `--stats`).
 
 use std::io::{self, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -37,17 +36,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         batch_size: args.input.batch_size.get(),
         ..Config::for_threads(threads)
     };
-    let names: Vec<String> = (0..args.input.inputs.len().max(1) as u32)
-        .map(|i| reader.source_name(i).to_string())
-        .collect();
-    let records_read = Arc::new(AtomicU64::new(0));
-    let mut progress = Progress::new(
-        args.input.progress,
-        args.input.quiet,
-        reader.total_bytes(),
-        reader.bytes_read(),
-        Arc::clone(&records_read),
-    );
+    let names = super::source_names(&reader, &args.input);
+    let (mut progress, records_read) = Progress::for_reader(&args.input, &reader);
     let mut stats = Stats::default();
     let unique = args.unique;
 

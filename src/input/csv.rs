@@ -1,5 +1,6 @@
 //! The CSV format: a header row, then one puzzle a row in one column. The column is chosen by
 //! [`Column`] or found by name ([`PUZZLE_COLUMNS`], first match in that order, ignoring ASCII case).
+//! When asked for given solutions, another column holds them (see `Reader::read_solutions`).
 //!
 //! The `csv` crate does the parsing (quoting, quoted fields spanning lines, CRLF, skipping blank lines),
 //! flexible about row width so that a row with too few or too many fields, invalid UTF-8 or a bad
@@ -99,6 +100,8 @@ pub(crate) struct CsvReader<R> {
     skipped: u64,
     /// 0-based puzzle column.
     column: usize,
+    /// 0-based column of given solutions, if read.
+    solution_column: Option<usize>,
     /// Number of columns in the header.
     width: usize,
     /// Line of the last row read.
@@ -137,6 +140,7 @@ impl<R: Read> CsvReader<R> {
             record: ::csv::ByteRecord::new(),
             skipped,
             column: 0,
+            solution_column: None,
             width: header.len(),
             line: skipped + 1,
         };
@@ -146,6 +150,11 @@ impl<R: Read> CsvReader<R> {
     /// Sets the 0-based puzzle column.
     pub(crate) fn set_column(&mut self, column: usize) {
         self.column = column;
+    }
+
+    /// Sets the 0-based column of given solutions (`None`: none read).
+    pub(crate) fn set_solution_column(&mut self, column: Option<usize>) {
+        self.solution_column = column;
     }
 
     /// The line of the last row read (1-based).
@@ -211,12 +220,19 @@ impl<R: Read> CsvReader<R> {
                 (cells, puzzle)
             }
         };
+        let solution = self
+            .solution_column
+            .and_then(|i| fields.get(i))
+            .map(|f| f.trim())
+            .filter(|f| !f.is_empty())
+            .map(String::from);
         Ok(Some(Record {
             source,
             line: self.line,
             fields,
             cells,
             puzzle,
+            solution,
         }))
     }
 }
@@ -279,21 +295,24 @@ pub(crate) fn find_column(header: &[String], column: Option<&Column>) -> Result<
                     .position(|h| h.trim().eq_ignore_ascii_case(name.trim()))
             })
             .ok_or_else(|| format!("no column named {name:?} in the header ({})", names())),
-        None => PUZZLE_COLUMNS
-            .iter()
-            .find_map(|want| {
-                header
-                    .iter()
-                    .position(|h| h.trim().eq_ignore_ascii_case(want))
-            })
-            .ok_or_else(|| {
-                format!(
-                    "no puzzle column in the header ({}); name it {} or choose it with --column",
-                    names(),
-                    PUZZLE_COLUMNS.join("/")
-                )
-            }),
+        None => find_named(header, &PUZZLE_COLUMNS).ok_or_else(|| {
+            format!(
+                "no puzzle column in the header ({}); name it {} or choose it with --column",
+                names(),
+                PUZZLE_COLUMNS.join("/")
+            )
+        }),
     }
+}
+
+/// The 0-based position of the first of `names` (in their order of preference) that `header` has,
+/// ignoring ASCII case and spaces around header names.
+pub(crate) fn find_named(header: &[String], names: &[&str]) -> Option<usize> {
+    names.iter().find_map(|want| {
+        header
+            .iter()
+            .position(|h| h.trim().eq_ignore_ascii_case(want))
+    })
 }
 
 #[cfg(test)]

@@ -17,6 +17,10 @@ pub(crate) const PUZZLE_COLUMNS: [&str; 10] = [
     "unsolved",
 ];
 
+/// Header names taken as the column of given solutions (`check`), in order of preference (compared
+/// ignoring ASCII case).
+pub const SOLUTION_COLUMNS: [&str; 4] = ["solution", "solutions", "answer", "answers"];
+
 /// Longest text, in characters, kept in `Record::cells` for a malformed record or shown in a message.
 const EXCERPT_CHARS: usize = 200;
 

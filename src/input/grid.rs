@@ -10,6 +10,8 @@
 //! grid takes rows of the next one: 8 rows then a full grid give one 9-row grid (taking the first row
 //! of the next, which becomes short) and then one short grid ending at the next blank line or the end.
 //! Only a blank line resynchronises.
+//!
+//! Grid input carries no given solutions.
 
 use std::io::{self, BufRead};
 
@@ -112,6 +114,7 @@ impl<R: BufRead> GridReader<R> {
                     fields: Vec::new(),
                     cells,
                     puzzle,
+                    solution: None,
                 }));
             }
         }
@@ -126,6 +129,7 @@ impl<R: BufRead> GridReader<R> {
             fields: Vec::new(),
             cells: self.joined_rows(),
             puzzle: Err(format!("grid has {}, expected 9", plural(count, "row"))),
+            solution: None,
         }
     }
 

@@ -2,18 +2,25 @@
 //! whitespace and CRLF line ends are ignored. On a line with several fields (split on whitespace, `:`
 //! and `,`: sudoku exchange `HASH PUZZLE RATING`, tdoku `puzzle:count:solution`, header-less
 //! `puzzle,solution`) the puzzle is the first field of 81 characters.
+//!
+//! When asked for given solutions, the solution is the first field after the puzzle that has 81
+//! characters, or that has at least 41 characters all of them cells (a truncated or overlong
+//! solution, which `check` then reports): `PUZZLE SOLUTION`, tdoku's `puzzle:count:solution`. A
+//! shorter field (a count, a rating) or one with other characters (a hash) is not a solution.
 
 use std::io::{self, BufRead};
 
 use super::Record;
-use super::detect::{excerpt, fields, is_skipped, puzzle_field, to_text};
-use crate::grid::Grid;
+use super::detect::{char_count, excerpt, fields, is_cell, is_skipped, puzzle_field, to_text};
+use crate::grid::{CELLS, Grid};
 
 /// Reads line-format records from a buffered source.
 pub(crate) struct LineReader<R> {
     src: R,
     buf: Vec<u8>,
     line: u64,
+    /// Given solutions are read.
+    solutions: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -23,7 +30,13 @@ impl<R: BufRead> LineReader<R> {
             src,
             buf: Vec::with_capacity(256),
             line: skipped,
+            solutions: false,
         }
+    }
+
+    /// Also read each record's given solution (see the module documentation).
+    pub(crate) fn set_solutions(&mut self, solutions: bool) {
+        self.solutions = solutions;
     }
 
     /// The last line read (1-based; 0 before any).
@@ -44,12 +57,18 @@ impl<R: BufRead> LineReader<R> {
                 continue;
             }
             let (cells, puzzle) = parse_line(text);
+            let solution = if self.solutions {
+                given_solution(text)
+            } else {
+                None
+            };
             return Ok(Some(Record {
                 source,
                 line: self.line,
                 fields: Vec::new(),
                 cells,
                 puzzle,
+                solution,
             }));
         }
     }
@@ -79,6 +98,18 @@ fn parse_line(text: &[u8]) -> (String, Result<Grid, String>) {
     }
 }
 
+/// The given solution of a trimmed line: the first field after the puzzle field that has 81
+/// characters, or at least 41 characters that are all cells. `None` when the line has no puzzle field.
+fn given_solution(text: &[u8]) -> Option<String> {
+    let puzzle = puzzle_field(text)?;
+    // the puzzle field is a piece of `text`: the rest of the line starts where it ends
+    let end = puzzle.as_ptr().addr() - text.as_ptr().addr() + puzzle.len();
+    let rest = text.get(end..)?;
+    fields(rest)
+        .find(|f| char_count(f) == CELLS || (f.len() > CELLS / 2 && f.iter().all(|&b| is_cell(b))))
+        .map(to_text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,13 +117,54 @@ mod tests {
     const PUZZLE: &str =
         "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
+    const SOLUTION: &str =
+        "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+
     fn read_all(text: &[u8]) -> Vec<Record> {
+        read_with(text, false)
+    }
+
+    fn read_with(text: &[u8], solutions: bool) -> Vec<Record> {
         let mut r = LineReader::new(text, 0);
+        r.set_solutions(solutions);
         let mut out = Vec::new();
         while let Some(rec) = r.next(0).unwrap() {
             out.push(rec);
         }
         out
+    }
+
+    #[test]
+    fn takes_the_solution_from_the_field_after_the_puzzle_when_asked() {
+        let zeros = PUZZLE.replace('.', "0");
+        let short = &SOLUTION[..80];
+        let garbled = "x".repeat(81);
+        let sha = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        let lines = [
+            (PUZZLE.to_string(), None),
+            (format!("{PUZZLE} {SOLUTION}"), Some(SOLUTION)),
+            (format!("{PUZZLE}:1:{SOLUTION}"), Some(SOLUTION)),
+            (format!("{zeros},{SOLUTION}"), Some(SOLUTION)),
+            (format!("00005f662e09 {zeros}  3.4"), None),
+            (format!("{PUZZLE} {short} 3.4"), Some(short)),
+            (format!("{PUZZLE}:1:{garbled}"), Some(garbled.as_str())),
+            (format!("{PUZZLE} {sha}"), None),
+            (format!("{PUZZLE} 1234"), None),
+            (format!("{short} {PUZZLE}"), None),
+        ];
+        let text: String = lines.iter().map(|(l, _)| format!("{l}\n")).collect();
+        let got: Vec<_> = read_with(text.as_bytes(), true)
+            .into_iter()
+            .map(|r| r.solution)
+            .collect();
+        let want: Vec<_> = lines.iter().map(|(_, s)| s.map(String::from)).collect();
+        assert_eq!(got, want);
+        assert!(
+            read_all(text.as_bytes())
+                .iter()
+                .all(|r| r.solution.is_none()),
+            "not read unless asked"
+        );
     }
 
     #[test]

@@ -40,7 +40,8 @@ mod grid;
 mod line;
 
 pub(crate) use self::csv::csv_io_error;
-use self::csv::{CsvReader, find_column};
+use self::csv::{CsvReader, find_column, find_named};
+pub use self::detect::SOLUTION_COLUMNS;
 use self::detect::{
     Preamble, Sniffed, csv_delimiter, detect, is_csv_header, names_excerpt, read_preamble, sniff,
 };
@@ -100,6 +101,12 @@ pub struct Record {
     pub cells: String,
     /// The parsed puzzle, or why the record is malformed.
     pub puzzle: Result<Grid, String>,
+    /// The solution the dataset gives for the puzzle, as read (spaces around it dropped), when the
+    /// reader was asked for solutions ([`Reader::read_solutions`]) and the record has one: the CSV
+    /// solution column (an empty cell is no solution), or in line input the field after the
+    /// puzzle that looks like a solution (see the `line` module). Not checked here: a wrong one
+    /// is the caller's finding.
+    pub solution: Option<String>,
 }
 
 /// Errors that stop reading: the message names the input and, where known, the line.
@@ -196,6 +203,8 @@ pub struct Reader {
     format: InputFormat,
     resolved: bool,
     header: Option<Vec<String>>,
+    /// Input index and line of `header`, for messages about its columns.
+    header_at: (usize, u64),
     /// 0-based puzzle column of the CSV header.
     puzzle_column: usize,
     /// Index of the next input to open.
@@ -206,6 +215,10 @@ pub struct Reader {
     total: Option<u64>,
     /// An error held back until the records read before it have been handed out.
     failed: Option<InputError>,
+    /// Given solutions are read ([`Reader::read_solutions`]).
+    solutions: bool,
+    /// 0-based CSV solution column, when reading solutions from CSV input that has one.
+    solution_column: Option<usize>,
 }
 
 impl Reader {
@@ -249,12 +262,15 @@ impl Reader {
             },
             resolved: false,
             header: None,
+            header_at: (0, 0),
             puzzle_column: 0,
             next: 0,
             active: None,
             bytes: Arc::new(AtomicU64::new(0)),
             total,
             failed: None,
+            solutions: false,
+            solution_column: None,
         };
         while !reader.resolved && reader.next < reader.origins.len() {
             reader.open_next()?;
@@ -323,6 +339,46 @@ impl Reader {
             }
         }
         Ok(())
+    }
+
+    /// From now on, also read each record's given solution into [`Record::solution`].
+    ///
+    /// For CSV input the solution column is `column` (by name or 1-based position) or, when `None`,
+    /// the first column named as in [`SOLUTION_COLUMNS`] (no such column: no given solutions); a
+    /// `column` that is missing or is the puzzle column is an error. Line input takes the field after
+    /// the puzzle that looks like a solution; grid input has no given solutions, and `column` is
+    /// ignored for both. Call it before reading any record. Kept apart from [`ReaderOptions`] so
+    /// that only `check` pays for it.
+    pub fn read_solutions(&mut self, column: Option<&Column>) -> Result<(), InputError> {
+        self.solutions = true;
+        if let Some(header) = &self.header {
+            let found = match column {
+                Some(_) => Some(find_column(header, column)),
+                None => find_named(header, &SOLUTION_COLUMNS).map(Ok),
+            };
+            let (input, line) = self.header_at;
+            let index = found
+                .transpose()
+                .map_err(|m| self.format_error(input, line, m))?;
+            if column.is_some() && index == Some(self.puzzle_column) {
+                let message = "the solution column is the puzzle column".to_string();
+                return Err(self.format_error(input, line, message));
+            }
+            // the same column chosen as puzzle by name and as solution by preference: no solutions
+            self.solution_column = index.filter(|&i| i != self.puzzle_column);
+        }
+        let (solutions, column) = (self.solutions, self.solution_column);
+        match &mut self.active {
+            Some((_, Active::Line(r))) => r.set_solutions(solutions),
+            Some((_, Active::Csv(r))) => r.set_solution_column(column),
+            Some((_, Active::Grid(_))) | None => {}
+        }
+        Ok(())
+    }
+
+    /// The 1-based CSV solution column found by [`Reader::read_solutions`], if any.
+    pub fn solution_column(&self) -> Option<usize> {
+        self.solution_column.map(|i| i + 1)
     }
 
     /// Bytes consumed so far over all inputs, shared for progress display.
@@ -410,7 +466,11 @@ impl Reader {
         };
         let src = Cursor::new(first).chain(buffered);
         let active = match format {
-            InputFormat::Line | InputFormat::Auto => Active::Line(LineReader::new(src, skipped)),
+            InputFormat::Line | InputFormat::Auto => {
+                let mut reader = LineReader::new(src, skipped);
+                reader.set_solutions(self.solutions);
+                Active::Line(reader)
+            }
             InputFormat::Grid => Active::Grid(GridReader::new(src, skipped)),
             InputFormat::Csv => {
                 let (mut reader, header) = CsvReader::new(src, skipped, delimiter, BUFFER)
@@ -438,9 +498,11 @@ impl Reader {
                         self.puzzle_column = find_column(&header, self.column.as_ref())
                             .map_err(|m| self.format_error(index, first_line, m))?;
                         self.header = Some(header);
+                        self.header_at = (index, first_line);
                     }
                 }
                 reader.set_column(self.puzzle_column);
+                reader.set_solution_column(self.solution_column);
                 Active::Csv(reader)
             }
         };

@@ -713,3 +713,77 @@ fn csv_rows_end_at_lf_only() {
     assert_eq!(recs[1].fields, ["2", PUZZLE, "q"]);
     assert!(recs.iter().all(|r| r.puzzle.is_ok()));
 }
+
+/// A reader over in-memory inputs that also reads given solutions, with `column` for CSV.
+fn with_solutions(
+    inputs: &[&[u8]],
+    format: InputFormat,
+    column: Option<Column>,
+) -> Result<Reader, InputError> {
+    let mut reader = memory(inputs, &options(format))?;
+    reader.read_solutions(column.as_ref())?;
+    Ok(reader)
+}
+
+#[test]
+fn csv_solutions_come_from_a_solution_column_by_name() {
+    let text = format!("id,Solutions,puzzle\n1, {PUZZLE} ,{PUZZLE}\n2\n3,  ,{PUZZLE}\n");
+    let mut reader = with_solutions(&[text.as_bytes()], InputFormat::Auto, None).unwrap();
+    assert_eq!(reader.solution_column(), Some(2));
+    let recs = read_all(&mut reader);
+    assert_eq!(recs[0].solution.as_deref(), Some(PUZZLE), "trimmed");
+    assert_eq!(recs[1].solution, None, "the row lacks the column");
+    assert_eq!(recs[2].solution, None, "an empty cell gives no solution");
+
+    let none = b"id,puzzle,rating\n1,x,2\n".as_slice();
+    let mut reader = with_solutions(&[none], InputFormat::Auto, None).unwrap();
+    assert_eq!(reader.solution_column(), None);
+    assert!(read_all(&mut reader).iter().all(|r| r.solution.is_none()));
+}
+
+#[test]
+fn csv_solution_column_by_option_and_its_errors() {
+    let text = format!("puzzle,a,b\n{PUZZLE},x,y\n");
+    for column in [Column::Name("B".into()), Column::Index(3)] {
+        let mut reader =
+            with_solutions(&[text.as_bytes()], InputFormat::Csv, Some(column)).unwrap();
+        assert_eq!(read_all(&mut reader)[0].solution.as_deref(), Some("y"));
+    }
+    // the header is the first input with content: errors name it and its line
+    let inputs = [b"\n".as_slice(), b"\n# c\npuzzle,a\n".as_slice()];
+    let err = |column| {
+        with_solutions(&inputs, InputFormat::Auto, Some(column))
+            .err()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        err(Column::Name("z".into())),
+        "in1:3: no column named \"z\" in the header (puzzle, a)"
+    );
+    assert_eq!(
+        err(Column::Index(1)),
+        "in1:3: the solution column is the puzzle column"
+    );
+}
+
+#[test]
+fn line_solutions_reach_later_inputs_and_grids_have_none() {
+    let first = format!("{PUZZLE}:1:{PUZZLE}\n");
+    let second = format!("{PUZZLE} {PUZZLE}\n{PUZZLE}\n");
+    let mut reader = with_solutions(
+        &[first.as_bytes(), second.as_bytes()],
+        InputFormat::Auto,
+        None,
+    )
+    .unwrap();
+    let got: Vec<_> = read_all(&mut reader)
+        .into_iter()
+        .map(|r| r.solution.is_some())
+        .collect();
+    assert_eq!(got, [true, true, false]);
+
+    let grid = std::fs::read(data("baekjoon_example1.in")).unwrap();
+    let mut reader = with_solutions(&[&grid], InputFormat::Auto, None).unwrap();
+    assert_eq!(read_all(&mut reader)[0].solution, None);
+}

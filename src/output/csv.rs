@@ -22,13 +22,19 @@ const APPENDED: [&str; 4] = ["status", "solution", "guesses", "micros"];
 
 /// The CSV output header for input with CSV header `input` (`None`: line or grid input).
 pub fn csv_header(input: Option<&[String]>) -> Vec<String> {
+    header_with(input, &APPENDED)
+}
+
+/// The input's columns (or `puzzle` for line and grid input) and then `appended`, each renamed
+/// where it clashes (see the module documentation).
+pub(crate) fn header_with(input: Option<&[String]>, appended: &[&str]) -> Vec<String> {
     let mut header: Vec<String> = match input {
         Some(h) => h.to_vec(),
         None => vec!["puzzle".to_string()],
     };
     let taken =
         |header: &[String], name: &str| header.iter().any(|h| h.trim().eq_ignore_ascii_case(name));
-    for name in APPENDED {
+    for &name in appended {
         let mut chosen = name.to_string();
         let mut n = 2;
         while taken(&header, &chosen) {
@@ -40,28 +46,53 @@ pub fn csv_header(input: Option<&[String]>) -> Vec<String> {
     header
 }
 
-/// Writes CSV.
-pub(crate) struct CsvSink<W: Write> {
+/// The columns a CSV sink appends to the input's, and how one record's answer fills them.
+pub(crate) trait Appended<A> {
+    /// The column names, before renaming.
+    fn names(&self) -> &'static [&'static str];
+    /// Writes the appended fields of one row (the row is ended by the sink).
+    fn write<W: Write>(
+        &mut self,
+        out: &mut ::csv::Writer<W>,
+        answer: &A,
+    ) -> Result<(), ::csv::Error>;
+}
+
+/// Writes CSV: the input columns, then the columns `C` appends.
+pub(crate) struct CsvSink<W: Write, C> {
     out: ::csv::Writer<W>,
     header: Vec<String>,
     /// Input columns per row; 0 for line and grid input (the cells are the one input column).
     width: usize,
     header_written: bool,
-    no_timings: bool,
-    number: Vec<u8>,
+    columns: C,
 }
 
-impl<W: Write> CsvSink<W> {
-    pub(crate) fn new(out: W, header: Option<&[String]>, options: &OutputOptions) -> CsvSink<W> {
+impl<W: Write> CsvSink<W, SolveColumns> {
+    /// The sink of `solve`.
+    pub(crate) fn new(out: W, header: Option<&[String]>, options: &OutputOptions) -> Self {
+        let columns = SolveColumns {
+            no_timings: options.no_timings,
+            number: Vec::with_capacity(24),
+        };
+        CsvSink::with_columns(out, header, columns)
+    }
+}
+
+impl<W: Write, C> CsvSink<W, C> {
+    /// A sink for input with CSV header `header` (`None`: line or grid input), appending `columns`.
+    pub(crate) fn with_columns<A>(out: W, header: Option<&[String]>, columns: C) -> Self
+    where
+        C: Appended<A>,
+    {
         CsvSink {
             out: ::csv::WriterBuilder::new()
                 .buffer_capacity(BUFFER)
                 .from_writer(out),
-            header: csv_header(header),
+            header: header_with(header, columns.names()),
             width: header.map_or(0, <[String]>::len),
             header_written: false,
-            no_timings: options.no_timings,
-            number: Vec::with_capacity(24),
+            columns,
         }
     }
 
@@ -73,15 +104,51 @@ impl<W: Write> CsvSink<W> {
         Ok(())
     }
 
-    fn write_row(&mut self, record: &Record, answer: &Answer) -> Result<(), ::csv::Error> {
-        let out = &mut self.out;
+    /// Writes a row's input columns: its `width` fields (padded with empty ones or cut), or for
+    /// line and grid input (`width` 0) the cells as read.
+    fn write_input_fields(&mut self, record: &Record) -> Result<(), ::csv::Error> {
         if self.width == 0 {
-            out.write_field(&record.cells)?;
-        } else {
-            for i in 0..self.width {
-                out.write_field(record.fields.get(i).map_or("", String::as_str))?;
-            }
+            return self.out.write_field(&record.cells);
         }
+        for i in 0..self.width {
+            let field = record.fields.get(i).map_or("", String::as_str);
+            self.out.write_field(field)?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write, A, C: Appended<A>> Sink<A> for CsvSink<W, C> {
+    fn write(&mut self, record: &Record, answer: &A) -> io::Result<()> {
+        self.write_header()?;
+        self.write_input_fields(record)
+            .and_then(|()| self.columns.write(&mut self.out, answer))
+            .and_then(|()| self.out.write_record(None::<&[u8]>))
+            .map_err(csv_io_error)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.write_header()?;
+        self.out.flush()
+    }
+}
+
+/// The columns `solve` appends: `status`, `solution`, `guesses`, `micros`.
+pub(crate) struct SolveColumns {
+    no_timings: bool,
+    number: Vec<u8>,
+}
+
+impl Appended<Answer> for SolveColumns {
+    fn names(&self) -> &'static [&'static str] {
+        &APPENDED
+    }
+
+    fn write<W: Write>(
+        &mut self,
+        out: &mut ::csv::Writer<W>,
+        answer: &Answer,
+    ) -> Result<(), ::csv::Error> {
         out.write_field(answer.status.as_str())?;
         match answer.solution {
             Some(solution) => out.write_field(solution.to_line(b'0'))?,
@@ -94,20 +161,7 @@ impl<W: Write> CsvSink<W> {
         if !self.no_timings {
             push_micros(&mut self.number, answer.nanos);
         }
-        out.write_field(&self.number)?;
-        out.write_record(None::<&[u8]>)
-    }
-}
-
-impl<W: Write> Sink for CsvSink<W> {
-    fn write(&mut self, record: &Record, answer: &Answer) -> io::Result<()> {
-        self.write_header()?;
-        self.write_row(record, answer).map_err(csv_io_error)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.write_header()?;
-        self.out.flush()
+        out.write_field(&self.number)
     }
 }
 

@@ -1,16 +1,19 @@
 //! Writers: one per output format behind the [`Sink`] trait. A sink sees records and their answers in
-//! input order and knows nothing of how they were solved.
+//! input order and knows nothing of how they were solved. `solve` writes [`Answer`]s with [`sink`];
+//! `check` writes its verdicts ([`crate::check::Check`]) with [`check_sink`].
 
 use std::io::{self, BufWriter, Write};
 
 use crate::input::{InputFormat, Record};
 use crate::status::Answer;
 
+mod check;
 mod csv;
 mod grid;
 mod jsonl;
 mod line;
 
+pub use self::check::{CheckFormat, check_sink};
 pub use self::csv::csv_header;
 
 /// Layout of the output.
@@ -59,10 +62,10 @@ pub struct OutputOptions {
     pub no_timings: bool,
 }
 
-/// Receives every record with its answer, in input order.
-pub trait Sink {
+/// Receives every record with its answer (by default a solve [`Answer`]), in input order.
+pub trait Sink<A = Answer> {
     /// Writes one record.
-    fn write(&mut self, record: &Record, answer: &Answer) -> io::Result<()>;
+    fn write(&mut self, record: &Record, answer: &A) -> io::Result<()>;
     /// Writes anything pending and flushes.
     fn finish(&mut self) -> io::Result<()>;
 }
@@ -141,6 +144,7 @@ pub(crate) mod tests {
             fields: Vec::new(),
             cells: cells.to_string(),
             puzzle: Grid::parse(cells.as_bytes()).map_err(|e| e.to_string()),
+            solution: None,
         }
     }
 

@@ -57,16 +57,19 @@ fn tdoku_corpora_have_the_known_solution_counts() {
     }
 }
 
+/// The CSV datasets, each shipping a solution per puzzle.
+const CSV_DATASETS: [&str; 5] = [
+    "csv/kaggle_quizzes_solutions_20k.csv",
+    "csv/radcliffe_curated_5000.csv",
+    "csv/tictop_7034.csv",
+    "csv/rohanrao_head_10k.csv",
+    "csv/ppvan_8960.csv",
+];
+
 #[test]
 #[ignore = "large corpora from ../shared/data; run with --ignored"]
 fn csv_datasets_agree_with_their_shipped_solutions() {
-    for name in [
-        "csv/kaggle_quizzes_solutions_20k.csv",
-        "csv/radcliffe_curated_5000.csv",
-        "csv/tictop_7034.csv",
-        "csv/rohanrao_head_10k.csv",
-        "csv/ppvan_8960.csv",
-    ] {
+    for name in CSV_DATASETS {
         let Some(path) = shared(name) else { continue };
         let got = solve_unique(&path);
         let text = std::fs::read_to_string(&path).unwrap();
@@ -104,5 +107,55 @@ fn sudoku_exchange_banks_solve_whole() {
             text.lines().all(|l| l.len() == 81),
             "{name}: a record was not solved"
         );
+    }
+}
+
+#[test]
+#[ignore = "large corpora from ../shared/data; run with --ignored"]
+fn check_finds_the_shipped_csv_solutions_right() {
+    let dir = crate::Workdir::new();
+    for name in CSV_DATASETS {
+        let Some(path) = shared(name) else { continue };
+        let report = dir.path("report.json");
+        let out = bin()
+            .args(["check", "-q", "-O", "jsonl", "--report"])
+            .arg(&report)
+            .arg(&path)
+            .output()
+            .unwrap();
+        let records = jsonl(&out.stdout);
+        let rows = std::fs::read_to_string(&path).unwrap().lines().count() - 1;
+        assert_eq!(records.len(), rows, "{name}");
+        // every row ships a solution, and each is right: its puzzle's only one, or one of several
+        let totals =
+            &serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&report).unwrap())
+                .unwrap()["totals"];
+        assert_eq!(totals["given_solutions"], rows, "{name}");
+        for r in &records {
+            assert!(
+                r["verdict"] == "unique" || r["verdict"] == "multiple",
+                "{name}: {r}"
+            );
+        }
+        let multiple = totals["verdicts"]["multiple"].as_u64().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(if multiple == 0 { 0 } else { 1 }),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "large corpora from ../shared/data; run with --ignored"]
+fn check_passes_the_unique_tdoku_corpora() {
+    for name in [
+        "tdoku/puzzles2_17_clue",
+        "tdoku/puzzles5_forum_hardest_1905_11+",
+    ] {
+        let Some(path) = shared(name) else { continue };
+        let out = bin().args(["check", "-q"]).arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        assert!(out.stderr.is_empty(), "{name}: no problem listed");
     }
 }

@@ -1,0 +1,559 @@
+//! Dataset validation: one [`Verdict`] per record, with a detail a maintainer can act on.
+//!
+//! [`check_record`] is a pure function of one record (and, for `--duplicates`, of where its puzzle
+//! was first seen), so it runs on the pipeline's thread pool. It always searches for a second
+//! solution (`solve(&puzzle, 2)`), and decides in this order:
+//!
+//! 1. `malformed`: the record is not a puzzle (the reader's reason);
+//! 2. `duplicate`: the puzzle repeats an earlier record's ([`Duplicates`], decided in input order
+//!    before the records reach the pool); it is not searched again, its detail names the first;
+//! 3. `contradiction`: two equal givens in a unit (the detail names the digit, unit and cells);
+//! 4. `unsolvable`: no solution;
+//! 5. `wrong_solution`: the record gives a solution (see [`crate::input::Record::solution`]) that
+//!    is not 81 cells, leaves a cell blank, changes a given, breaks a unit, or (unique puzzles)
+//!    differs from the only solution: the detail says which, and where;
+//! 6. `multiple` (two or more solutions) or `unique`.
+//!
+//! With [`Options::minimal`], each given of a puzzle with one solution is removed in turn and the
+//! rest searched again (limit 2): a given is redundant when the puzzle without it still has one
+//! solution; a puzzle is minimal when none is. That is one more search per given.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, DefaultHasher, Hasher};
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+
+use crate::grid::{CELLS, Grid, ParseError, cell_name};
+use crate::input::Record;
+use crate::solver;
+
+pub mod report;
+
+/// What checking one record found; the same words in every output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Exactly one solution (and the given solution, if any, is it).
+    Unique,
+    /// Two or more solutions.
+    Multiple,
+    /// Well formed, consistent givens, no solution.
+    Unsolvable,
+    /// Two equal givens in a row, column or box.
+    Contradiction,
+    /// Not readable as a puzzle.
+    Malformed,
+    /// The given solution is not a solution of the puzzle (or not its only one).
+    WrongSolution,
+    /// The puzzle repeats an earlier record's.
+    Duplicate,
+}
+
+impl Verdict {
+    /// Every verdict, in the order summaries list them (`verdict as usize` indexes it).
+    pub const ALL: [Verdict; 7] = [
+        Verdict::Unique,
+        Verdict::Multiple,
+        Verdict::Unsolvable,
+        Verdict::Contradiction,
+        Verdict::Malformed,
+        Verdict::WrongSolution,
+        Verdict::Duplicate,
+    ];
+
+    /// The verdict word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Unique => "unique",
+            Verdict::Multiple => "multiple",
+            Verdict::Unsolvable => "unsolvable",
+            Verdict::Contradiction => "contradiction",
+            Verdict::Malformed => "malformed",
+            Verdict::WrongSolution => "wrong_solution",
+            Verdict::Duplicate => "duplicate",
+        }
+    }
+
+    /// True for every verdict but `unique`: the record needs a maintainer's attention.
+    pub fn is_problem(self) -> bool {
+        self != Verdict::Unique
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What checking one record found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why: set for every problem, and for a `unique` puzzle that is not minimal (with
+    /// [`Options::minimal`]); `None` for a plain `unique`.
+    pub detail: Option<String>,
+    /// The puzzle's only solution, when it has exactly one (`unique`, and `wrong_solution` of a
+    /// unique puzzle).
+    pub solution: Option<Grid>,
+    /// With [`Options::minimal`], for a puzzle with exactly one solution: its redundant givens
+    /// (0-based cells, in reading order; empty for a minimal puzzle). `None` when not looked at.
+    pub redundant: Option<Vec<u8>>,
+}
+
+impl Check {
+    /// A check with a verdict and a detail, nothing else.
+    fn plain(verdict: Verdict, detail: String) -> Check {
+        Check {
+            verdict,
+            detail: Some(detail),
+            solution: None,
+            redundant: None,
+        }
+    }
+
+    /// True when the record is worth listing: a problem, or a unique puzzle with redundant givens.
+    pub fn is_finding(&self) -> bool {
+        self.verdict.is_problem() || self.redundant.as_ref().is_some_and(|r| !r.is_empty())
+    }
+}
+
+/// How much to check.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Also test, for puzzles with one solution, which givens are redundant (a search per given).
+    pub minimal: bool,
+}
+
+/// Checks one record. `duplicate_of` names where its puzzle was first seen, when it repeats one
+/// ([`Duplicates::first_seen`]); such a record is not searched.
+pub fn check_record(record: &Record, duplicate_of: Option<&str>, options: &Options) -> Check {
+    let puzzle = match &record.puzzle {
+        Ok(puzzle) => puzzle,
+        Err(reason) => return Check::plain(Verdict::Malformed, reason.clone()),
+    };
+    if let Some(first) = duplicate_of {
+        return Check::plain(Verdict::Duplicate, format!("same puzzle as {first}"));
+    }
+    check_puzzle(puzzle, record.solution.as_deref(), options)
+}
+
+/// Checks one puzzle and the solution the dataset gives for it, if any (as text, so that one that
+/// is not 81 cells is reported too).
+pub fn check_puzzle(puzzle: &Grid, given: Option<&str>, options: &Options) -> Check {
+    let outcome = match solver::solve(puzzle, 2) {
+        Ok(outcome) => outcome,
+        Err(conflict) => return Check::plain(Verdict::Contradiction, conflict.to_string()),
+    };
+    let given = given.map(|text| Grid::parse(text.as_bytes()));
+    match (outcome.count, outcome.solution) {
+        (1, Some(only)) => {
+            let redundant = options.minimal.then(|| redundant_givens(puzzle));
+            let wrong = given.and_then(|g| wrong_solution(&g, puzzle, Some(&only)));
+            let (verdict, detail) = match wrong {
+                Some(why) => (Verdict::WrongSolution, Some(why)),
+                None => (Verdict::Unique, redundant.as_deref().and_then(not_minimal)),
+            };
+            Check {
+                verdict,
+                detail,
+                solution: Some(only),
+                redundant,
+            }
+        }
+        (0, _) | (_, None) => Check::plain(Verdict::Unsolvable, "no solution".to_string()),
+        (_, Some(_)) => match given.map(|g| wrong_solution(&g, puzzle, None)) {
+            Some(Some(why)) => Check::plain(Verdict::WrongSolution, why),
+            Some(None) => Check::plain(
+                Verdict::Multiple,
+                "2 or more solutions (the given solution is one)".to_string(),
+            ),
+            None => Check::plain(Verdict::Multiple, "2 or more solutions".to_string()),
+        },
+    }
+}
+
+/// Why `given` is not right for `puzzle` (whose only solution is `only`, when it has one), or
+/// `None` when it is.
+fn wrong_solution(
+    given: &Result<Grid, ParseError>,
+    puzzle: &Grid,
+    only: Option<&Grid>,
+) -> Option<String> {
+    let given = match given {
+        Ok(given) => given,
+        Err(e) => return Some(format!("given solution: {e}")),
+    };
+    let right = match only {
+        Some(only) => given == only,
+        None => given.solves(puzzle),
+    };
+    if right {
+        return None;
+    }
+    // a complete valid grid keeping the givens solves the puzzle, so for a unique puzzle it is
+    // the only solution: one of these flaws is always there
+    let mut why = flaw(given, puzzle)
+        .unwrap_or_else(|| "given solution differs from the only solution".to_string());
+    if let Some(only) = only {
+        why.push_str("; ");
+        why.push_str(&differences(given, only));
+    }
+    Some(why)
+}
+
+/// The first thing that keeps `given` from solving `puzzle`: a blank cell, a changed given, two
+/// equal digits in a unit. `None` when it solves it.
+fn flaw(given: &Grid, puzzle: &Grid) -> Option<String> {
+    let (g, p) = (given.cells(), puzzle.cells());
+    let blanks = g.iter().filter(|&&v| v == 0).count();
+    if let Some(first) = g.iter().position(|&v| v == 0) {
+        return Some(if blanks == 1 {
+            format!("given solution leaves {} blank", cell_name(first))
+        } else {
+            format!(
+                "given solution leaves {blanks} cells blank, first {}",
+                cell_name(first)
+            )
+        });
+    }
+    if let Some(cell) = (0..CELLS).find(|&i| p[i] != 0 && g[i] != p[i]) {
+        return Some(format!(
+            "given solution has {} at {}, where the puzzle gives {}",
+            g[cell],
+            cell_name(cell),
+            p[cell]
+        ));
+    }
+    given
+        .conflict()
+        .map(|conflict| format!("given solution has {conflict}"))
+}
+
+/// Cells listed, at most, where a given solution differs from the only one.
+const DIFFERENCES_SHOWN: usize = 3;
+
+/// Where `given` differs from `only`: `2 cells differ from the only solution: r1c1 is 4 not 3, ...`.
+fn differences(given: &Grid, only: &Grid) -> String {
+    let differ: Vec<usize> = (0..CELLS)
+        .filter(|&i| given.cells()[i] != only.cells()[i])
+        .collect();
+    let shown: Vec<String> = differ
+        .iter()
+        .take(DIFFERENCES_SHOWN)
+        .map(|&i| {
+            let had = match given.cells()[i] {
+                0 => "blank".to_string(),
+                d => d.to_string(),
+            };
+            format!("{} is {had} not {}", cell_name(i), only.cells()[i])
+        })
+        .collect();
+    let more = if differ.len() > DIFFERENCES_SHOWN {
+        ", ..."
+    } else {
+        ""
+    };
+    let cells = if differ.len() == 1 {
+        "cell differs"
+    } else {
+        "cells differ"
+    };
+    format!(
+        "{} {cells} from the only solution: {}{more}",
+        differ.len(),
+        shown.join(", ")
+    )
+}
+
+/// The givens of a puzzle with one solution whose removal alone leaves it with one solution.
+fn redundant_givens(puzzle: &Grid) -> Vec<u8> {
+    let mut cells = *puzzle.cells();
+    let mut redundant = Vec::new();
+    for cell in 0..CELLS {
+        let digit = cells[cell];
+        if digit == 0 {
+            continue;
+        }
+        cells[cell] = 0;
+        // removing a given keeps the solution, so the count is 1 (redundant) or 2
+        let unique = Grid::from_values(cells)
+            .and_then(|fewer| solver::solve(&fewer, 2).ok())
+            .is_some_and(|outcome| outcome.count == 1);
+        if unique {
+            redundant.push(cell as u8);
+        }
+        cells[cell] = digit;
+    }
+    redundant
+}
+
+/// The detail of a unique puzzle with these redundant givens: `None` when it is minimal.
+fn not_minimal(redundant: &[u8]) -> Option<String> {
+    if redundant.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = redundant.iter().map(|&c| cell_name(c as usize)).collect();
+    let givens = if names.len() == 1 { "given" } else { "givens" };
+    Some(format!(
+        "not minimal: {} redundant {givens} ({})",
+        names.len(),
+        names.join(", ")
+    ))
+}
+
+/// Finds repeated puzzles, in input order (feed it every record, in order, before checking).
+///
+/// Memory: one entry per distinct puzzle, a 16-byte digest of the puzzle and a 16-byte place (input
+/// and line) in a hash table kept between 7/16 and 7/8 full with one control byte a slot: 38 to 75
+/// bytes per distinct puzzle, about 56 on average. The digest is two 64-bit SipHash values of the
+/// 81 cells (blanks compared as blanks, whatever character was read); two different puzzles share
+/// one with a chance of about n²/2¹²⁹ among n puzzles, so a false duplicate is out of reach in
+/// practice. Only exact repeats are found, not puzzles equal up to symmetry or relabelling.
+#[derive(Debug, Default)]
+pub struct Duplicates {
+    names: Vec<String>,
+    first: HashMap<u128, Place, BuildHasherDefault<Prehashed>>,
+}
+
+/// Where a record is: input index and 1-based line.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    source: u32,
+    line: u64,
+}
+
+impl Duplicates {
+    /// A tracker for inputs named `names` (indexed by [`Record::source`]), used in messages.
+    pub fn new(names: Vec<String>) -> Duplicates {
+        Duplicates {
+            names,
+            first: HashMap::default(),
+        }
+    }
+
+    /// For a record whose puzzle was seen before: where it was first seen, as `line 12` (same
+    /// input) or `FILE:12` (another input). Otherwise notes this record as the first and returns
+    /// `None`. A malformed record is never a duplicate and is not noted.
+    pub fn first_seen(&mut self, record: &Record) -> Option<String> {
+        let puzzle = record.puzzle.as_ref().ok()?;
+        let here = Place {
+            source: record.source,
+            line: record.line,
+        };
+        let first = *self.first.entry(digest(puzzle)).or_insert(here);
+        if first.source == here.source && first.line == here.line {
+            return None;
+        }
+        Some(if first.source == here.source {
+            format!("line {}", first.line)
+        } else {
+            let name = self
+                .names
+                .get(first.source as usize)
+                .map_or("<unknown input>", String::as_str);
+            format!("{name}:{}", first.line)
+        })
+    }
+
+    /// Distinct puzzles seen.
+    pub fn len(&self) -> usize {
+        self.first.len()
+    }
+
+    /// True when no puzzle has been seen.
+    pub fn is_empty(&self) -> bool {
+        self.first.is_empty()
+    }
+}
+
+/// A 128-bit digest of a puzzle's cells: two SipHash values (fixed keys, so runs agree) of the
+/// cells behind different one-byte prefixes.
+fn digest(puzzle: &Grid) -> u128 {
+    let half = |prefix: u8| {
+        let mut h = DefaultHasher::new();
+        h.write_u8(prefix);
+        h.write(puzzle.cells());
+        h.finish()
+    };
+    (u128::from(half(1)) << 64) | u128::from(half(2))
+}
+
+/// The hasher of the duplicate table: its keys are digests already, so it takes their low 64 bits
+/// instead of hashing them again.
+#[derive(Debug, Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // only u128 keys are hashed; any other input is still folded in, never ignored
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 = n as u64;
+    }
+}
+
+/// Counts of a check run: records per verdict and, with `--minimal`, minimality.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    verdicts: VerdictCounts,
+    given_solutions: u64,
+    minimal: Minimality,
+    looked_minimal: bool,
+}
+
+impl Tally {
+    /// Counts one record's check.
+    pub fn add(&mut self, record: &Record, check: &Check) {
+        self.verdicts.0[check.verdict as usize] += 1;
+        self.given_solutions += u64::from(record.solution.is_some());
+        if let Some(redundant) = &check.redundant {
+            self.looked_minimal = true;
+            self.minimal.checked += 1;
+            if redundant.is_empty() {
+                self.minimal.minimal += 1;
+            } else {
+                self.minimal.not_minimal += 1;
+                self.minimal.redundant_givens += redundant.len() as u64;
+            }
+        }
+    }
+
+    /// Records counted.
+    pub fn records(&self) -> u64 {
+        self.verdicts.0.iter().sum()
+    }
+
+    /// Records with a problem (any verdict but `unique`).
+    pub fn problems(&self) -> u64 {
+        self.records() - self.verdicts.get(Verdict::Unique)
+    }
+
+    /// The totals, for summaries and reports; `minimal` says whether minimality was looked at.
+    pub fn totals(&self, minimal: bool) -> Totals {
+        Totals {
+            records: self.records(),
+            problems: self.problems(),
+            verdicts: self.verdicts.clone(),
+            given_solutions: self.given_solutions,
+            minimal: (minimal || self.looked_minimal).then(|| self.minimal.clone()),
+        }
+    }
+}
+
+/// Records per verdict, indexed by `verdict as usize`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VerdictCounts([u64; Verdict::ALL.len()]);
+
+impl VerdictCounts {
+    /// Every verdict with its count (zeros included), in [`Verdict::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Verdict, u64)> + '_ {
+        Verdict::ALL.into_iter().map(|v| (v, self.0[v as usize]))
+    }
+
+    /// The count of one verdict.
+    pub fn get(&self, verdict: Verdict) -> u64 {
+        self.0[verdict as usize]
+    }
+}
+
+impl Serialize for VerdictCounts {
+    /// A JSON object from verdict word to count, every verdict, in [`Verdict::ALL`] order.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(Verdict::ALL.len()))?;
+        for (verdict, n) in self.iter() {
+            map.serialize_entry(verdict.as_str(), &n)?;
+        }
+        map.end()
+    }
+}
+
+/// Minimality of the puzzles with one solution (`--minimal`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Minimality {
+    /// Puzzles with one solution whose givens were tested.
+    pub checked: u64,
+    /// Of those, puzzles with no redundant given.
+    pub minimal: u64,
+    /// Of those, puzzles with at least one redundant given.
+    pub not_minimal: u64,
+    /// Redundant givens over all puzzles (each removable alone, keeping one solution).
+    pub redundant_givens: u64,
+}
+
+/// What a check run found, as summarised on stderr and written at the end of a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    /// Records checked.
+    pub records: u64,
+    /// Records with a problem (any verdict but `unique`).
+    pub problems: u64,
+    /// Records per verdict, every verdict listed.
+    pub verdicts: VerdictCounts,
+    /// Records that came with a given solution (compared unless the record is malformed, a
+    /// duplicate, or its puzzle has a contradiction or no solution).
+    pub given_solutions: u64,
+    /// Minimality of the unique puzzles, when it was tested (`null` otherwise).
+    pub minimal: Option<Minimality>,
+}
+
+impl std::fmt::Display for Totals {
+    /// `300 records: 296 unique, 2 multiple, ...` (verdicts that occurred), `given solutions: 300`,
+    /// then, when tested,
+    /// `minimal: 250 of 296 puzzles with one solution; 46 have 71 redundant givens`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let counts: Vec<String> = self
+            .verdicts
+            .iter()
+            .filter(|&(_, n)| n > 0)
+            .map(|(v, n)| format!("{n} {v}"))
+            .collect();
+        let records = if self.records == 1 {
+            "record"
+        } else {
+            "records"
+        };
+        write!(f, "{} {records}", self.records)?;
+        if !counts.is_empty() {
+            write!(f, ": {}", counts.join(", "))?;
+        }
+        match self.given_solutions {
+            0 => write!(f, "\ngiven solutions: none")?,
+            n => write!(f, "\ngiven solutions: {n}")?,
+        }
+        if let Some(m) = &self.minimal {
+            write!(
+                f,
+                "\nminimal: {} of {} puzzles with one solution",
+                m.minimal, m.checked
+            )?;
+            if m.not_minimal > 0 {
+                let have = if m.not_minimal == 1 { "has" } else { "have" };
+                let givens = if m.redundant_givens == 1 {
+                    "given"
+                } else {
+                    "givens"
+                };
+                write!(
+                    f,
+                    "; {} {have} {} redundant {givens}",
+                    m.not_minimal, m.redundant_givens
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

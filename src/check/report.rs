@@ -1,0 +1,336 @@
+//! The `--report` file of a check run: every finding (each problem record, and with `--minimal`
+//! each unique puzzle with redundant givens) and the totals, as JSON, CSV or Markdown; one writer per
+//! format behind the [`Report`] trait.
+//!
+//! Reports are written as the run goes, findings first and totals last, so memory does not grow
+//! with the number of findings. They hold no times, so the same input gives the same bytes.
+//!
+//! - JSON: `{"findings":[{"file","line","verdict","detail","puzzle"},...],"totals":{...}}`, one
+//!   finding a line; `totals` as [`Totals`] serialises.
+//! - CSV: the findings only, columns `file,line,verdict,detail,puzzle` (the totals are in the
+//!   other formats and on stderr).
+//! - Markdown: a findings table, then a totals table and the problem and minimality counts.
+
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::{Totals, Verdict};
+use crate::input::csv_io_error;
+
+/// Layout of a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// One JSON object.
+    Json,
+    /// A CSV table of the findings.
+    Csv,
+    /// Markdown tables.
+    Markdown,
+}
+
+impl ReportFormat {
+    /// The format a file's extension names: `.json`, `.csv`, `.md` or `.markdown` (any case).
+    pub fn from_path(path: &Path) -> Option<ReportFormat> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "json" => Some(ReportFormat::Json),
+            "csv" => Some(ReportFormat::Csv),
+            "md" | "markdown" => Some(ReportFormat::Markdown),
+            _ => None,
+        }
+    }
+}
+
+/// One record worth listing.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding<'a> {
+    /// Input name (`<stdin>` for stdin).
+    pub file: &'a str,
+    /// 1-based line where the record starts.
+    pub line: u64,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why (see [`super::Check::detail`]).
+    pub detail: &'a str,
+    /// The puzzle cells as read (for a malformed record, what was read).
+    pub puzzle: &'a str,
+}
+
+/// Receives the findings in input order, then the totals.
+pub trait Report {
+    /// Writes one finding.
+    fn finding(&mut self, finding: &Finding<'_>) -> io::Result<()>;
+    /// Writes the totals and anything pending, and flushes.
+    fn finish(&mut self, totals: &Totals) -> io::Result<()>;
+}
+
+/// The report writer for `format`, writing to `out` (buffered inside).
+pub fn report<'a>(
+    format: ReportFormat,
+    out: Box<dyn Write + Send + 'a>,
+) -> Box<dyn Report + Send + 'a> {
+    let out = BufWriter::new(out);
+    match format {
+        ReportFormat::Json => Box::new(Json { out, count: 0 }),
+        ReportFormat::Csv => Box::new(Csv {
+            out: ::csv::Writer::from_writer(out),
+            header_written: false,
+        }),
+        ReportFormat::Markdown => Box::new(Markdown { out, count: 0 }),
+    }
+}
+
+struct Json<W: Write> {
+    out: W,
+    count: u64,
+}
+
+impl<W: Write> Report for Json<W> {
+    fn finding(&mut self, finding: &Finding<'_>) -> io::Result<()> {
+        let start: &[u8] = if self.count == 0 {
+            b"{\"findings\":[\n"
+        } else {
+            b",\n"
+        };
+        self.count += 1;
+        self.out.write_all(start)?;
+        serde_json::to_writer(&mut self.out, finding).map_err(io::Error::other)
+    }
+
+    fn finish(&mut self, totals: &Totals) -> io::Result<()> {
+        let end: &[u8] = if self.count == 0 {
+            b"{\"findings\":[],\n\"totals\":"
+        } else {
+            b"\n],\n\"totals\":"
+        };
+        self.out.write_all(end)?;
+        serde_json::to_writer(&mut self.out, totals).map_err(io::Error::other)?;
+        self.out.write_all(b"}\n")?;
+        self.out.flush()
+    }
+}
+
+struct Csv<W: Write> {
+    out: ::csv::Writer<W>,
+    header_written: bool,
+}
+
+impl<W: Write> Csv<W> {
+    fn header(&mut self) -> io::Result<()> {
+        if !std::mem::replace(&mut self.header_written, true) {
+            let header = ["file", "line", "verdict", "detail", "puzzle"];
+            self.out.write_record(header).map_err(csv_io_error)?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Report for Csv<W> {
+    fn finding(&mut self, f: &Finding<'_>) -> io::Result<()> {
+        self.header()?;
+        let line = f.line.to_string();
+        let row = [f.file, &line, f.verdict.as_str(), f.detail, f.puzzle];
+        self.out.write_record(row).map_err(csv_io_error)
+    }
+
+    fn finish(&mut self, _totals: &Totals) -> io::Result<()> {
+        self.header()?;
+        self.out.flush()
+    }
+}
+
+struct Markdown<W: Write> {
+    out: W,
+    count: u64,
+}
+
+impl<W: Write> Report for Markdown<W> {
+    fn finding(&mut self, f: &Finding<'_>) -> io::Result<()> {
+        if self.count == 0 {
+            self.out.write_all(
+                b"# sudoku-batch check\n\n## Findings\n\n\
+                  | file | line | verdict | detail |\n|---|---:|---|---|\n",
+            )?;
+        }
+        self.count += 1;
+        writeln!(
+            self.out,
+            "| {} | {} | {} | {} |",
+            cell(f.file),
+            f.line,
+            f.verdict,
+            cell(f.detail)
+        )
+    }
+
+    fn finish(&mut self, totals: &Totals) -> io::Result<()> {
+        if self.count == 0 {
+            self.out
+                .write_all(b"# sudoku-batch check\n\n## Findings\n\nNone.\n")?;
+        }
+        self.out
+            .write_all(b"\n## Totals\n\n| verdict | records |\n|---|---:|\n")?;
+        for (verdict, n) in totals.verdicts.iter() {
+            writeln!(self.out, "| {verdict} | {n} |")?;
+        }
+        writeln!(self.out, "| all | {} |", totals.records)?;
+        writeln!(
+            self.out,
+            "\nProblems: {} of {} records.",
+            totals.problems, totals.records
+        )?;
+        if let Some(m) = &totals.minimal {
+            writeln!(
+                self.out,
+                "\nMinimal: {} of {} puzzles with one solution; {} not minimal, with {} redundant \
+                 givens in all.",
+                m.minimal, m.checked, m.not_minimal, m.redundant_givens
+            )?;
+        }
+        self.out.flush()
+    }
+}
+
+/// Text for a Markdown table cell: `|`, `\` and `<` escaped, line breaks and other control
+/// characters as spaces, so any file name or detail stays in its cell.
+fn cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '|' => out.push_str("\\|"),
+            '\\' => out.push_str("\\\\"),
+            '<' => out.push_str("&lt;"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Check, Tally};
+    use super::*;
+    use crate::input::Record;
+
+    fn findings() -> Vec<Finding<'static>> {
+        vec![
+            Finding {
+                file: "a|b.txt",
+                line: 3,
+                verdict: Verdict::Contradiction,
+                detail: "digit 5 twice in row 1 (r1c1 and r1c6)",
+                puzzle: "55",
+            },
+            Finding {
+                file: "a|b.txt",
+                line: 4,
+                verdict: Verdict::Malformed,
+                detail: "invalid character '|' at cell 2 (r1c2), \"quoted\"\nnext <b>",
+                puzzle: "1|,",
+            },
+        ]
+    }
+
+    fn totals() -> Totals {
+        let mut t = Tally::default();
+        let record = Record {
+            source: 0,
+            line: 1,
+            fields: Vec::new(),
+            cells: String::new(),
+            puzzle: Err(String::new()),
+            solution: None,
+        };
+        for verdict in [Verdict::Unique, Verdict::Contradiction, Verdict::Malformed] {
+            t.add(
+                &record,
+                &Check {
+                    verdict,
+                    detail: None,
+                    solution: None,
+                    redundant: None,
+                },
+            );
+        }
+        t.totals(false)
+    }
+
+    fn render(format: ReportFormat, findings: &[Finding<'_>]) -> String {
+        let mut out = Vec::new();
+        {
+            let mut r = report(format, Box::new(&mut out));
+            for f in findings {
+                r.finding(f).unwrap();
+            }
+            r.finish(&totals()).unwrap();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn tells_the_format_from_the_extension() {
+        let of = |p: &str| ReportFormat::from_path(Path::new(p));
+        assert_eq!(of("r.json"), Some(ReportFormat::Json));
+        assert_eq!(of("dir/R.CSV"), Some(ReportFormat::Csv));
+        assert_eq!(of("r.md"), Some(ReportFormat::Markdown));
+        assert_eq!(of("r.markdown"), Some(ReportFormat::Markdown));
+        assert_eq!(of("r.txt"), None);
+        assert_eq!(of("report"), None);
+    }
+
+    #[test]
+    fn json_report_parses_and_holds_findings_then_totals() {
+        for findings in [findings(), vec![]] {
+            let text = render(ReportFormat::Json, &findings);
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(v["findings"].as_array().unwrap().len(), findings.len());
+            assert_eq!(v["totals"]["records"], 3);
+            assert_eq!(v["totals"]["verdicts"]["contradiction"], 1);
+            assert!(text.ends_with("}\n"));
+        }
+        let text = render(ReportFormat::Json, &findings());
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            v["findings"][1],
+            serde_json::json!({
+                "file": "a|b.txt", "line": 4, "verdict": "malformed",
+                "detail": "invalid character '|' at cell 2 (r1c2), \"quoted\"\nnext <b>",
+                "puzzle": "1|,"
+            })
+        );
+    }
+
+    #[test]
+    fn csv_report_is_a_table_of_findings() {
+        assert_eq!(
+            render(ReportFormat::Csv, &findings()),
+            "file,line,verdict,detail,puzzle\n\
+             a|b.txt,3,contradiction,digit 5 twice in row 1 (r1c1 and r1c6),55\n\
+             a|b.txt,4,malformed,\"invalid character '|' at cell 2 (r1c2), \"\"quoted\"\"\nnext <b>\",\"1|,\"\n"
+        );
+        assert_eq!(
+            render(ReportFormat::Csv, &[]),
+            "file,line,verdict,detail,puzzle\n"
+        );
+    }
+
+    #[test]
+    fn markdown_report_escapes_cells() {
+        let text = render(ReportFormat::Markdown, &findings());
+        assert_eq!(
+            text,
+            "# sudoku-batch check\n\n## Findings\n\n\
+             | file | line | verdict | detail |\n|---|---:|---|---|\n\
+             | a\\|b.txt | 3 | contradiction | digit 5 twice in row 1 (r1c1 and r1c6) |\n\
+             | a\\|b.txt | 4 | malformed | invalid character '\\|' at cell 2 (r1c2), \"quoted\" next &lt;b> |\n\
+             \n## Totals\n\n| verdict | records |\n|---|---:|\n\
+             | unique | 1 |\n| multiple | 0 |\n| unsolvable | 0 |\n| contradiction | 1 |\n\
+             | malformed | 1 |\n| wrong_solution | 0 |\n| duplicate | 0 |\n| all | 3 |\n\
+             \nProblems: 2 of 3 records.\n"
+        );
+        assert!(render(ReportFormat::Markdown, &[]).contains("## Findings\n\nNone.\n"));
+    }
+}

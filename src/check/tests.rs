@@ -1,0 +1,306 @@
+//! Verdicts and details for every kind of record, minimality, duplicates and tallies.
+
+use super::*;
+
+const PUZZLE: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+const SOLUTION: &str =
+    "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+/// A 17-clue puzzle (tdoku puzzles2_17_clue): minimal, since no 16-clue puzzle has one solution.
+const SEVENTEEN: &str =
+    ".................1..2..3........4.5..6.......14...7.......1.6.4....6.3....58...9.";
+/// Consistent givens, but r1c9 can hold nothing: row 1 has 1..8 and column 9 has 9.
+const UNSOLVABLE: &str =
+    "12345678.........9...............................................................";
+
+fn grid(text: &str) -> Grid {
+    text.parse().unwrap()
+}
+
+fn check(puzzle: &str, given: Option<&str>) -> Check {
+    check_puzzle(&grid(puzzle), given, &Options::default())
+}
+
+/// SOLUTION with `cell` set to `digit`.
+fn solution_with(cell: usize, digit: u8) -> String {
+    let mut s = SOLUTION.as_bytes().to_vec();
+    s[cell] = b'0' + digit;
+    String::from_utf8(s).unwrap()
+}
+
+fn record(line: u64, text: &str) -> Record {
+    Record {
+        source: 0,
+        line,
+        fields: Vec::new(),
+        cells: text.to_string(),
+        puzzle: Grid::parse(text.as_bytes()).map_err(|e| e.to_string()),
+        solution: None,
+    }
+}
+
+#[test]
+fn unique_puzzle_has_its_solution_and_no_detail() {
+    let c = check(PUZZLE, None);
+    assert_eq!(c.verdict, Verdict::Unique);
+    assert_eq!(c.detail, None);
+    assert_eq!(c.solution, Some(grid(SOLUTION)));
+    assert_eq!(c.redundant, None, "not looked at without --minimal");
+    assert!(!c.is_finding());
+}
+
+#[test]
+fn unique_puzzle_with_its_right_solution_is_unique() {
+    let zeros = SOLUTION.to_string();
+    assert_eq!(check(PUZZLE, Some(&zeros)).verdict, Verdict::Unique);
+}
+
+#[test]
+fn multiple_says_whether_the_given_solution_is_one() {
+    let empty = ".".repeat(81);
+    let c = check(&empty, None);
+    assert_eq!(c.verdict, Verdict::Multiple);
+    assert_eq!(c.detail.as_deref(), Some("2 or more solutions"));
+    assert_eq!(c.solution, None, "no solution is the only one");
+    let c = check(&empty, Some(SOLUTION));
+    assert_eq!(c.verdict, Verdict::Multiple);
+    assert_eq!(
+        c.detail.as_deref(),
+        Some("2 or more solutions (the given solution is one)")
+    );
+}
+
+#[test]
+fn unsolvable_puzzle_says_no_solution() {
+    let c = check(UNSOLVABLE, Some(SOLUTION));
+    assert_eq!(c.verdict, Verdict::Unsolvable);
+    assert_eq!(c.detail.as_deref(), Some("no solution"));
+}
+
+#[test]
+fn contradiction_names_digit_unit_and_cells() {
+    let mut text = PUZZLE.as_bytes().to_vec();
+    text[1] = b'3'; // r1c2 = 3 beside the given 3 at r1c3
+    let c = check(std::str::from_utf8(&text).unwrap(), None);
+    assert_eq!(c.verdict, Verdict::Contradiction);
+    assert_eq!(
+        c.detail.as_deref(),
+        Some("digit 3 twice in row 1 (r1c2 and r1c3)")
+    );
+}
+
+#[test]
+fn malformed_record_keeps_the_readers_reason() {
+    let c = check_record(&record(4, "123"), None, &Options::default());
+    assert_eq!(c.verdict, Verdict::Malformed);
+    assert_eq!(c.detail.as_deref(), Some("found 3 cells, expected 81"));
+}
+
+#[test]
+fn duplicate_record_names_the_first_and_is_not_searched() {
+    // a contradiction, but a duplicate is not looked at again: its first occurrence says it
+    let bad = format!("55{}", ".".repeat(79));
+    let c = check_record(&record(9, &bad), Some("line 2"), &Options::default());
+    assert_eq!(c.verdict, Verdict::Duplicate);
+    assert_eq!(c.detail.as_deref(), Some("same puzzle as line 2"));
+    // a malformed record stays malformed, whatever it repeats
+    let c = check_record(&record(9, "x"), Some("line 2"), &Options::default());
+    assert_eq!(c.verdict, Verdict::Malformed);
+}
+
+#[test]
+fn wrong_solution_says_what_is_wrong_and_where() {
+    let cases = [
+        (
+            SOLUTION[..80].to_string(),
+            "given solution: found 80 cells, expected 81",
+        ),
+        (
+            format!("x{}", &SOLUTION[1..]),
+            "given solution: invalid character 'x' at cell 1 (r1c1)",
+        ),
+        (
+            solution_with(5, 0),
+            "given solution leaves r1c6 blank; 1 cell differs from the only solution: \
+             r1c6 is blank not 1",
+        ),
+        (
+            format!("{}{}", ".".repeat(5), &SOLUTION[5..]),
+            "given solution leaves 5 cells blank, first r1c1; 5 cells differ from the only \
+             solution: r1c1 is blank not 4, r1c2 is blank not 8, r1c3 is blank not 3, ...",
+        ),
+        (
+            // r1c3 is a given 3
+            solution_with(2, 7),
+            "given solution has 7 at r1c3, where the puzzle gives 3; 1 cell differs from the \
+             only solution: r1c3 is 7 not 3",
+        ),
+        (
+            // r1c1 is not a given: a complete grid keeping the givens, but two 3s in row 1
+            solution_with(0, 3),
+            "given solution has digit 3 twice in row 1 (r1c1 and r1c3); 1 cell differs from \
+             the only solution: r1c1 is 3 not 4",
+        ),
+    ];
+    for (given, detail) in cases {
+        let c = check(PUZZLE, Some(&given));
+        assert_eq!(c.verdict, Verdict::WrongSolution, "{given}");
+        assert_eq!(c.detail.as_deref(), Some(detail), "{given}");
+        assert_eq!(
+            c.solution,
+            Some(grid(SOLUTION)),
+            "the right one comes along"
+        );
+    }
+}
+
+#[test]
+fn wrong_solution_of_a_puzzle_with_several_solutions() {
+    let empty = ".".repeat(81);
+    let c = check(&empty, Some(&solution_with(0, 3)));
+    assert_eq!(c.verdict, Verdict::WrongSolution);
+    assert_eq!(
+        c.detail.as_deref(),
+        Some("given solution has digit 3 twice in row 1 (r1c1 and r1c3)")
+    );
+}
+
+#[test]
+fn given_solution_of_a_record_is_checked() {
+    let mut r = record(2, PUZZLE);
+    r.solution = Some(solution_with(0, 3));
+    let c = check_record(&r, None, &Options::default());
+    assert_eq!(c.verdict, Verdict::WrongSolution);
+}
+
+#[test]
+fn minimal_finds_redundant_givens() {
+    let minimal = Options { minimal: true };
+    let c = check_puzzle(&grid(SEVENTEEN), None, &minimal);
+    assert_eq!(
+        (c.verdict, c.redundant.clone()),
+        (Verdict::Unique, Some(vec![]))
+    );
+    assert_eq!(c.detail, None);
+    assert!(!c.is_finding());
+
+    // every given of a full grid can go alone
+    let c = check_puzzle(&grid(SOLUTION), None, &minimal);
+    assert_eq!(c.redundant, Some((0..81).collect()));
+    assert!(c.is_finding());
+
+    // the 17-clue puzzle plus one more digit of its solution: that digit is redundant
+    let only = check(SEVENTEEN, None).solution.unwrap();
+    let mut cells = *grid(SEVENTEEN).cells();
+    cells[0] = only.cells()[0];
+    let c = check_puzzle(&Grid::from_values(cells).unwrap(), None, &minimal);
+    let redundant = c.redundant.unwrap();
+    assert!(redundant.contains(&0), "{redundant:?}");
+    assert_eq!(
+        c.detail.unwrap(),
+        not_minimal(&redundant).unwrap(),
+        "the detail lists them"
+    );
+    assert_eq!(
+        not_minimal(&[0, 80]).unwrap(),
+        "not minimal: 2 redundant givens (r1c1, r9c9)"
+    );
+    assert_eq!(
+        not_minimal(&[10]).unwrap(),
+        "not minimal: 1 redundant given (r2c2)"
+    );
+}
+
+#[test]
+fn minimal_is_not_looked_at_for_other_verdicts() {
+    let minimal = Options { minimal: true };
+    let c = check_puzzle(&grid(&".".repeat(81)), None, &minimal);
+    assert_eq!(c.redundant, None);
+    // a wrong solution of a minimal puzzle: the minimality of the puzzle is still told
+    let mut blank = check(SEVENTEEN, None).solution.unwrap().to_string();
+    blank.replace_range(0..1, ".");
+    let c = check_puzzle(&grid(SEVENTEEN), Some(&blank), &minimal);
+    assert_eq!(
+        (c.verdict, c.redundant),
+        (Verdict::WrongSolution, Some(vec![]))
+    );
+}
+
+#[test]
+fn duplicates_name_the_first_record_in_the_same_or_another_input() {
+    let mut d = Duplicates::new(vec!["a.txt".into(), "b.txt".into()]);
+    let zeros = PUZZLE.replace('.', "0");
+    assert_eq!(d.first_seen(&record(3, PUZZLE)), None);
+    assert_eq!(d.first_seen(&record(4, SOLUTION)), None);
+    assert_eq!(
+        d.first_seen(&record(7, &zeros)),
+        Some("line 3".into()),
+        "blanks compare equal whatever their character"
+    );
+    let mut other = record(1, PUZZLE);
+    other.source = 1;
+    assert_eq!(d.first_seen(&other), Some("a.txt:3".into()));
+    assert_eq!(d.first_seen(&record(9, "x")), None);
+    assert_eq!(d.first_seen(&record(10, "x")), None, "malformed: never");
+    assert_eq!(d.len(), 2);
+}
+
+#[test]
+fn digests_of_close_puzzles_differ() {
+    let mut seen = std::collections::HashSet::new();
+    let base = grid(PUZZLE);
+    for cell in 0..81 {
+        for digit in 0..=9 {
+            let mut cells = *base.cells();
+            cells[cell] = digit;
+            seen.insert(digest(&Grid::from_values(cells).unwrap()));
+        }
+    }
+    // 81 cells x 10 values, minus the 80 repeats of the base puzzle itself
+    assert_eq!(seen.len(), 81 * 10 - 80);
+}
+
+#[test]
+fn tally_counts_verdicts_problems_and_minimality() {
+    let minimal = Options { minimal: true };
+    let mut t = Tally::default();
+    let mut with_solution = record(1, SEVENTEEN);
+    with_solution.solution = Some("1".into());
+    for r in [
+        with_solution,
+        record(2, SOLUTION),
+        record(3, UNSOLVABLE),
+        record(4, "x"),
+    ] {
+        t.add(&r, &check_record(&r, None, &minimal));
+    }
+    let totals = t.totals(true);
+    assert_eq!((totals.records, totals.problems), (4, 3));
+    assert_eq!(
+        totals.to_string(),
+        "4 records: 1 unique, 1 unsolvable, 1 malformed, 1 wrong_solution\n\
+         given solutions: 1\n\
+         minimal: 1 of 2 puzzles with one solution; 1 has 81 redundant givens"
+    );
+    assert_eq!(
+        serde_json::to_string(&totals).unwrap(),
+        r#"{"records":4,"problems":3,"verdicts":{"unique":1,"multiple":0,"unsolvable":1,"contradiction":0,"malformed":1,"wrong_solution":1,"duplicate":0},"given_solutions":1,"minimal":{"checked":2,"minimal":1,"not_minimal":1,"redundant_givens":81}}"#
+    );
+    let none = Tally::default().totals(false);
+    assert_eq!(none.to_string(), "0 records\ngiven solutions: none");
+    assert_eq!(none.minimal, None);
+}
+
+#[test]
+fn verdict_words_match_serde_names_and_all_order() {
+    for (i, v) in Verdict::ALL.iter().enumerate() {
+        assert_eq!(*v as usize, i);
+        assert_eq!(
+            serde_json::to_string(v).unwrap(),
+            format!("\"{}\"", v.as_str())
+        );
+    }
+    assert_eq!(Verdict::WrongSolution.to_string(), "wrong_solution");
+    assert!(!Verdict::Unique.is_problem());
+    assert!(Verdict::ALL[1..].iter().all(|v| v.is_problem()));
+}

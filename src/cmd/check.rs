@@ -1,0 +1,257 @@
+//! `check`: every record of the inputs gets a verdict on the pool (uniqueness always searched, given
+//! solutions compared), duplicates are told in input order before dispatch; problems are listed on
+//! stderr (capped) with the counts, every finding goes to `--report`, every verdict to `-O`.
+//!
+//! Nothing goes to stdout without `-O` or `-o`: like a linter, the findings are the output, and a
+//! summary that ends the run says how many there were. The exit status says whether there were
+//! any (0 none, 1 some), so `check` can gate a dataset in CI.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use sudoku_batch::check::report::{self, Finding, ReportFormat};
+use sudoku_batch::check::{self, Check, Duplicates, Options, Tally};
+use sudoku_batch::input::{InputError, InputFormat, Record};
+use sudoku_batch::output::{self, CheckFormat};
+use sudoku_batch::pipeline::{self, Config, PipelineError};
+
+use super::progress::Progress;
+use crate::cli::CheckArgs;
+
+/// A record and, when its puzzle repeats an earlier one, where that one was first seen.
+type Item = (Record, Option<String>);
+
+/// Runs `check`; the exit code is 1 when any record has a problem.
+pub fn run(args: &CheckArgs) -> Result<ExitCode> {
+    let start = Instant::now();
+    // everything that can fail on the command line alone fails before stdin is read
+    let pool = super::thread_pool(args.input.threads)?;
+    let threads = pool.current_num_threads();
+    let stream = stream_format(args)?;
+    let out = match stream {
+        Some(_) => Some(super::open_output(
+            args.output.as_deref(),
+            &args.input.inputs,
+        )?),
+        None => None,
+    };
+    let output_name = super::output_name(args.output.as_deref());
+    let report_file = match &args.report {
+        Some(path) => Some((path, open_report(path, args)?)),
+        None => None,
+    };
+    let mut reader = super::open_reader(&args.input)?;
+    if args.solution_column.is_some() && reader.format() != InputFormat::Csv {
+        anyhow::bail!(
+            "--solution-column applies to CSV input only; {} is {} input",
+            reader.source_name(0),
+            reader.format().name()
+        );
+    }
+    reader.read_solutions(args.solution_column.as_ref())?;
+    let names = super::source_names(&reader, &args.input);
+    let mut sink = match (stream, out) {
+        (Some(format), Some(out)) => Some(output::check_sink(
+            format,
+            out,
+            reader.header(),
+            names.clone(),
+        )),
+        _ => None,
+    };
+    let mut report = report_file.map(|(path, (format, file))| {
+        let writer: Box<dyn Write + Send> = Box::new(file);
+        (path, report::report(format, writer))
+    });
+    let config = Config {
+        batch_size: args.input.batch_size.get(),
+        ..Config::for_threads(threads)
+    };
+    let (mut progress, records_read) = Progress::for_reader(&args.input, &reader);
+    let options = Options {
+        minimal: args.minimal,
+    };
+    let mut duplicates = args.duplicates.then(|| Duplicates::new(names.clone()));
+    let mut batch = Vec::new();
+    let mut tally = Tally::default();
+    let mut listing = Listing::new(args.max_problems);
+
+    let result = pipeline::run(
+        |max, out: &mut Vec<Item>| {
+            batch.clear();
+            let n = reader.read_batch(max, &mut batch)?;
+            // in input order, on this thread: the first occurrence is the one noted
+            out.extend(batch.drain(..).map(|record| {
+                let first = duplicates.as_mut().and_then(|d| d.first_seen(&record));
+                (record, first)
+            }));
+            records_read.fetch_add(n as u64, Ordering::Relaxed);
+            Ok::<usize, InputError>(n)
+        },
+        &pool,
+        config,
+        |(record, first): &Item| check::check_record(record, first.as_deref(), &options),
+        |items: Vec<Item>, checks: Vec<Check>| -> Result<()> {
+            for ((record, _), check) in items.iter().zip(&checks) {
+                tally.add(record, check);
+                if check.is_finding() {
+                    let finding = Finding {
+                        file: names
+                            .get(record.source as usize)
+                            .map_or("<unknown input>", String::as_str),
+                        line: record.line,
+                        verdict: check.verdict,
+                        detail: check.detail.as_deref().unwrap_or(""),
+                        puzzle: &record.cells,
+                    };
+                    listing.add(&finding);
+                    if let Some((path, report)) = report.as_mut() {
+                        report
+                            .finding(&finding)
+                            .with_context(|| format!("writing {}", path.display()))?;
+                    }
+                }
+                if let Some(sink) = sink.as_mut() {
+                    sink.write(record, check)
+                        .with_context(|| format!("writing {output_name}"))?;
+                }
+            }
+            progress.add(items.len());
+            Ok(())
+        },
+    );
+    progress.finish();
+    let read_error = match result {
+        Ok(()) => None,
+        // what was read before the failure is reported, then the error
+        Err(PipelineError::Read(err)) => Some(err),
+        Err(PipelineError::Write(err)) => return Err(err),
+    };
+    if let Some(sink) = sink.as_mut() {
+        sink.finish()
+            .with_context(|| format!("writing {output_name}"))?;
+    }
+    let totals = tally.totals(args.minimal);
+    if let Some((path, report)) = report.as_mut() {
+        report
+            .finish(&totals)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    listing.print(args.report.is_some())?;
+    if !args.input.quiet {
+        let problems = match totals.problems {
+            0 => "no problems".to_string(),
+            1 => "1 problem".to_string(),
+            n => format!("{n} problems"),
+        };
+        eprintln!(
+            "{totals}\n{problems}; checked in {:.3} s on {threads} thread{}",
+            start.elapsed().as_secs_f64(),
+            if threads == 1 { "" } else { "s" }
+        );
+    }
+    if let Some(err) = read_error {
+        return Err(err.into());
+    }
+    Ok(if totals.problems > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The format of the per-record stream: `-O`, else the extension of `-o` (`.jsonl`, `.csv`), else
+/// none; `-o` with neither is an error.
+fn stream_format(args: &CheckArgs) -> Result<Option<CheckFormat>> {
+    if let Some(format) = args.output_format {
+        return Ok(Some(format.into()));
+    }
+    let Some(path) = args.output.as_deref() else {
+        return Ok(None);
+    };
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("jsonl") => Ok(Some(CheckFormat::Jsonl)),
+        Some("csv") => Ok(Some(CheckFormat::Csv)),
+        _ => anyhow::bail!(
+            "{}: cannot tell the output format from the file name; use -O jsonl or -O csv",
+            path.display()
+        ),
+    }
+}
+
+/// The report's format (`--report-format`, else the file's extension) and its file, created.
+fn open_report(path: &Path, args: &CheckArgs) -> Result<(ReportFormat, std::fs::File)> {
+    let format = match args.report_format {
+        Some(format) => format.into(),
+        None => ReportFormat::from_path(path).with_context(|| {
+            format!(
+                "{}: cannot tell the report format from the file name; name it .json, .csv or \
+                 .md, or use --report-format",
+                path.display()
+            )
+        })?,
+    };
+    super::refuse_input(path, &args.input.inputs, "report")?;
+    let stream_path = args.output.as_deref().map(PathBuf::from);
+    if stream_path.is_some_and(|o| o.as_os_str() != "-" && o == path) {
+        anyhow::bail!(
+            "{}: the report file is also the output file",
+            path.display()
+        );
+    }
+    Ok((format, super::create_file(path)?))
+}
+
+/// The findings listed on stderr: the first `max`, then how many more there were.
+struct Listing {
+    max: usize,
+    shown: Vec<String>,
+    hidden: u64,
+}
+
+impl Listing {
+    fn new(max: usize) -> Listing {
+        Listing {
+            max,
+            shown: Vec::new(),
+            hidden: 0,
+        }
+    }
+
+    fn add(&mut self, f: &Finding<'_>) {
+        if self.shown.len() < self.max {
+            self.shown.push(format!(
+                "{}:{}: {}: {}",
+                f.file, f.line, f.verdict, f.detail
+            ));
+        } else {
+            self.hidden += 1;
+        }
+    }
+
+    /// Prints the listing on stderr; `reported` says whether a report holds every finding.
+    fn print(&self, reported: bool) -> io::Result<()> {
+        let mut stderr = io::stderr().lock();
+        for line in &self.shown {
+            writeln!(stderr, "{line}")?;
+        }
+        if self.hidden > 0 {
+            let all = if reported {
+                "the report lists them all"
+            } else {
+                "raise --max-problems, or --report FILE lists them all"
+            };
+            writeln!(stderr, "... and {} more not shown ({all})", self.hidden)?;
+        }
+        Ok(())
+    }
+}

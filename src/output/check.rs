@@ -1,0 +1,197 @@
+//! The writers of `check`'s per-record stream: every record's verdict, in input order.
+//!
+//! - `jsonl`: one object per record with exactly the keys `file`, `line`, `puzzle` (the cells as
+//!   read), `verdict`, `detail` (null for a plain `unique`), `solution` (the only solution as 81
+//!   digits, null unless the puzzle has exactly one) and `redundant` (with `--minimal`, the number
+//!   of redundant givens of a puzzle with one solution, 0 for a minimal one; else null).
+//! - `csv`: the input columns (for line and grid input, one `puzzle` column), then `verdict`,
+//!   `detail`, `solution`, `redundant` (empty cells for null), renamed where they clash with an
+//!   input column as in `solve`'s CSV.
+
+use std::io::{self, BufWriter, Write};
+
+use serde::Serialize;
+
+use super::csv::{Appended, CsvSink};
+use super::{BUFFER, Sink};
+use crate::check::{Check, Verdict};
+use crate::grid::Grid;
+use crate::input::Record;
+
+/// Layout of the per-record stream of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckFormat {
+    /// One JSON object per record.
+    Jsonl,
+    /// Input columns plus verdict, detail, solution, redundant.
+    Csv,
+}
+
+/// The columns appended to the input's, before renaming.
+const APPENDED: [&str; 4] = ["verdict", "detail", "solution", "redundant"];
+
+/// The sink for `format`, writing to `out`. `header` is the CSV input header, if any; `names` the
+/// input names, indexed by [`Record::source`]. Buffered inside; [`Sink::finish`] flushes.
+pub fn check_sink<'a>(
+    format: CheckFormat,
+    out: Box<dyn Write + Send + 'a>,
+    header: Option<&[String]>,
+    names: Vec<String>,
+) -> Box<dyn Sink<Check> + Send + 'a> {
+    match format {
+        CheckFormat::Jsonl => Box::new(JsonlChecks {
+            out: BufWriter::with_capacity(BUFFER, out),
+            names,
+        }),
+        CheckFormat::Csv => Box::new(CsvSink::with_columns(out, header, CheckColumns)),
+    }
+}
+
+/// The only solution as 81 digits.
+fn digits(solution: &Grid) -> [u8; 81] {
+    solution.to_line(b'0')
+}
+
+struct JsonlChecks<W: Write> {
+    out: BufWriter<W>,
+    names: Vec<String>,
+}
+
+/// A jsonl record, keys in the documented order.
+#[derive(Serialize)]
+struct Row<'a> {
+    file: &'a str,
+    line: u64,
+    puzzle: &'a str,
+    verdict: Verdict,
+    detail: Option<&'a str>,
+    solution: Option<&'a str>,
+    redundant: Option<usize>,
+}
+
+impl<W: Write> Sink<Check> for JsonlChecks<W> {
+    fn write(&mut self, record: &Record, check: &Check) -> io::Result<()> {
+        let solution = check.solution.as_ref().map(digits);
+        let row = Row {
+            file: self
+                .names
+                .get(record.source as usize)
+                .map_or("<unknown input>", String::as_str),
+            line: record.line,
+            puzzle: &record.cells,
+            verdict: check.verdict,
+            detail: check.detail.as_deref(),
+            // digits are ASCII
+            solution: solution.as_ref().and_then(|d| std::str::from_utf8(d).ok()),
+            redundant: check.redundant.as_ref().map(Vec::len),
+        };
+        serde_json::to_writer(&mut self.out, &row).map_err(io::Error::other)?;
+        self.out.write_all(b"\n")
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The columns `check` appends: `verdict`, `detail`, `solution`, `redundant`.
+struct CheckColumns;
+
+impl Appended<Check> for CheckColumns {
+    fn names(&self) -> &'static [&'static str] {
+        &APPENDED
+    }
+
+    fn write<W: Write>(
+        &mut self,
+        out: &mut ::csv::Writer<W>,
+        check: &Check,
+    ) -> Result<(), ::csv::Error> {
+        out.write_field(check.verdict.as_str())?;
+        out.write_field(check.detail.as_deref().unwrap_or(""))?;
+        match &check.solution {
+            Some(solution) => out.write_field(digits(solution))?,
+            None => out.write_field("")?,
+        }
+        match &check.redundant {
+            Some(redundant) => out.write_field(redundant.len().to_string()),
+            None => out.write_field(""),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{PUZZLE, SOLUTION, record};
+    use super::*;
+
+    fn checks() -> Vec<(Record, Check)> {
+        let mut csv_row = record(2, PUZZLE);
+        csv_row.fields = vec!["7".into(), PUZZLE.into(), SOLUTION.into()];
+        let mut short = record(3, "x");
+        short.fields = vec!["8".into()];
+        short.source = 1;
+        vec![
+            (
+                csv_row,
+                Check {
+                    verdict: Verdict::Unique,
+                    detail: None,
+                    solution: SOLUTION.parse().ok(),
+                    redundant: Some(vec![]),
+                },
+            ),
+            (
+                short,
+                Check {
+                    verdict: Verdict::Malformed,
+                    detail: Some("found 1 cell, expected 81, \"x\"".into()),
+                    solution: None,
+                    redundant: None,
+                },
+            ),
+        ]
+    }
+
+    fn render(format: CheckFormat, header: Option<&[String]>) -> String {
+        let mut out = Vec::new();
+        {
+            let names = vec!["a.csv".to_string(), "b.csv".to_string()];
+            let mut s = check_sink(format, Box::new(&mut out), header, names);
+            for (r, c) in &checks() {
+                s.write(r, c).unwrap();
+            }
+            s.finish().unwrap();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn jsonl_has_the_documented_keys_in_order() {
+        let text = render(CheckFormat::Jsonl, None);
+        assert_eq!(
+            text,
+            format!(
+                "{{\"file\":\"a.csv\",\"line\":2,\"puzzle\":\"{PUZZLE}\",\"verdict\":\"unique\",\"detail\":null,\"solution\":\"{SOLUTION}\",\"redundant\":0}}\n\
+                 {{\"file\":\"b.csv\",\"line\":3,\"puzzle\":\"x\",\"verdict\":\"malformed\",\"detail\":\"found 1 cell, expected 81, \\\"x\\\"\",\"solution\":null,\"redundant\":null}}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn csv_keeps_input_columns_and_renames_clashes() {
+        let header: Vec<String> = ["id", "puzzle", "solution"].map(String::from).into();
+        assert_eq!(
+            render(CheckFormat::Csv, Some(&header)),
+            format!(
+                "id,puzzle,solution,verdict,detail,solution_2,redundant\n\
+                 7,{PUZZLE},{SOLUTION},unique,,{SOLUTION},0\n\
+                 8,,,malformed,\"found 1 cell, expected 81, \"\"x\"\"\",,\n"
+            )
+        );
+        assert_eq!(
+            render(CheckFormat::Csv, None).lines().next(),
+            Some("puzzle,verdict,detail,solution,redundant")
+        );
+    }
+}

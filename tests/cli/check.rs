@@ -1,0 +1,457 @@
+//! `sudoku-batch check` through the real binary.
+
+use std::collections::BTreeSet;
+use std::process::Output;
+
+use predicates::prelude::*;
+use sudoku_batch::check::Verdict;
+
+use crate::{Workdir, bin, golden, jsonl};
+
+/// Runs `check` with `args`; returns the output after checking the exit code.
+fn check(args: &[&str], code: i32) -> Output {
+    let out = bin().arg("check").args(args).output().expect("run");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).expect("utf-8")
+}
+
+/// The verdicts of jsonl output, in order.
+fn verdicts(output: &[u8]) -> Vec<String> {
+    jsonl(output)
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn csv_dataset_gets_every_verdict_in_input_order() {
+    let out = check(
+        &[
+            "--duplicates",
+            "-q",
+            "-O",
+            "jsonl",
+            "tests/fixtures/check.csv",
+        ],
+        1,
+    );
+    golden("check.csv.jsonl", &out.stdout);
+    assert_eq!(
+        verdicts(&out.stdout),
+        [
+            "unique",
+            "wrong_solution",
+            "wrong_solution",
+            "duplicate",
+            "multiple",
+            "contradiction",
+            "malformed",
+            "unsolvable",
+            "wrong_solution",
+            "wrong_solution",
+            "unique",
+        ]
+    );
+}
+
+#[test]
+fn wrong_solution_column_is_reported_with_file_line_and_cell() {
+    let out = check(&["-q", "tests/fixtures/check.csv"], 1);
+    let stderr = text(&out.stderr);
+    for line in [
+        "tests/fixtures/check.csv:3: wrong_solution: given solution has digit 4 twice in row 1 \
+         (r1c1 and r1c2); 1 cell differs from the only solution: r1c1 is 4 not 3",
+        "tests/fixtures/check.csv:4: wrong_solution: given solution: found 80 cells, expected 81",
+        "tests/fixtures/check.csv:10: wrong_solution: given solution has 5 at r1c1, where the \
+         puzzle gives 4; 1 cell differs from the only solution: r1c1 is 5 not 4",
+        "tests/fixtures/check.csv:11: wrong_solution: given solution leaves r5c5 blank; 1 cell \
+         differs from the only solution: r5c5 is blank not 2",
+    ] {
+        assert!(stderr.lines().any(|l| l == line), "{line}\nin\n{stderr}");
+    }
+    assert!(out.stdout.is_empty(), "nothing on stdout without -O");
+    // without --duplicates, the repeated row is checked like any other
+    assert!(!stderr.contains("duplicate"));
+}
+
+#[test]
+fn line_file_with_wrong_second_fields() {
+    let out = check(&["-q", "tests/fixtures/check.txt"], 1);
+    golden("check.txt.stderr", &out.stderr);
+}
+
+#[test]
+fn tdoku_lines_with_count_and_solution() {
+    let out = check(&["-q", "-O", "csv", "tests/fixtures/tdoku.txt"], 1);
+    golden("tdoku.txt.csv", &out.stdout);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("tdoku.txt:2: wrong_solution: given solution: found 60 cells"));
+    assert!(stderr.contains(
+        "tdoku.txt:5: wrong_solution: given solution: invalid character 'x' at cell 31 (r4c4)"
+    ));
+}
+
+#[test]
+fn clean_dataset_exits_0_with_a_summary_and_nothing_on_stdout() {
+    let out = check(&["data/kaggle_200.csv"], 0);
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr
+            .starts_with("200 records: 200 unique\ngiven solutions: 200\nno problems; checked in "),
+        "{stderr}"
+    );
+    let quiet = check(&["-q", "data/kaggle_200.csv"], 0);
+    assert!(quiet.stderr.is_empty());
+}
+
+#[test]
+fn problems_exit_1_and_the_summary_counts_them() {
+    let out = check(&["tests/fixtures/mixed.txt"], 1);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(
+        "\n9 records: 3 unique, 1 multiple, 1 unsolvable, 1 contradiction, 2 malformed, \
+         1 wrong_solution\ngiven solutions: 1\n6 problems; checked in "
+    ));
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    let dir = Workdir::new();
+    let report_txt = dir.path("r.txt");
+    let out_txt = dir.path("out.txt");
+    for (args, message) in [
+        (vec!["no/such/file.txt"], "no/such/file.txt"),
+        (
+            vec!["--max-problems", "x", "data/easy_300.txt"],
+            "invalid value",
+        ),
+        (
+            vec![
+                "--report",
+                report_txt.to_str().unwrap(),
+                "data/easy_300.txt",
+            ],
+            "cannot tell the report format",
+        ),
+        (
+            vec!["-o", out_txt.to_str().unwrap(), "data/easy_300.txt"],
+            "use -O jsonl or -O csv",
+        ),
+        (
+            vec!["--solution-column", "2", "data/easy_300.txt"],
+            "--solution-column applies to CSV input only",
+        ),
+        (
+            vec!["--solution-column", "nope", "data/kaggle_200.csv"],
+            "data/kaggle_200.csv:1: no column named \"nope\"",
+        ),
+        (
+            vec!["--solution-column", "quizzes", "data/kaggle_200.csv"],
+            "the solution column is the puzzle column",
+        ),
+        (
+            vec!["--report-format", "json", "data/easy_300.txt"],
+            "--report",
+        ),
+        (vec!["-O", "line", "data/easy_300.txt"], "invalid value"),
+    ] {
+        bin()
+            .arg("check")
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+    assert!(!report_txt.exists() && !out_txt.exists());
+}
+
+#[test]
+fn duplicates_name_the_first_line_in_the_same_or_an_earlier_file() {
+    let dir = Workdir::new();
+    let puzzles: Vec<&str> = include_str!("../../data/easy_300.txt").lines().collect();
+    let a = dir.write("a.txt", format!("{}\n{}\n", puzzles[0], puzzles[1]));
+    let b = dir.write(
+        "b.txt",
+        format!(
+            "{}\n# c\n{}\n{}\n",
+            puzzles[2],
+            puzzles[1].replace('.', "0"),
+            puzzles[2]
+        ),
+    );
+    let out = bin()
+        .args(["check", "-q", "--duplicates", "-O", "jsonl"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let records = jsonl(&out.stdout);
+    let details: Vec<_> = records.iter().map(|r| r["detail"].clone()).collect();
+    assert_eq!(
+        details,
+        [
+            serde_json::Value::Null,
+            serde_json::Value::Null,
+            serde_json::Value::Null,
+            format!("same puzzle as {}:2", a.display()).into(),
+            "same puzzle as line 1".into(),
+        ]
+    );
+    assert_eq!(records[3]["line"], 3);
+    assert_eq!(
+        records[3]["solution"],
+        serde_json::Value::Null,
+        "not solved again"
+    );
+}
+
+#[test]
+fn minimal_counts_redundant_givens_without_failing_the_run() {
+    let dir = Workdir::new();
+    let seventeen: Vec<&str> = include_str!("../../data/17clue_300.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(2)
+        .collect();
+    // a 17-clue puzzle with one more given from its solution is not minimal
+    let solved = bin()
+        .args(["solve", "-q", "-"])
+        .write_stdin(format!("{}\n", seventeen[0]))
+        .output()
+        .unwrap();
+    let solution = text(&solved.stdout).trim().to_string();
+    let mut more: Vec<u8> = seventeen[0].as_bytes().to_vec();
+    let blank = more.iter().position(|&b| b == b'.').unwrap();
+    more[blank] = solution.as_bytes()[blank];
+    let more = String::from_utf8(more).unwrap();
+    let input = dir.write(
+        "p.txt",
+        format!("{}\n{}\n{more}\n", seventeen[0], seventeen[1]),
+    );
+    let out = bin()
+        .args(["check", "--minimal", "-O", "jsonl"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "not minimal is not a problem");
+    let records = jsonl(&out.stdout);
+    assert_eq!(records[0]["redundant"], 0);
+    assert_eq!(records[1]["redundant"], 0);
+    let redundant = records[2]["redundant"].as_u64().unwrap();
+    assert!(redundant >= 1);
+    let stderr = text(&out.stderr);
+    let note = format!(
+        "p.txt:3: unique: not minimal: {redundant} redundant given{}",
+        if redundant == 1 { "" } else { "s" }
+    );
+    assert!(stderr.contains(&note), "{stderr}");
+    assert!(stderr.contains("\nminimal: 2 of 3 puzzles with one solution; 1 has"));
+}
+
+#[test]
+fn max_problems_caps_the_listing_and_says_how_many_more() {
+    let out = check(
+        &["-q", "--max-problems", "2", "tests/fixtures/check.csv"],
+        1,
+    );
+    let stderr = text(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(lines[0].starts_with("tests/fixtures/check.csv:3: wrong_solution:"));
+    assert!(lines[1].starts_with("tests/fixtures/check.csv:4: wrong_solution:"));
+    assert_eq!(
+        lines[2],
+        "... and 6 more not shown (raise --max-problems, or --report FILE lists them all)"
+    );
+    let none = check(
+        &["-q", "--max-problems", "0", "tests/fixtures/check.csv"],
+        1,
+    );
+    assert_eq!(
+        text(&none.stderr),
+        "... and 8 more not shown (raise --max-problems, or --report FILE lists them all)\n"
+    );
+}
+
+#[test]
+fn reports_in_every_format_hold_every_finding() {
+    let dir = Workdir::new();
+    for (name, extra) in [
+        ("report.json", None),
+        ("report.csv", None),
+        ("report.md", None),
+        ("report.txt", Some("markdown")),
+    ] {
+        let path = dir.path(name);
+        let mut cmd = bin();
+        cmd.args([
+            "check",
+            "-q",
+            "--duplicates",
+            "--max-problems",
+            "1",
+            "--report",
+        ])
+        .arg(&path);
+        if let Some(format) = extra {
+            cmd.args(["--report-format", format]);
+        }
+        let out = cmd.arg("tests/fixtures/check.csv").output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).ends_with("... and 8 more not shown (the report lists them all)\n")
+        );
+        let golden_name = match name {
+            "report.txt" => "check.csv.report.md".to_string(),
+            _ => format!("check.csv.{name}"),
+        };
+        golden(&golden_name, dir.read(name).as_bytes());
+    }
+    let json: serde_json::Value = serde_json::from_str(&dir.read("report.json")).unwrap();
+    assert_eq!(json["findings"].as_array().unwrap().len(), 9);
+    assert_eq!(json["totals"]["problems"], 9);
+}
+
+#[test]
+fn one_and_two_threads_give_identical_output() {
+    let dir = Workdir::new();
+    let mut runs = Vec::new();
+    for threads in ["1", "2"] {
+        let report = dir.path(&format!("r{threads}.json"));
+        let out = bin()
+            .args([
+                "check",
+                "-q",
+                "--duplicates",
+                "--minimal",
+                "--batch-size",
+                "3",
+            ])
+            .args(["-j", threads, "-O", "jsonl", "--report"])
+            .arg(&report)
+            .args(["tests/fixtures/check.csv", "tests/fixtures/check.csv"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        runs.push((out.stdout, out.stderr, std::fs::read(&report).unwrap()));
+    }
+    assert_eq!(runs[0], runs[1]);
+    assert_eq!(jsonl(&runs[0].0).len(), 22);
+}
+
+#[test]
+fn output_file_format_follows_its_extension() {
+    let dir = Workdir::new();
+    let csv = dir.path("v.csv");
+    check(
+        &["-q", "-o", csv.to_str().unwrap(), "data/kaggle_200.csv"],
+        0,
+    );
+    let text = dir.read("v.csv");
+    assert_eq!(
+        text.lines().next(),
+        Some("quizzes,solutions,verdict,detail,solution,redundant")
+    );
+    assert_eq!(text.lines().count(), 201);
+    assert!(text.lines().skip(1).all(|l| l.contains(",unique,,")));
+}
+
+#[test]
+fn refuses_to_overwrite_an_input_with_the_report() {
+    let dir = Workdir::new();
+    let input = dir.write("in.csv", include_str!("../../data/kaggle_200.csv"));
+    bin()
+        .args(["check", "--report-format", "csv", "--report"])
+        .arg(&input)
+        .arg(&input)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the report file is also an input"));
+    assert_eq!(
+        dir.read("in.csv"),
+        include_str!("../../data/kaggle_200.csv")
+    );
+}
+
+#[test]
+fn every_verdict_word_is_in_the_help_with_the_exit_codes() {
+    let out = bin().args(["check", "--help"]).output().unwrap();
+    let help = text(&out.stdout);
+    let words = Verdict::ALL.map(Verdict::as_str);
+    for word in words.into_iter().chain([
+        "Exit status: 0",
+        "1 when any",
+        "2 for usage",
+        "one more search per given",
+        "bytes of memory",
+    ]) {
+        assert!(help.contains(word), "{word}");
+    }
+}
+
+#[test]
+fn every_verdict_has_a_fixture_record() {
+    let mut seen = BTreeSet::new();
+    for file in [
+        "tests/fixtures/check.csv",
+        "tests/fixtures/check.txt",
+        "tests/fixtures/tdoku.txt",
+    ] {
+        let out = check(&["-q", "--duplicates", "-O", "jsonl", file], 1);
+        seen.extend(verdicts(&out.stdout));
+    }
+    let all: BTreeSet<String> = Verdict::ALL.map(|v| v.as_str().to_string()).into();
+    assert_eq!(seen, all);
+}
+
+#[test]
+fn a_fatal_input_error_still_lists_and_reports_what_was_read() {
+    let dir = Workdir::new();
+    let report = dir.path("r.json");
+    let out = bin()
+        .args(["check", "-q", "--report"])
+        .arg(&report)
+        .args(["tests/fixtures/check.csv", "data/easy_300.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("tests/fixtures/check.csv:3: wrong_solution:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with(
+            "sudoku-batch: error: data/easy_300.txt:1: detected line but the first input is csv; \
+             use --input-format\n"
+        ),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&dir.read("r.json")).unwrap();
+    assert_eq!(json["totals"]["records"], 11);
+}
+
+#[test]
+fn reads_grids_and_stdin_like_solve() {
+    let out = check(&["data/baekjoon_example1.in"], 0);
+    assert!(text(&out.stderr).starts_with("1 record: 1 unique\ngiven solutions: none\n"));
+    let out = bin()
+        .args(["check", "-q", "-"])
+        .pipe_stdin("tests/fixtures/tdoku.txt")
+        .unwrap()
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).starts_with("<stdin>:2: wrong_solution: given solution: found 60"));
+}
