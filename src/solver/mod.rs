@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use crate::grid::{CELLS, Conflict, Grid};
 use crate::status::{Answer, Status};
-use tables::{BAND, BAND_PEERS, COLUMN, ROW_BOXES, SPREAD3, TRIAD_KEEP};
+use tables::{BAND, BAND_PEERS, COLUMN, OTHER_BANDS_COLUMN, ROW_BOXES, SPREAD3, TRIAD_KEEP};
 
 /// What one search found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -413,21 +413,17 @@ impl Board {
         let mut best = (0, 0);
         let mut most = 0;
         for (b, &[o1, o2]) in OTHER_BANDS[..3].iter().enumerate() {
+            let own = self.unsolved[b & 3];
+            // The other two bands side by side, so one popcount covers a column in both.
+            let others = u64::from(self.unsolved[o1 & 3]) | u64::from(self.unsolved[o2 & 3]) << 27;
             let mut cells = cells[b];
             while cells != 0 {
                 let bit = cells & cells.wrapping_neg();
                 cells &= cells - 1;
-                let col = bit.trailing_zeros() as usize % 9;
-                let pos = bit.trailing_zeros() as usize;
-                // One popcount for all peers: the band's own peers in bits 0..27, the column's
-                // cells in the other bands packed above them.
-                let (col1, col2) = (
-                    self.unsolved[o1 & 3] >> col & COLUMN,
-                    self.unsolved[o2 & 3] >> col & COLUMN,
-                );
-                let peers = u64::from(self.unsolved[b & 3] & BAND_PEERS[pos & 31])
-                    | u64::from(col1 | col2 << 1) << 27;
-                let open = peers.count_ones() + 1;
+                let pos = bit.trailing_zeros() as usize & 31;
+                let open = (own & BAND_PEERS[pos]).count_ones()
+                    + (others & OTHER_BANDS_COLUMN[pos]).count_ones()
+                    + 1;
                 if open > most {
                     most = open;
                     best = (b, bit);

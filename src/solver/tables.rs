@@ -113,6 +113,21 @@ const fn triad_keep() -> [u32; 512] {
     t
 }
 
+/// For each cell of a band, its column in the two other bands packed side by side (bits 0..27
+/// and 27..54), to match two bands' masks packed the same way. Padded to 32 entries.
+pub(super) static OTHER_BANDS_COLUMN: [u64; 32] = other_bands_column();
+
+const fn other_bands_column() -> [u64; 32] {
+    let mut t = [0u64; 32];
+    let mut cell = 0;
+    while cell < 27 {
+        let column = (COLUMN << (cell % 9)) as u64;
+        t[cell] = column | column << 27;
+        cell += 1;
+    }
+    t
+}
+
 const fn band_peers() -> [u32; 32] {
     let mut t = [0u32; 32];
     let mut cell = 0;
