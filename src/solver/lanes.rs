@@ -1,5 +1,5 @@
 //! The nine digit masks of one band side by side as 12 lanes (lanes 9..12 stay empty), worked on
-//! all at once: with SSE2 on x86-64 (part of every x86-64 CPU, so no detection is needed), by a
+//! all at once (and the blank test over a grid's 81 cells, for setting up): with SSE2 on x86-64 (part of every x86-64 CPU, so no detection is needed), by a
 //! plain loop elsewhere. The loop is also the reference the vector code is tested against.
 
 /// Lanes of one band: the nine digits and three empty pads, so SSE2 takes them four at a time.
@@ -28,6 +28,34 @@ pub(super) fn holding(lanes: &[u32; LANES], bits: u32) -> u32 {
     #[cfg(not(target_arch = "x86_64"))]
     {
         portable::holding(lanes, bits)
+    }
+}
+
+/// The filled cells of a grid (any non-zero value) as three 27-bit band masks.
+#[inline(always)]
+pub(super) fn filled_cells(cells: &[u8; 81]) -> [u32; 3] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2::filled_cells(cells)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        portable::filled_cells(cells)
+    }
+}
+
+/// Finishes setting up one band from its givens: fails (returns false) when a given of some digit
+/// is no longer among that digit's candidates (an equal given among its peers cleared it), else
+/// leaves each solved cell (`!open`) only to its own digit.
+#[inline(always)]
+pub(super) fn settle_givens(lanes: &mut [u32; LANES], given: &[u32; LANES], open: u32) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2::settle_givens(lanes, given, open)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        portable::settle_givens(lanes, given, open)
     }
 }
 
@@ -63,6 +91,28 @@ const COLUMN: u32 = 1 | 1 << 9 | 1 << 18;
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod portable {
     use super::{COLUMN, ColumnSingles, LANES};
+
+    #[inline(always)]
+    pub(crate) fn filled_cells(cells: &[u8; 81]) -> [u32; 3] {
+        let mut bands = [0u32; 3];
+        for (band, row) in bands.iter_mut().zip(cells.chunks_exact(27)) {
+            *band = row
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (pos, &v)| acc | u32::from(v != 0) << pos);
+        }
+        bands
+    }
+
+    #[inline(always)]
+    pub(crate) fn settle_givens(lanes: &mut [u32; LANES], given: &[u32; LANES], open: u32) -> bool {
+        let mut fine = true;
+        for (lane, &g) in lanes.iter_mut().zip(given) {
+            fine &= g & !*lane == 0;
+            *lane &= !(!open & !g);
+        }
+        fine
+    }
 
     #[inline(always)]
     pub(crate) fn column_singles(cand: &[[u32; LANES]; 4], unsolved: &[u32; 4]) -> ColumnSingles {
@@ -113,12 +163,45 @@ mod portable {
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
-        _mm_loadu_si128, _mm_movemask_ps, _mm_or_si128, _mm_set1_epi32, _mm_setzero_si128,
-        _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128, _mm_xor_si128,
+        __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi8,
+        _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_epi8, _mm_movemask_ps, _mm_or_si128,
+        _mm_set1_epi32, _mm_setzero_si128, _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128,
+        _mm_xor_si128,
     };
 
     use super::{ColumnSingles, LANES};
+
+    #[inline(always)]
+    pub(crate) fn filled_cells(cells: &[u8; 81]) -> [u32; 3] {
+        // 80 bytes in five 16-byte compares with zero, the last byte on its own.
+        let mut blank = 0u128;
+        let zero = unsafe { _mm_setzero_si128() };
+        for (k, chunk) in cells.chunks_exact(16).enumerate() {
+            let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()) };
+            let mask = unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) } as u16;
+            blank |= u128::from(mask) << (16 * k);
+        }
+        blank |= u128::from(cells[80] == 0) << 80;
+        let filled = !blank;
+        [0, 1, 2].map(|b| (filled >> (27 * b)) as u32 & ((1 << 27) - 1))
+    }
+
+    #[inline(always)]
+    pub(crate) fn settle_givens(lanes: &mut [u32; LANES], given: &[u32; LANES], open: u32) -> bool {
+        let mut lost = 0;
+        let (open, zero) = unsafe { (_mm_set1_epi32(open as i32), _mm_setzero_si128()) };
+        for (chunk, g) in lanes.chunks_exact_mut(4).zip(given.chunks_exact(4)) {
+            let ptr = chunk.as_mut_ptr().cast::<__m128i>();
+            let c = unsafe { _mm_loadu_si128(ptr) };
+            let g = unsafe { _mm_loadu_si128(g.as_ptr().cast::<__m128i>()) };
+            // given & !cand: a given its digit lost
+            lost |= !lane_mask(unsafe { _mm_cmpeq_epi32(_mm_andnot_si128(c, g), zero) }) & 15;
+            // cand & !(solved & !given) = cand & (open | given)
+            let keep = unsafe { _mm_or_si128(open, g) };
+            unsafe { _mm_storeu_si128(ptr, _mm_and_si128(c, keep)) };
+        }
+        lost == 0
+    }
 
     // SAFETY (every `unsafe` block below): SSE2 belongs to the x86-64 baseline, so these
     // instructions exist on every CPU this code can run on; each pointer is a 4-lane chunk of a
@@ -285,6 +368,34 @@ mod tests {
         assert_eq!(singles.digits, [0, 1 << 4, 0]);
         cand[1][4] = 0;
         assert!(column_singles(&cand, &[(1 << 27) - 1; 4]).dead);
+    }
+
+    #[test]
+    fn vector_and_portable_set_up_agree() {
+        let mut state = 5;
+        for round in 0..5_000 {
+            let mut cells = [0u8; 81];
+            for cell in &mut cells {
+                // From all blank to all filled as rounds go on.
+                if next(&mut state) % 100 < round % 101 {
+                    *cell = (next(&mut state) % 9 + 1) as u8;
+                }
+            }
+            assert_eq!(filled_cells(&cells), portable::filled_cells(&cells));
+            let mut lanes = [0u32; LANES];
+            let mut given = [0u32; LANES];
+            for (lane, g) in lanes[..9].iter_mut().zip(&mut given[..9]) {
+                *lane = next(&mut state) & ((1 << 27) - 1);
+                *g = next(&mut state) & next(&mut state) & next(&mut state) & ((1 << 27) - 1);
+            }
+            let open = next(&mut state) & ((1 << 27) - 1);
+            let (mut a, mut b) = (lanes, lanes);
+            assert_eq!(
+                settle_givens(&mut a, &given, open),
+                portable::settle_givens(&mut b, &given, open)
+            );
+            assert_eq!(a, b);
+        }
     }
 
     #[test]

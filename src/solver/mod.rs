@@ -149,24 +149,21 @@ impl Board {
         for band in &mut cand[..3] {
             band[..9].fill(BAND);
         }
-        let mut given = [0u32; 27];
+        let mut given = [[0u32; lanes::LANES]; 4];
         let mut unsolved = [0, 0, 0, 0];
+        // Collect the filled cells first (no branch), then visit only those: a branch per cell
+        // on "blank or not" mispredicted about every other cell.
+        let filled = lanes::filled_cells(cells);
         for (band, row) in cells.chunks_exact(27).enumerate().take(3) {
-            // Collect the filled cells first (no branch), then visit only those: a branch per
-            // cell on "blank or not" mispredicted about every other cell.
-            let filled = row
-                .iter()
-                .enumerate()
-                .fold(0u32, |acc, (pos, &v)| acc | u32::from(v != 0) << pos);
-            unsolved[band & 3] = BAND & !filled;
-            let mut todo = filled;
+            let mut todo = filled[band];
+            unsolved[band & 3] = BAND & !todo;
             while todo != 0 {
                 let pos = todo.trailing_zeros() as usize & 31;
                 todo &= todo - 1;
                 let Some(d) = row.get(pos).map(|&v| usize::from(v.clamp(1, 9) - 1)) else {
                     break;
                 };
-                given[3 * d + band] |= 1 << pos;
+                given[band & 3][lane(d)] |= 1 << pos;
                 // Clear the digit from the cell's peers: inside the band, then its column in the
                 // other two bands.
                 let column = COLUMN << (pos % 9);
@@ -175,16 +172,9 @@ impl Board {
                 }
             }
         }
-        for (b, open) in unsolved[..3].iter().enumerate() {
-            let solved = !open & BAND;
-            for d in 0..9 {
-                let g = given[3 * d + b];
-                // A given missing from its own digit was cleared by an equal given among its peers.
-                if g & !cand[b][d] != 0 {
-                    return None;
-                }
-                // Solved cells keep only their own digit.
-                cand[b][d] &= !(solved & !g);
+        for b in 0..3 {
+            if !lanes::settle_givens(&mut cand[b], &given[b], unsolved[b]) {
+                return None;
             }
         }
         Some(Board {
