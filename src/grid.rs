@@ -115,9 +115,10 @@ impl Grid {
 
     /// A grid from cell values (0 blank, 1..=9 digits); `None` if a value is above 9.
     pub fn from_values(values: [u8; CELLS]) -> Option<Grid> {
+        // A fold, not `all`: no early exit, so the test over 81 bytes vectorizes.
         values
             .iter()
-            .all(|&v| v <= 9)
+            .fold(true, |ok, &v| ok & (v <= 9))
             .then_some(Grid { cells: values })
     }
 

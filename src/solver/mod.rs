@@ -160,7 +160,8 @@ impl Board {
             while todo != 0 {
                 let pos = todo.trailing_zeros() as usize & 31;
                 todo &= todo - 1;
-                let Some(d) = row.get(pos).map(|&v| usize::from(v.clamp(1, 9) - 1)) else {
+                // A grid holds 0..=9 and this cell is not 0; `lane` bounds the index anyway.
+                let Some(d) = row.get(pos).map(|&v| usize::from(v.wrapping_sub(1))) else {
                     break;
                 };
                 given[band & 3][lane(d)] |= 1 << pos;
@@ -431,16 +432,21 @@ impl Board {
 
     /// The grid of a solved board.
     fn grid(&self) -> Option<Grid> {
-        let mut values = [0u8; CELLS];
-        for d in 0..9 {
-            for b in 0..3 {
+        // Each band written into 32 bytes, so a cell's index is in bounds by its mask.
+        let mut bands = [[0u8; 32]; 3];
+        for (b, band) in bands.iter_mut().enumerate() {
+            for d in 0..9 {
                 let mut m = self.cand[b & 3][lane(d)];
                 while m != 0 {
                     let pos = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    values[27 * b + pos] = d as u8 + 1;
+                    band[pos & 31] = d as u8 + 1;
                 }
             }
+        }
+        let mut values = [0u8; CELLS];
+        for (row, band) in values.chunks_exact_mut(27).zip(&bands) {
+            row.copy_from_slice(&band[..27]);
         }
         Grid::from_values(values)
     }
