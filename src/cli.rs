@@ -200,8 +200,9 @@ pub struct BenchArgs {
     pub baseline: Option<PathBuf>,
 
     /// Write the puzzles as timed (after --sample and --shuffle) to FILE, 81 characters a line,
-    /// so another solver can be timed on exactly the same puzzles.
-    #[arg(long, value_name = "FILE")]
+    /// so another solver can be timed on exactly the same puzzles. When FILE is an existing
+    /// folder, each dataset goes to a file of its own there, NAME.txt.
+    #[arg(long, value_name = "FILE|DIR")]
     pub write_puzzles: Option<PathBuf>,
 
     /// No table on stdout and no notes on stderr (exports are still written; errors reported).

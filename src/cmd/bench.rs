@@ -38,10 +38,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             outputs.push((path, format, out));
         }
     }
-    let mut puzzles_out = match &args.write_puzzles {
-        Some(path) => Some((path, super::open_output(Some(path), &args.inputs)?)),
-        None => None,
-    };
+    let mut puzzles_out = args
+        .write_puzzles
+        .as_deref()
+        .map(|path| PuzzleWriter::open(path, &args.inputs))
+        .transpose()?;
     let to_stdout = |p: &Path| p.as_os_str() == "-";
     let table_on_stdout = !args.quiet && !outputs.iter().any(|(p, _, _)| to_stdout(p));
     let progress = !args.quiet && std::io::stderr().is_terminal();
@@ -63,11 +64,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             }
         })?;
         set.prepare(&options);
-        if let Some((path, out)) = &mut puzzles_out {
-            let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
-            bench::puzzle_lines(&set, &mut lines);
-            out.write_all(&lines)
-                .with_context(|| format!("writing {}", path.display()))?;
+        if let Some(out) = &mut puzzles_out {
+            out.write(&set)?;
         }
         if progress {
             eprintln!(
@@ -79,9 +77,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
         datasets.push(bench::run(&set, &options, &workers, &clock)?);
     }
-    if let Some((path, out)) = &mut puzzles_out {
-        out.flush()
-            .with_context(|| format!("writing {}", path.display()))?;
+    if let Some(out) = &mut puzzles_out {
+        out.finish()?;
     }
 
     let mut report = Report { run, datasets };
@@ -112,6 +109,55 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             .context("writing <stdout>")?;
     }
     Ok(())
+}
+
+/// Where `--write-puzzles` goes: one file for all datasets, or a folder with a file per dataset.
+enum PuzzleWriter {
+    File(PathBuf, Box<dyn Write + Send>),
+    /// The folder and the file names written so far.
+    Dir(PathBuf, Vec<String>),
+}
+
+impl PuzzleWriter {
+    fn open(path: &Path, inputs: &[PathBuf]) -> Result<PuzzleWriter> {
+        if path.is_dir() {
+            return Ok(PuzzleWriter::Dir(path.to_path_buf(), Vec::new()));
+        }
+        let out = super::open_output(Some(path), inputs)?;
+        Ok(PuzzleWriter::File(path.to_path_buf(), out))
+    }
+
+    /// Writes the puzzles of `set` as timed, 81 characters a line.
+    fn write(&mut self, set: &Dataset) -> Result<()> {
+        let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
+        bench::puzzle_lines(set, &mut lines);
+        match self {
+            PuzzleWriter::File(path, out) => out
+                .write_all(&lines)
+                .with_context(|| format!("writing {}", path.display())),
+            PuzzleWriter::Dir(dir, written) => {
+                let name = format!("{}.txt", set.name.trim_matches(['<', '>']));
+                if written.contains(&name) {
+                    anyhow::bail!(
+                        "--write-puzzles {}: two datasets would both write {name}",
+                        dir.display()
+                    );
+                }
+                let path = dir.join(&name);
+                written.push(name);
+                std::fs::write(&path, lines).with_context(|| format!("writing {}", path.display()))
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        match self {
+            PuzzleWriter::File(path, out) => out
+                .flush()
+                .with_context(|| format!("writing {}", path.display())),
+            PuzzleWriter::Dir(..) => Ok(()),
+        }
+    }
 }
 
 /// The earlier report of `--baseline`, read before any timing so a bad file fails fast.

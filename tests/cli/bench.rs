@@ -209,6 +209,39 @@ fn sample_times_a_seeded_subset_in_input_order() {
 }
 
 #[test]
+fn write_puzzles_to_a_folder_gives_a_file_per_dataset() {
+    let dir = Workdir::new();
+    let folder = dir.path("out");
+    std::fs::create_dir(&folder).unwrap();
+    bench(&[
+        "-q",
+        "--write-puzzles",
+        folder.to_str().unwrap(),
+        "data/serg_100.txt",
+        "data/kaggle_200.csv",
+    ]);
+    let count = |name: &str| {
+        let text = std::fs::read_to_string(folder.join(name)).unwrap();
+        assert!(text.lines().all(|l| l.len() == 81), "{name}");
+        text.lines().count()
+    };
+    assert_eq!(count("serg_100.txt.txt"), 100);
+    assert_eq!(count("kaggle_200.csv.txt"), 200);
+    // two datasets of one name cannot share the folder
+    bin()
+        .arg("bench")
+        .args(FAST)
+        .arg("--write-puzzles")
+        .arg(&folder)
+        .args(["data/serg_100.txt", "./data/serg_100.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "would both write serg_100.txt.txt",
+        ));
+}
+
+#[test]
 fn two_threads_give_the_same_answers_as_one() {
     let dir = Workdir::new();
     let one = bench_json(&dir, &["data/hardest_300.txt"]);
