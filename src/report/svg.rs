@@ -38,7 +38,8 @@ fn fail(e: impl std::fmt::Display) -> ReportError {
     ReportError::Svg(e.to_string())
 }
 
-/// A log axis range around positive values: from below the smallest to above the largest.
+/// A log axis range around the positive values, from power of ten to power of ten (so the axis
+/// labels fall on 1, 10, 100, ... and never crowd), at least one decade wide.
 fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     let (lo, hi) = values
         .filter(|v| v.is_finite() && *v > 0.0)
@@ -46,7 +47,14 @@ fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     if lo > hi {
         return 0.1..10.0;
     }
-    (lo / 2.0)..(hi * 2.0)
+    let low = lo.log10().floor();
+    let high = hi.log10().ceil().max(low + 1.0);
+    10f64.powf(low)..10f64.powf(high)
+}
+
+/// An axis number as short as it can be written: 10, not 10.0.
+fn axis_number(v: &f64) -> String {
+    format!("{v}")
 }
 
 fn draw_bars<DB: DrawingBackend>(
@@ -67,9 +75,15 @@ fn draw_bars<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .caption(caption, (FONT, 20))
         .margin(12)
+        .margin_right(36)
         .x_label_area_size(36)
         .y_label_area_size(260)
-        .build_cartesian_2d(range.clone().log_scale(), (0..n.max(1)).into_segmented())
+        // a segmented 0..k has k + 1 slots (0 to k inclusive), one per dataset; 0..0 would draw
+        // nothing, so a single dataset gets an empty slot above it
+        .build_cartesian_2d(
+            range.clone().log_scale(),
+            (0..n.saturating_sub(1).max(1)).into_segmented(),
+        )
         .map_err(fail)?;
     // the first dataset on top
     let slot = |i: usize| n - 1 - i;
@@ -81,6 +95,7 @@ fn draw_bars<DB: DrawingBackend>(
             SegmentValue::CenterOf(i) if *i < n => names[slot(*i)].to_string(),
             _ => String::new(),
         })
+        .x_label_formatter(&axis_number)
         .x_desc("µs/puzzle")
         .label_style((FONT, 14))
         .draw()
@@ -129,12 +144,14 @@ fn draw_distribution<DB: DrawingBackend>(
             (FONT, 20),
         )
         .margin(12)
+        .margin_right(36)
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d(range.clone().log_scale(), 0.0..100.0)
         .map_err(fail)?;
     chart
         .configure_mesh()
+        .x_label_formatter(&axis_number)
         .x_desc("µs per puzzle")
         .y_desc("% of puzzles solved within")
         .label_style((FONT, 14))
@@ -197,7 +214,9 @@ mod tests {
 
     #[test]
     fn log_range_ignores_zeros() {
-        assert_eq!(log_range([0.0, 2.0, 8.0].into_iter()), 1.0..16.0);
+        assert_eq!(log_range([0.0, 2.0, 80.0].into_iter()), 1.0..100.0);
         assert_eq!(log_range([0.0].into_iter()), 0.1..10.0);
+        // one value on a power of ten still gets a decade
+        assert_eq!(log_range([10.0].into_iter()), 10.0..100.0);
     }
 }
