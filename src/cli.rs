@@ -201,7 +201,7 @@ pub struct BenchArgs {
 
     /// Write the puzzles as timed (after --sample and --shuffle) to FILE, 81 characters a line,
     /// so another solver can be timed on exactly the same puzzles. When FILE is an existing
-    /// folder, each dataset goes to a file of its own there, NAME.txt.
+    /// folder, each dataset goes to a file of its own there: its file name followed by `.txt`.
     #[arg(long, value_name = "FILE|DIR")]
     pub write_puzzles: Option<PathBuf>,
 
