@@ -415,6 +415,22 @@ fn reads_a_dataset_from_stdin_and_csv_by_column() {
     assert!(out.contains("| kaggle_200.csv | 200 |"), "{out}");
 }
 
+#[test]
+fn reads_grids_with_an_explicit_input_format() {
+    let dir = Workdir::new();
+    let json = bench_json(&dir, &["-I", "grid", "tests/fixtures/grids.txt"]);
+    let set = &datasets(&json)[0];
+    assert_eq!(set["records"], 5);
+    assert_eq!(set["malformed"], 2);
+    assert_eq!(
+        (set["solved"].as_u64(), set["contradiction"].as_u64()),
+        (Some(2), Some(1))
+    );
+    // as line input the same file holds no puzzle at all
+    let json = bench_json(&dir, &["-I", "line", "tests/fixtures/grids.txt"]);
+    assert_eq!(datasets(&json)[0]["puzzles"], 0);
+}
+
 /// The fixed report behind the exporter goldens.
 fn fixture() -> Report {
     serde_json::from_str(&std::fs::read_to_string(repo("tests/fixtures/report.json")).unwrap())
