@@ -34,7 +34,10 @@ if [ -z "${REPORT_ONLY:-}" ]; then
     cargo build --release --locked --quiet
     OURS=${CARGO_TARGET_DIR:-target}/release/sudoku-batch
     if [ -z "${PEER_BIN:-}" ]; then
-        cargo build --release --quiet --manifest-path "$SHARED/peer/Cargo.toml" --target-dir target/peer
+        # built from a copy: cargo writes a Cargo.lock beside the manifest, and ../shared may be
+        # read-only
+        cp -r "$SHARED/peer" "$TMP/peer"
+        cargo build --release --quiet --manifest-path "$TMP/peer/Cargo.toml" --target-dir target/peer
         PEER_BIN=target/peer/release/peer_bench
     fi
 
