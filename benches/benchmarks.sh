@@ -114,6 +114,8 @@ table() {
                 k = order[r]
                 ratio = (k in peer && peer[k] > 0) ? sprintf("%.2f", j1[k] / peer[k]) : "-"
                 pu = (k in peer) ? sprintf("%.2f", peer[k]) : "-"
+                # the peer checks its own answers: say so when some were not valid solutions
+                if ((k in peer) && peer_valid[k] != n[k]) pu = pu " (only " peer_valid[k] " valid!)"
                 # the 2-thread run must give the same answers; say so loudly if not
                 same = (sum2[k] == sum[k]) ? "" : " (2 threads: `" sum2[k] "`!)"
                 printf "| %s | %d | %.2f | %.0f | %.2f | %s | %s | %.2f | %.2fx | %.1f | %.2f | %s | `%s`%s |\n",
