@@ -1,11 +1,12 @@
 //! Command-line types (clap). The only place that knows clap: each subcommand maps its arguments onto
 //! library types in `cmd/`.
 
-use std::num::NonZeroUsize;
+use std::num::{NonZeroU32, NonZeroUsize};
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use sudoku_batch::bench;
 use sudoku_batch::check::report::ReportFormat;
 use sudoku_batch::input::{Column, InputFormat};
 use sudoku_batch::output::{CheckFormat, OutputFormat};
@@ -30,6 +31,10 @@ pub enum Command {
     /// compared, problems listed on stderr with file and line.
     #[command(after_help = CHECK_AFTER_HELP)]
     Check(CheckArgs),
+    /// Benchmark the solver on datasets held in memory; a Markdown table on stdout, other reports
+    /// with --export-*.
+    #[command(after_help = BENCH_AFTER_HELP)]
+    Bench(BenchArgs),
 }
 
 const SOLVE_AFTER_HELP: &str = "\
@@ -85,15 +90,9 @@ pub struct InputArgs {
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 
-    /// Input layout: line (81 cells a line), csv (header row, puzzle column), grid (9 rows of 9);
-    /// auto decides from the content.
-    #[arg(short = 'I', long, value_enum, default_value_t = InputFormatArg::Auto)]
-    pub input_format: InputFormatArg,
-
-    /// CSV puzzle column, by header name or 1-based position (default: the first column named
-    /// puzzle, quizzes, quiz, question, sudoku, ...).
-    #[arg(short = 'c', long, value_name = "NAME|INDEX", value_parser = parse_column)]
-    pub column: Option<Column>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub format: FormatArgs,
 
     /// Solver threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
@@ -110,6 +109,20 @@ pub struct InputArgs {
     /// Records per batch handed to the thread pool.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH_SIZE, hide = true)]
     pub batch_size: NonZeroUsize,
+}
+
+/// How to read an input: its layout and CSV puzzle column.
+#[derive(Debug, Args)]
+pub struct FormatArgs {
+    /// Input layout: line (81 cells a line), csv (header row, puzzle column), grid (9 rows of 9);
+    /// auto decides from the content.
+    #[arg(short = 'I', long, value_enum, default_value_t = InputFormatArg::Auto)]
+    pub input_format: InputFormatArg,
+
+    /// CSV puzzle column, by header name or 1-based position (default: the first column named
+    /// puzzle, quizzes, quiz, question, sudoku, ...).
+    #[arg(short = 'c', long, value_name = "NAME|INDEX", value_parser = parse_column)]
+    pub column: Option<Column>,
 }
 
 /// Arguments of `solve`.
@@ -226,6 +239,96 @@ impl From<ReportFormatArg> for ReportFormat {
     }
 }
 
+const BENCH_AFTER_HELP: &str = "\
+Each dataset (one per input) is read into memory (parse time reported apart; malformed records
+are skipped and counted), solved once as a warm-up that checks every solution (a wrong one is an
+error, exit 2), solved once more with each puzzle timed alone (the p50/p99/max distribution), then
+timed in --rounds rounds of whole passes lasting at least --min-seconds each. puzzles/s and
+µs/puzzle come from the best round; the median round is shown beside it.
+
+Reports: a Markdown table on stdout; --export-json (a top-level `datasets` array and the run
+info), --export-csv (a row per dataset), --export-markdown, --export-svg (a chart). The checksum
+is FNV-1a 64 of what `solve -O line` prints for the same puzzles: equal checksums, equal answers.
+
+Examples:
+  sudoku-batch bench data/hardest_300.txt data/kaggle_200.csv
+  sudoku-batch bench --limit 2 --shuffle 1 --export-json run.json puzzles.txt
+  sudoku-batch bench --baseline run.json puzzles.txt
+  sudoku-batch bench --sample 1000 --shuffle 7 --write-puzzles same.txt big.csv";
+
+/// Arguments of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Datasets, one per input (`-` for standard input).
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<PathBuf>,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub format: FormatArgs,
+
+    /// Solver threads: 1 measures the solver's own speed, more the parallel throughput.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = bench::DEFAULT_THREADS)]
+    pub threads: NonZeroUsize,
+
+    /// Solutions to search for: 1 (the first) or 2 (proof of uniqueness).
+    #[arg(long, value_name = "1|2", default_value_t = bench::DEFAULT_LIMIT,
+          value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub limit: u32,
+
+    /// Each round runs whole passes over the dataset until this many seconds have gone by.
+    #[arg(long, value_name = "SECS", default_value_t = bench::DEFAULT_MIN_SECONDS,
+          value_parser = parse_seconds)]
+    pub min_seconds: f64,
+
+    /// Timed rounds per dataset (the best and the median are reported).
+    #[arg(long, value_name = "N", default_value_t = bench::DEFAULT_ROUNDS)]
+    pub rounds: NonZeroU32,
+
+    /// Transform each puzzle at random, seeded: digits relabelled, bands, rows within bands,
+    /// stacks and columns within stacks permuted, maybe transposed (the answers stay valid).
+    #[arg(long, value_name = "SEED")]
+    pub shuffle: Option<u64>,
+
+    /// Time a random subset of N puzzles of each dataset (in input order), chosen with --seed.
+    #[arg(long, value_name = "N")]
+    pub sample: Option<NonZeroUsize>,
+
+    /// Seed of --sample.
+    #[arg(long, value_name = "SEED", default_value_t = bench::DEFAULT_SEED)]
+    pub seed: u64,
+
+    /// Write the report as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+
+    /// Write the report as CSV (a row per dataset) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub export_csv: Option<PathBuf>,
+
+    /// Write the Markdown table to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+
+    /// Draw the chart (µs/puzzle per dataset, time distribution) as SVG to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub export_svg: Option<PathBuf>,
+
+    /// Compare with an earlier --export-json report: ratio of µs/puzzle per dataset (by name).
+    #[arg(long, value_name = "FILE.json")]
+    pub baseline: Option<PathBuf>,
+
+    /// Write the puzzles as timed (after --sample and --shuffle) to FILE, 81 characters a line,
+    /// so another solver can be timed on exactly the same puzzles. When FILE is an existing
+    /// folder, each dataset goes to a file of its own there: its file name followed by `.txt`.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub write_puzzles: Option<PathBuf>,
+
+    /// No table on stdout and no notes on stderr (exports are still written; errors reported).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
 /// `--input-format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum InputFormatArg {
@@ -285,6 +388,16 @@ impl From<OutputFormatArg> for OutputFormat {
             OutputFormatArg::Jsonl => OutputFormat::Jsonl,
             OutputFormatArg::Grid => OutputFormat::Grid,
         }
+    }
+}
+
+/// `--min-seconds` text: a finite number of seconds, 0 or more.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        _ => Err(format!(
+            "expected a number of seconds (0 or more), not {text:?}"
+        )),
     }
 }
 

@@ -3,7 +3,8 @@
 //! Data flows one way: [`input`] reads records, [`solver`] solves one puzzle on one thread,
 //! [`pipeline`] spreads batches over a rayon pool and hands results back in input order, [`output`]
 //! writes them, [`stats`] folds timing and counts. [`check`] gives each record a verdict for
-//! dataset validation.
+//! dataset validation. [`bench`] times the solver on datasets held in memory (puzzles optionally
+//! sampled and shuffled by [`transform`]); [`report`] exports its results.
 //!
 //! ```
 //! use sudoku_batch::{grid::Grid, solver};
@@ -18,11 +19,14 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod check;
 pub mod grid;
 pub mod input;
 pub mod output;
 pub mod pipeline;
+pub mod report;
 pub mod solver;
 pub mod stats;
 pub mod status;
+pub mod transform;

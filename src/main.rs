@@ -13,6 +13,7 @@ fn main() -> ExitCode {
         cli::Command::Solve(args) => cmd::solve::run(args).map(|()| ExitCode::SUCCESS),
         // 1 when the datasets have problems
         cli::Command::Check(args) => cmd::check::run(args),
+        cli::Command::Bench(args) => cmd::bench::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -6,6 +6,8 @@
 //! solved, or waiting in the reorder buffer), because the reader takes a token from a bounded channel
 //! before reading each batch and the writer returns it after writing one. Reading, solving and
 //! writing overlap. `-j1` goes through the same code, so output does not depend on the thread count.
+//!
+//! [`Workers`] is the in-memory counterpart for benchmarks: a slice mapped on N threads, in order.
 
 use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
@@ -128,6 +130,53 @@ where
         }
     }
     Ok(())
+}
+
+/// Maps slices of items on a fixed number of threads, for in-memory work such as benchmarks: one
+/// thread works on the calling thread with a plain loop (no pool in the way of what is measured),
+/// more use a rayon pool and keep the items' order.
+pub struct Workers {
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl Workers {
+    /// Workers on `threads` threads (the calling thread alone for 1).
+    pub fn new(threads: NonZeroUsize) -> Result<Workers, rayon::ThreadPoolBuildError> {
+        let pool = match threads.get() {
+            1 => None,
+            n => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .thread_name(|i| format!("bench-{i}"))
+                    .build()?,
+            ),
+        };
+        Ok(Workers { pool })
+    }
+
+    /// Threads in use.
+    pub fn threads(&self) -> usize {
+        self.pool
+            .as_ref()
+            .map_or(1, rayon::ThreadPool::current_num_threads)
+    }
+
+    /// `work` applied to every item; results in the items' order.
+    pub fn map<I, T>(&self, items: &[I], work: impl Fn(&I) -> T + Sync) -> Vec<T>
+    where
+        I: Sync,
+        T: Send,
+    {
+        match &self.pool {
+            None => items.iter().map(work).collect(),
+            Some(pool) => {
+                let mut out = Vec::with_capacity(items.len());
+                let work = &work;
+                pool.install(|| items.par_iter().map(work).collect_into_vec(&mut out));
+                out
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -290,5 +339,16 @@ mod tests {
             "peak {}",
             peak.load(Ordering::SeqCst)
         );
+    }
+
+    #[test]
+    fn workers_map_in_order_on_one_or_more_threads() {
+        let items: Vec<u64> = (0..5000).collect();
+        let want: Vec<u64> = items.iter().map(uneven).collect();
+        for n in [1, 2, 3] {
+            let workers = Workers::new(NonZeroUsize::new(n).unwrap()).unwrap();
+            assert_eq!(workers.threads(), n);
+            assert_eq!(workers.map(&items, uneven), want, "threads {n}");
+        }
     }
 }

@@ -157,6 +157,11 @@ impl Stats {
         self.by_status.get(status)
     }
 
+    /// The solve times counted (nanoseconds), for distributions beyond the summary's percentiles.
+    pub fn times(&self) -> &Histogram {
+        &self.times
+    }
+
     /// The summary of the run, given its wall time.
     pub fn summary(&self, wall: Duration, threads: usize) -> Summary {
         let micros = |ns: u64| ns as f64 / 1000.0;

@@ -1,6 +1,7 @@
 //! The subcommands, one file each, and what they share: opening inputs and the output, building the
 //! thread pool, reporting problem records.
 
+pub mod bench;
 pub mod check;
 pub mod progress;
 pub mod solve;
@@ -15,7 +16,7 @@ use std::num::NonZeroUsize;
 
 use sudoku_batch::input::{InputFormat, Reader, ReaderOptions, Source};
 
-use crate::cli::InputArgs;
+use crate::cli::{FormatArgs, InputArgs};
 
 /// Inputs as sources: none means stdin, and so does `-`.
 pub fn sources(inputs: &[PathBuf]) -> Vec<Source> {
@@ -36,11 +37,16 @@ pub fn sources(inputs: &[PathBuf]) -> Vec<Source> {
 
 /// Opens the inputs named on the command line.
 pub fn open_reader(args: &InputArgs) -> Result<Reader> {
+    open_sources(sources(&args.inputs), &args.format)
+}
+
+/// Opens `sources` as one stream of records in the layout `args` asks for.
+pub fn open_sources(sources: Vec<Source>, args: &FormatArgs) -> Result<Reader> {
     let options = ReaderOptions {
         format: args.input_format.into(),
         column: args.column.clone(),
     };
-    let reader = Reader::open(sources(&args.inputs), &options)?;
+    let reader = Reader::open(sources, &options)?;
     if args.column.is_some() && reader.format() != InputFormat::Csv {
         anyhow::bail!(
             "--column applies to CSV input only; {} is {} input",

@@ -54,17 +54,22 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             Err(_) => Answer::malformed(),
         },
         |records: Vec<Record>, answers: Vec<Answer>| -> io::Result<()> {
-            let mut stderr = io::stderr().lock();
-            for (record, answer) in records.iter().zip(&answers) {
-                if let Err(reason) = &record.puzzle {
-                    let _ = writeln!(
-                        stderr,
-                        "{}:{}: {reason}",
-                        names[record.source as usize], record.line
-                    );
+            {
+                // released before the progress bar is touched: its ticker thread draws while
+                // holding the bar's lock and then takes stderr's, so holding both here in the
+                // other order deadlocks
+                let mut stderr = io::stderr().lock();
+                for (record, answer) in records.iter().zip(&answers) {
+                    if let Err(reason) = &record.puzzle {
+                        let _ = writeln!(
+                            stderr,
+                            "{}:{}: {reason}",
+                            names[record.source as usize], record.line
+                        );
+                    }
+                    stats.add(answer);
+                    sink.write(record, answer)?;
                 }
-                stats.add(answer);
-                sink.write(record, answer)?;
             }
             progress.add(records.len());
             Ok(())

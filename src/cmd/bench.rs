@@ -1,0 +1,170 @@
+//! `bench`: each input read into memory as a dataset and timed by the library's harness; the
+//! report printed as a Markdown table and written in the formats asked for.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use sudoku_batch::bench::{self, Dataset, Options, RealClock, RunInfo};
+use sudoku_batch::pipeline::Workers;
+use sudoku_batch::report::{self, Baseline, Format, Report};
+
+use crate::cli::BenchArgs;
+
+/// Runs `bench`.
+pub fn run(args: &BenchArgs) -> Result<()> {
+    let options = Options {
+        limit: args.limit,
+        min_seconds: args.min_seconds,
+        rounds: args.rounds,
+        shuffle: args.shuffle,
+        sample: args.sample,
+        seed: args.seed,
+    };
+    // everything that can fail before the timing fails first: threads, baseline, output files
+    let workers = Workers::new(args.threads).context("starting the solver threads")?;
+    let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
+    let exports = [
+        (&args.export_markdown, Format::Markdown),
+        (&args.export_csv, Format::Csv),
+        (&args.export_json, Format::Json),
+        (&args.export_svg, Format::Svg),
+    ];
+    let mut outputs = Vec::new();
+    for (path, format) in exports {
+        if let Some(path) = path {
+            let out = super::open_output(Some(path), &args.inputs)?;
+            outputs.push((path, format, out));
+        }
+    }
+    let mut puzzles_out = args
+        .write_puzzles
+        .as_deref()
+        .map(|path| PuzzleWriter::open(path, &args.inputs))
+        .transpose()?;
+    let to_stdout = |p: &Path| p.as_os_str() == "-";
+    let table_on_stdout = !args.quiet && !outputs.iter().any(|(p, _, _)| to_stdout(p));
+    let progress = !args.quiet && std::io::stderr().is_terminal();
+
+    let clock = RealClock::default();
+    let run = RunInfo::collect(&options, workers.threads());
+    if run.profile == "debug" && !args.quiet {
+        eprintln!("bench: note: a debug build; build with --release for figures worth quoting");
+    }
+    let mut datasets = Vec::with_capacity(args.inputs.len());
+    for input in &args.inputs {
+        let mut reader =
+            super::open_sources(super::sources(std::slice::from_ref(input)), &args.format)?;
+        let name = reader.source_name(0).to_string();
+        let quiet = args.quiet;
+        let mut set = Dataset::load(&mut reader, &name, &clock, |record, reason| {
+            if !quiet {
+                eprintln!("{name}:{}: {reason} (skipped)", record.line);
+            }
+        })?;
+        set.prepare(&options);
+        if let Some(out) = &mut puzzles_out {
+            out.write(&set)?;
+        }
+        if progress {
+            eprintln!(
+                "bench: {name}: {} puzzles, timing {} round{}...",
+                set.puzzles.len(),
+                options.rounds,
+                if options.rounds.get() == 1 { "" } else { "s" }
+            );
+        }
+        datasets.push(bench::run(&set, &options, &workers, &clock)?);
+    }
+    if let Some(out) = &mut puzzles_out {
+        out.finish()?;
+    }
+
+    let mut report = Report { run, datasets };
+    if let Some((path, baseline)) = &baseline {
+        let missing = report.compare_with(baseline);
+        if !missing.is_empty() && !args.quiet {
+            eprintln!(
+                "bench: {} has no figure for {}",
+                path.display(),
+                missing.join(", ")
+            );
+        }
+    }
+    for (path, format, mut out) in outputs {
+        let bytes = report::exporter(format)
+            .serialize(&report)
+            .with_context(|| format!("making {}", path.display()))?;
+        out.write_all(&bytes)
+            .and_then(|()| out.flush())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if table_on_stdout {
+        let table = report::exporter(Format::Markdown).serialize(&report)?;
+        let mut stdout = std::io::stdout().lock();
+        stdout
+            .write_all(&table)
+            .and_then(|()| stdout.flush())
+            .context("writing <stdout>")?;
+    }
+    Ok(())
+}
+
+/// Where `--write-puzzles` goes: one file for all datasets, or a folder with a file per dataset.
+enum PuzzleWriter {
+    File(PathBuf, Box<dyn Write + Send>),
+    /// The folder and the file names written so far.
+    Dir(PathBuf, Vec<String>),
+}
+
+impl PuzzleWriter {
+    fn open(path: &Path, inputs: &[PathBuf]) -> Result<PuzzleWriter> {
+        if path.is_dir() {
+            return Ok(PuzzleWriter::Dir(path.to_path_buf(), Vec::new()));
+        }
+        let out = super::open_output(Some(path), inputs)?;
+        Ok(PuzzleWriter::File(path.to_path_buf(), out))
+    }
+
+    /// Writes the puzzles of `set` as timed, 81 characters a line.
+    fn write(&mut self, set: &Dataset) -> Result<()> {
+        let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
+        bench::puzzle_lines(set, &mut lines);
+        match self {
+            PuzzleWriter::File(path, out) => out
+                .write_all(&lines)
+                .with_context(|| format!("writing {}", path.display())),
+            PuzzleWriter::Dir(dir, written) => {
+                let name = format!("{}.txt", set.name.trim_matches(['<', '>']));
+                if written.contains(&name) {
+                    anyhow::bail!(
+                        "--write-puzzles {}: two datasets would both write {name}",
+                        dir.display()
+                    );
+                }
+                let path = dir.join(&name);
+                written.push(name);
+                std::fs::write(&path, lines).with_context(|| format!("writing {}", path.display()))
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        match self {
+            PuzzleWriter::File(path, out) => out
+                .flush()
+                .with_context(|| format!("writing {}", path.display())),
+            PuzzleWriter::Dir(..) => Ok(()),
+        }
+    }
+}
+
+/// The earlier report of `--baseline`, read before any timing so a bad file fails fast.
+fn read_baseline(path: &Path) -> Result<(PathBuf, Baseline)> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read", path.display()))?;
+    let baseline = Baseline::from_json(&text)
+        .with_context(|| format!("{}: not a bench JSON report", path.display()))?;
+    Ok((path.to_path_buf(), baseline))
+}
