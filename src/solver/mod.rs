@@ -296,7 +296,12 @@ impl Board {
                 continue;
             }
             placed = true;
-            for d in 0..9 {
+            // Only the digits that hold a single: claiming one digit's cells leaves the other
+            // digits' masks in this band as they were.
+            let mut digits = lanes::holding(&self.cand[b & 3], singles);
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
                 let mut mine = singles & self.cand[b & 3][lane(d)];
                 while mine != 0 {
                     let bit = mine & mine.wrapping_neg();
