@@ -83,6 +83,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
 
     let result = pipeline::run(
         |max, out: &mut Vec<Item>| {
+            out.clear();
             batch.clear();
             let n = reader.read_batch(max, &mut batch)?;
             // in input order, on this thread: the first occurrence is the one noted
@@ -96,8 +97,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         &pool,
         config,
         |(record, first): &Item| check::check_record(record, first.as_deref(), &options),
-        |items: Vec<Item>, checks: Vec<Check>| -> Result<()> {
-            for ((record, _), check) in items.iter().zip(&checks) {
+        |items: &[Item], checks: &[Check]| -> Result<()> {
+            for ((record, _), check) in items.iter().zip(checks) {
                 tally.add(record, check);
                 if check.is_finding() {
                     let finding = Finding {

@@ -250,6 +250,30 @@ pub(crate) fn to_text(bytes: &[u8]) -> String {
     decode(bytes).unwrap_or_else(|lossy| lossy)
 }
 
+/// A reused text buffer keeps at most this much room when it is given shorter text, so a huge field
+/// read once does not hold its memory for the rest of the run.
+const KEEP: usize = 1024;
+
+/// Sets `out` to `bytes` as [`decode`] decodes them, in `out`'s own buffer (no allocation once it
+/// is large enough: the readers refill the records of recycled batches this way). Returns false
+/// when the bytes were not valid UTF-8 (each invalid sequence replaced by U+FFFD).
+pub(crate) fn set_text(out: &mut String, bytes: &[u8]) -> bool {
+    if out.capacity() > KEEP && bytes.len() <= KEEP {
+        *out = String::new();
+    }
+    out.clear();
+    match std::str::from_utf8(bytes) {
+        Ok(s) => {
+            out.push_str(s);
+            true
+        }
+        Err(_) => {
+            out.push_str(&String::from_utf8_lossy(bytes));
+            false
+        }
+    }
+}
+
 /// Text for `Record::cells` of a malformed record: decoded as [`lossy_chars`] does, at most 200
 /// characters (cut ones end in `...`). Kept as read otherwise: it is data, written to the output.
 pub(crate) fn excerpt(text: &[u8]) -> String {
@@ -468,6 +492,21 @@ mod tests {
         assert_eq!(decode(b"abc"), Ok("abc".to_string()));
         assert_eq!(decode(b"a\xFFb"), Err("a\u{FFFD}b".to_string()));
         assert_eq!(to_text(b"a\xFFb"), "a\u{FFFD}b");
+    }
+
+    #[test]
+    fn set_text_reuses_the_buffer_and_replaces_invalid_bytes() {
+        let mut text = String::with_capacity(100);
+        let buffer = text.as_ptr();
+        assert!(set_text(&mut text, b"abc"));
+        assert_eq!(text, "abc");
+        assert_eq!(text.as_ptr(), buffer, "no new allocation");
+        assert!(!set_text(&mut text, b"a\xFFb"));
+        assert_eq!(text, "a\u{FFFD}b");
+        let mut big = "x".repeat(5 * KEEP);
+        assert!(set_text(&mut big, b"short"));
+        assert_eq!(big, "short");
+        assert!(big.capacity() <= KEEP, "a huge buffer is given back");
     }
 
     #[test]
