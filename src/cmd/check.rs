@@ -83,9 +83,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
 
     let result = pipeline::run(
         |max, out: &mut Vec<Item>| {
-            out.clear();
-            batch.clear();
-            let n = reader.read_batch(max, &mut batch)?;
+            // the records of the recycled batch are refilled in place (see Reader::refill_batch)
+            batch.extend(out.drain(..).map(|(record, _)| record));
+            let n = reader.refill_batch(max, &mut batch)?;
             // in input order, on this thread: the first occurrence is the one noted
             out.extend(batch.drain(..).map(|record| {
                 let first = duplicates.as_mut().and_then(|d| d.first_seen(&record));

@@ -22,7 +22,9 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use super::detect::{PUZZLE_COLUMNS, excerpt, names_excerpt, plural, set_text, to_text};
+use super::detect::{
+    PUZZLE_COLUMNS, excerpt, names_excerpt, plural, set_optional_text, set_text, to_text,
+};
 use super::{Column, Record};
 use crate::grid::Grid;
 
@@ -233,12 +235,12 @@ impl<R: Read> CsvReader<R> {
                 puzzle
             }
         };
-        record.solution = self
+        let solution = self
             .solution_column
             .and_then(|i| record.fields.get(i))
-            .map(|f| f.trim())
-            .filter(|f| !f.is_empty())
-            .map(String::from);
+            .map(|f| f.trim().as_bytes())
+            .filter(|f| !f.is_empty());
+        set_optional_text(&mut record.solution, solution);
         Ok(true)
     }
 }

@@ -274,6 +274,17 @@ pub(crate) fn set_text(out: &mut String, bytes: &[u8]) -> bool {
     }
 }
 
+/// Sets `out` to the text of `bytes` (as [`set_text`] does, in the buffer already there if any), or
+/// to `None` when there are none.
+pub(crate) fn set_optional_text(out: &mut Option<String>, bytes: Option<&[u8]>) {
+    match bytes {
+        Some(bytes) => {
+            set_text(out.get_or_insert_with(String::new), bytes);
+        }
+        None => *out = None,
+    }
+}
+
 /// Text for `Record::cells` of a malformed record: decoded as [`lossy_chars`] does, at most 200
 /// characters (cut ones end in `...`). Kept as read otherwise: it is data, written to the output.
 pub(crate) fn excerpt(text: &[u8]) -> String {

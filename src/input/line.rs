@@ -12,7 +12,7 @@ use std::io::{self, BufRead};
 
 use super::Record;
 use super::detect::{
-    char_count, excerpt, fields, is_cell, is_skipped, puzzle_field, set_text, to_text,
+    char_count, excerpt, fields, is_cell, is_skipped, puzzle_field, set_optional_text, set_text,
 };
 use crate::grid::{CELLS, Grid};
 
@@ -69,11 +69,8 @@ impl<R: BufRead> LineReader<R> {
             record.line = self.line;
             record.fields.clear();
             record.puzzle = parse_line(text, &mut record.cells);
-            record.solution = if self.solutions {
-                given_solution(text)
-            } else {
-                None
-            };
+            let solution = self.solutions.then(|| given_solution(text)).flatten();
+            set_optional_text(&mut record.solution, solution);
             return Ok(true);
         }
     }
@@ -115,14 +112,13 @@ fn parse_line(text: &[u8], cells: &mut String) -> Result<Grid, String> {
 
 /// The given solution of a trimmed line: the first field after the puzzle field that has 81
 /// characters, or at least 41 characters that are all cells. `None` when the line has no puzzle field.
-fn given_solution(text: &[u8]) -> Option<String> {
+fn given_solution(text: &[u8]) -> Option<&[u8]> {
     let puzzle = puzzle_field(text)?;
     // the puzzle field is a piece of `text`: the rest of the line starts where it ends
     let end = puzzle.as_ptr().addr() - text.as_ptr().addr() + puzzle.len();
     let rest = text.get(end..)?;
     fields(rest)
         .find(|f| char_count(f) == CELLS || (f.len() > CELLS / 2 && f.iter().all(|&b| is_cell(b))))
-        .map(to_text)
 }
 
 #[cfg(test)]
