@@ -42,6 +42,7 @@ mod line;
 pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column, find_named};
 pub use self::detect::SOLUTION_COLUMNS;
+pub(crate) use self::detect::find_byte;
 use self::detect::{
     Preamble, Sniffed, csv_delimiter, detect, is_csv_header, names_excerpt, read_preamble, sniff,
 };

@@ -15,7 +15,7 @@
 use std::io::{self, BufWriter, Write};
 
 use super::{BUFFER, OutputOptions, Sink, push_micros, push_u64};
-use crate::input::Record;
+use crate::input::{Record, find_byte};
 use crate::status::Answer;
 
 /// The columns appended to the input's, before renaming.
@@ -93,17 +93,12 @@ impl CsvRow {
     }
 }
 
-/// True when a field must be quoted: it holds a comma, a quote, CR or LF. Looked at 16 bytes at a
-/// time with no early exit inside a chunk, a loop the compiler turns into a few vector compares.
+/// True when a field must be quoted: it holds a comma, a quote, CR or LF (found 16 bytes at a time).
 fn needs_quotes(field: &[u8]) -> bool {
-    let special = |b: u8| (b == b',') | (b == b'"') | (b == b'\r') | (b == b'\n');
-    let mut chunks = field.chunks_exact(16);
-    for chunk in &mut chunks {
-        if chunk.iter().fold(0u8, |any, &b| any | u8::from(special(b))) != 0 {
-            return true;
-        }
-    }
-    chunks.remainder().iter().any(|&b| special(b))
+    find_byte(field, |b| {
+        (b == b',') | (b == b'"') | (b == b'\r') | (b == b'\n')
+    })
+    .is_some()
 }
 
 /// The columns a CSV sink appends to the input's, and how one record's answer fills them.
