@@ -23,6 +23,14 @@ fn corpus(shared: &str, fallback: &str) -> PathBuf {
     }
 }
 
+/// The input read by the `read` and `refill` benchmarks for `format` (`line` or `csv`).
+fn input(format: &str) -> PathBuf {
+    match format {
+        "line" => corpus("sudoku_exchange/hard.txt", "exchange_hard_200.txt"),
+        _ => corpus("csv/kaggle_quizzes_solutions_20k.csv", "kaggle_200.csv"),
+    }
+}
+
 fn read_all(path: &Path) -> Vec<Record> {
     let options = ReaderOptions {
         format: InputFormat::Auto,
@@ -36,14 +44,34 @@ fn read_all(path: &Path) -> Vec<Record> {
 
 #[divan::bench(args = ["line", "csv"])]
 fn read(bencher: divan::Bencher, format: &str) {
-    let path = match format {
-        "line" => corpus("sudoku_exchange/hard.txt", "exchange_hard_200.txt"),
-        _ => corpus("csv/kaggle_quizzes_solutions_20k.csv", "kaggle_200.csv"),
-    };
+    let path = input(format);
     let n = read_all(&path).len();
     bencher
         .counter(divan::counter::ItemsCount::new(n))
         .bench(|| read_all(&path).len());
+}
+
+/// Reading the way `solve` does: batches of 2048 records refilled in place, nothing kept.
+#[divan::bench(args = ["line", "csv"])]
+fn refill(bencher: divan::Bencher, format: &str) {
+    let path = input(format);
+    let n = read_all(&path).len();
+    bencher
+        .counter(divan::counter::ItemsCount::new(n))
+        .bench(|| {
+            let options = ReaderOptions {
+                format: InputFormat::Auto,
+                column: None,
+            };
+            let mut reader =
+                Reader::open(vec![Source::Path(path.clone())], &options).expect("open");
+            let mut batch = Vec::new();
+            let mut total = 0;
+            while let n @ 1.. = reader.refill_batch(2048, &mut batch).expect("read") {
+                total += n;
+            }
+            total
+        });
 }
 
 #[divan::bench(args = ["line", "csv", "jsonl"])]

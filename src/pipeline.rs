@@ -3,9 +3,12 @@
 //! the batches to the caller's sink strictly in input order.
 //!
 //! Memory stays bounded whatever the input size: at most `in_flight` batches exist at once (being
-//! solved, or waiting in the reorder buffer), because the reader takes a token from a bounded channel
-//! before reading each batch and the writer returns it after writing one. Reading, solving and
-//! writing overlap. `-j1` goes through the same code, so output does not depend on the thread count.
+//! read, solved, or waiting in the reorder buffer), because the reader takes a batch from a bounded
+//! channel before reading into it and the writer sends each batch back there once written. The
+//! batches are recycled, items and all, so a reader that overwrites the items it is handed (as
+//! [`crate::input::Reader::refill_batch`] does) allocates nothing per item in a steady run. Reading,
+//! solving and writing overlap. `-j1` goes through the same code, so output does not depend on the
+//! thread count.
 //!
 //! [`Workers`] is the in-memory counterpart for benchmarks: a slice mapped on N threads, in order.
 
@@ -52,9 +55,12 @@ pub enum PipelineError<R, W> {
 
 type Done<I, T> = (u64, Vec<I>, Vec<T>);
 
-/// Pulls batches from `read` (which appends up to the given number of items and returns how many,
-/// 0 at the end), maps each item with `work` on `pool`, and calls `sink` with each batch of items and
-/// their results, in input order, on a separate writer thread.
+/// Pulls batches from `read`, maps each item with `work` on `pool`, and calls `sink` with each batch
+/// of items and their results, in input order, on a separate writer thread.
+///
+/// `read` is handed a recycled batch (empty at first, later holding the items of a batch already
+/// written) and the most items to read; it must leave in it just the items it read (reusing the old
+/// ones as it likes) and return how many, 0 at the end.
 pub fn run<I, T, R, S, RE, WE>(
     mut read: R,
     pool: &rayon::ThreadPool,
@@ -66,25 +72,24 @@ where
     I: Send + Sync,
     T: Send,
     R: FnMut(usize, &mut Vec<I>) -> Result<usize, RE>,
-    S: FnMut(Vec<I>, Vec<T>) -> Result<(), WE> + Send,
+    S: FnMut(&[I], &[T]) -> Result<(), WE> + Send,
     WE: Send,
 {
     let in_flight = config.in_flight.max(1);
-    let (token_tx, token_rx) = sync_channel::<()>(in_flight);
+    let (free_tx, free_rx) = sync_channel::<Vec<I>>(in_flight);
     for _ in 0..in_flight {
-        // cannot fail: the channel has room for every token and its receiver is alive
-        let _ = token_tx.send(());
+        // cannot fail: the channel has room for every batch and its receiver is alive
+        let _ = free_tx.send(Vec::new());
     }
     let (done_tx, done_rx) = sync_channel::<Done<I, T>>(in_flight);
     let work = &work;
 
     std::thread::scope(|scope| {
-        let writer = scope.spawn(move || write_in_order(done_rx, token_tx, sink));
+        let writer = scope.spawn(move || write_in_order(done_rx, free_tx, sink));
         let read_result = pool.in_place_scope(|jobs| -> Result<(), RE> {
             let mut batch_no = 0u64;
-            // a token per batch bounds the batches alive; no token means the writer has stopped
-            while token_rx.recv().is_ok() {
-                let mut records = Vec::with_capacity(config.batch_size);
+            // the free batches bound the batches alive; none coming means the writer has stopped
+            while let Ok(mut records) = free_rx.recv() {
                 if read(config.batch_size, &mut records)? == 0 {
                     break;
                 }
@@ -109,24 +114,26 @@ where
     })
 }
 
-/// The writer thread: reorders finished batches by number and feeds the sink, returning a token per
-/// batch written. Stops at the first sink error (dropping its channels unblocks the reader).
+/// The writer thread: reorders finished batches by number and feeds the sink, sending each batch
+/// written back to the reader. Stops at the first sink error (dropping its channels unblocks the
+/// reader).
 fn write_in_order<I, T, S, E>(
     done: Receiver<Done<I, T>>,
-    tokens: SyncSender<()>,
+    free: SyncSender<Vec<I>>,
     mut sink: S,
 ) -> Result<(), E>
 where
-    S: FnMut(Vec<I>, Vec<T>) -> Result<(), E>,
+    S: FnMut(&[I], &[T]) -> Result<(), E>,
 {
     let mut pending = BTreeMap::new();
     let mut next = 0u64;
     for (no, records, results) in done {
         pending.insert(no, (records, results));
         while let Some((records, results)) = pending.remove(&next) {
-            sink(records, results)?;
+            sink(&records, &results)?;
             next += 1;
-            let _ = tokens.send(());
+            // the reader may have stopped; then the batch is dropped
+            let _ = free.send(records);
         }
     }
     Ok(())
@@ -190,11 +197,19 @@ mod tests {
             .unwrap()
     }
 
+    fn config(batch_size: usize, in_flight: usize) -> Config {
+        Config {
+            batch_size,
+            in_flight,
+        }
+    }
+
     /// A source of `n` numbers, `max` at a time.
     fn numbers(n: u64) -> impl FnMut(usize, &mut Vec<u64>) -> Result<usize, String> {
         let mut next = 0;
         move |max, out| {
             let end = (next + max as u64).min(n);
+            out.clear();
             out.extend(next..end);
             let got = (end - next) as usize;
             next = end;
@@ -212,21 +227,18 @@ mod tests {
     fn keeps_input_order_with_several_threads_and_tiny_batches() {
         for threads in [1, 2, 4] {
             let mut seen = Vec::new();
-            let config = Config {
-                batch_size: 3,
-                in_flight: 5,
-            };
+            let config = config(3, 5);
             run(
                 numbers(2000),
                 &pool(threads),
                 config,
                 uneven,
-                |items: Vec<u64>, results: Vec<u64>| {
+                |items: &[u64], results: &[u64]| {
                     assert_eq!(items.len(), results.len());
-                    for (i, r) in items.iter().zip(&results) {
+                    for (i, r) in items.iter().zip(results) {
                         assert_eq!(*r, uneven(i));
                     }
-                    seen.extend(items);
+                    seen.extend_from_slice(items);
                     Ok::<(), ()>(())
                 },
             )
@@ -258,12 +270,9 @@ mod tests {
         let result = run(
             numbers(1_000_000),
             &pool(2),
-            Config {
-                batch_size: 10,
-                in_flight: 3,
-            },
+            config(10, 3),
             uneven,
-            |items, _| {
+            |items: &[u64], _: &[u64]| {
                 written += items.len();
                 if written >= 50 {
                     Err("disk full")
@@ -292,18 +301,43 @@ mod tests {
         let result = run(
             failing,
             &pool(2),
-            Config {
-                batch_size: 10,
-                in_flight: 2,
-            },
+            config(10, 2),
             uneven,
-            |items, _| {
-                seen.extend(items);
+            |items: &[u64], _: &[u64]| {
+                seen.extend_from_slice(items);
                 Ok::<(), ()>(())
             },
         );
         assert!(matches!(result, Err(PipelineError::Read(ref e)) if e == "bad sector"));
         assert_eq!(seen, (0..40).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn hands_written_batches_back_to_the_reader() {
+        let mut source = numbers(1000);
+        let mut recycled = 0;
+        let read = |max: usize, out: &mut Vec<u64>| {
+            // a batch handed back still holds the items written from it
+            if !out.is_empty() {
+                recycled += 1;
+            }
+            source(max, out)
+        };
+        let mut seen = Vec::new();
+        run(
+            read,
+            &pool(2),
+            config(10, 3),
+            uneven,
+            |items: &[u64], _: &[u64]| {
+                seen.extend_from_slice(items);
+                Ok::<(), ()>(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, (0..1000).collect::<Vec<_>>());
+        // 100 batches and a last empty read, the first 3 into new batches
+        assert_eq!(recycled, 101 - 3);
     }
 
     #[test]
@@ -320,19 +354,10 @@ mod tests {
             }
             Ok::<usize, ()>(n)
         };
-        run(
-            read,
-            &pool(2),
-            Config {
-                batch_size: 16,
-                in_flight: 3,
-            },
-            uneven,
-            |_, _| {
-                alive.fetch_sub(1, Ordering::SeqCst);
-                Ok::<(), ()>(())
-            },
-        )
+        run(read, &pool(2), config(16, 3), uneven, |_, _| {
+            alive.fetch_sub(1, Ordering::SeqCst);
+            Ok::<(), ()>(())
+        })
         .unwrap();
         assert!(
             peak.load(Ordering::SeqCst) <= 3,

@@ -83,8 +83,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
 
     let result = pipeline::run(
         |max, out: &mut Vec<Item>| {
-            batch.clear();
-            let n = reader.read_batch(max, &mut batch)?;
+            // the records of the recycled batch are refilled in place (see Reader::refill_batch)
+            batch.extend(out.drain(..).map(|(record, _)| record));
+            let n = reader.refill_batch(max, &mut batch)?;
             // in input order, on this thread: the first occurrence is the one noted
             out.extend(batch.drain(..).map(|record| {
                 let first = duplicates.as_mut().and_then(|d| d.first_seen(&record));
@@ -96,8 +97,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         &pool,
         config,
         |(record, first): &Item| check::check_record(record, first.as_deref(), &options),
-        |items: Vec<Item>, checks: Vec<Check>| -> Result<()> {
-            for ((record, _), check) in items.iter().zip(&checks) {
+        |items: &[Item], checks: &[Check]| -> Result<()> {
+            for ((record, _), check) in items.iter().zip(checks) {
                 tally.add(record, check);
                 if check.is_finding() {
                     let finding = Finding {

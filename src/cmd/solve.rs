@@ -42,8 +42,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let unique = args.unique;
 
     let result = pipeline::run(
-        |max, out: &mut Vec<Record>| {
-            let n = reader.read_batch(max, out)?;
+        |max, batch: &mut Vec<Record>| {
+            let n = reader.refill_batch(max, batch)?;
             records_read.fetch_add(n as u64, Ordering::Relaxed);
             Ok::<usize, InputError>(n)
         },
@@ -53,13 +53,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             Ok(puzzle) => solver::answer(puzzle, unique),
             Err(_) => Answer::malformed(),
         },
-        |records: Vec<Record>, answers: Vec<Answer>| -> io::Result<()> {
+        |records: &[Record], answers: &[Answer]| -> io::Result<()> {
             {
                 // released before the progress bar is touched: its ticker thread draws while
                 // holding the bar's lock and then takes stderr's, so holding both here in the
                 // other order deadlocks
                 let mut stderr = io::stderr().lock();
-                for (record, answer) in records.iter().zip(&answers) {
+                for (record, answer) in records.iter().zip(answers) {
                     if let Err(reason) = &record.puzzle {
                         let _ = writeln!(
                             stderr,

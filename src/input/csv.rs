@@ -22,7 +22,9 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use super::detect::{PUZZLE_COLUMNS, decode, excerpt, names_excerpt, plural, to_text};
+use super::detect::{
+    PUZZLE_COLUMNS, excerpt, names_excerpt, plural, set_optional_text, set_text, to_text,
+};
 use super::{Column, Record};
 use crate::grid::Grid;
 
@@ -163,14 +165,21 @@ impl<R: Read> CsvReader<R> {
     }
 
     /// The next record, `None` at the end of the input.
+    #[cfg(test)]
     pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
+        let mut record = Record::empty();
+        Ok(self.next_into(source, &mut record)?.then_some(record))
+    }
+
+    /// Reads the next record into `record`, reusing its buffers; false at the end of the input.
+    pub(crate) fn next_into(&mut self, source: u32, record: &mut Record) -> io::Result<bool> {
         loop {
             if !self
                 .inner
                 .read_byte_record(&mut self.record)
                 .map_err(csv_io_error)?
             {
-                return Ok(None);
+                return Ok(false);
             }
             let start = self.record.position().map_or(0, |p| p.byte());
             self.line = self.skipped + 1 + self.inner.get_mut().line_at(start);
@@ -180,26 +189,30 @@ impl<R: Read> CsvReader<R> {
             }
         }
         let rec = &self.record;
+        let n = rec.len();
+        let fields = &mut record.fields;
+        if fields.capacity() > FIELDS_KEPT && n <= FIELDS_KEPT {
+            *fields = Vec::new(); // a very wide row once does not hold its room for the rest
+        }
+        fields.truncate(n);
+        fields.resize_with(n, String::new);
         let mut bad_utf8 = None;
-        let fields: Vec<String> = fields_of(rec)
-            .enumerate()
-            .map(|(i, f)| {
-                decode(f).unwrap_or_else(|lossy| {
-                    bad_utf8.get_or_insert(i);
-                    lossy
-                })
-            })
-            .collect();
-        let n = fields.len();
-        let (cells, puzzle) = match fields_of(rec).nth(self.column) {
-            None => (
-                excerpt(joined(rec).as_slice()),
+        for (i, (text, f)) in fields.iter_mut().zip(fields_of(rec)).enumerate() {
+            if !set_text(text, f) {
+                bad_utf8.get_or_insert(i);
+            }
+        }
+        record.source = source;
+        record.line = self.line;
+        record.puzzle = match fields_of(rec).nth(self.column) {
+            None => {
+                record.cells = excerpt(joined(rec).as_slice());
                 Err(format!(
                     "row has {}, the puzzle is column {}",
                     plural(n, "field"),
                     self.column + 1
-                )),
-            ),
+                ))
+            }
             Some(field) => {
                 let field = field.trim_ascii();
                 let puzzle = if n != self.width {
@@ -213,29 +226,27 @@ impl<R: Read> CsvReader<R> {
                 } else {
                     Grid::parse(field).map_err(|e| e.to_string())
                 };
-                let cells = match puzzle {
-                    Ok(_) => to_text(field),
-                    Err(_) => excerpt(field),
-                };
-                (cells, puzzle)
+                match puzzle {
+                    Ok(_) => {
+                        set_text(&mut record.cells, field);
+                    }
+                    Err(_) => record.cells = excerpt(field),
+                }
+                puzzle
             }
         };
         let solution = self
             .solution_column
-            .and_then(|i| fields.get(i))
-            .map(|f| f.trim())
-            .filter(|f| !f.is_empty())
-            .map(String::from);
-        Ok(Some(Record {
-            source,
-            line: self.line,
-            fields,
-            cells,
-            puzzle,
-            solution,
-        }))
+            .and_then(|i| record.fields.get(i))
+            .map(|f| f.trim().as_bytes())
+            .filter(|f| !f.is_empty());
+        set_optional_text(&mut record.solution, solution);
+        Ok(true)
     }
 }
+
+/// A reused record keeps room for at most this many fields when it is given a narrower row.
+const FIELDS_KEPT: usize = 64;
 
 /// The fields of a row, the CR of a CRLF row end dropped from the last one.
 fn fields_of(rec: &::csv::ByteRecord) -> impl Iterator<Item = &[u8]> {

@@ -165,20 +165,51 @@ pub(crate) fn csv_delimiter(header: &[u8]) -> u8 {
         .unwrap_or(b',')
 }
 
-/// True for a byte that separates fields of a line-format line.
+/// True for a byte that separates fields of a line-format line. (Compares joined with `|`, no
+/// early exit, so that [`find_byte`] can test 16 bytes at once.)
 fn is_field_separator(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b':' | b',')
+    (b == b' ') | (b == b'\t') | (b == b':') | (b == b',')
 }
 
 /// The non-empty fields of a trimmed line, split on whitespace, `:` and `,`.
 pub(crate) fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    line.split(|&b| is_field_separator(b))
-        .filter(|f| !f.is_empty())
+    let mut rest = line;
+    std::iter::from_fn(move || {
+        while !rest.is_empty() {
+            let end = find_byte(rest, is_field_separator).unwrap_or(rest.len());
+            let (field, after) = rest.split_at(end);
+            rest = after.get(1..).unwrap_or_default();
+            if !field.is_empty() {
+                return Some(field);
+            }
+        }
+        None
+    })
+}
+
+/// The position of the first byte of `bytes` for which `hit` holds. Whole 16-byte chunks are
+/// tested first without an early exit, which the compiler turns into a few vector compares when
+/// `hit` is a plain comparison (as [`is_field_separator`] is): on the long runs of cells in a
+/// line, this is several times quicker than a test a byte.
+pub(crate) fn find_byte(bytes: &[u8], hit: impl Fn(u8) -> bool) -> Option<usize> {
+    let mut chunks = bytes.chunks_exact(16);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        if chunk.iter().fold(0u8, |any, &b| any | u8::from(hit(b))) != 0 {
+            return chunk.iter().position(|&b| hit(b)).map(|i| at + i);
+        }
+        at += 16;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| hit(b))
+        .map(|i| at + i)
 }
 
 /// The first field of 81 characters, if any.
 pub(crate) fn puzzle_field(line: &[u8]) -> Option<&[u8]> {
-    if line.len() == crate::grid::CELLS && !line.iter().any(|&b| is_field_separator(b)) {
+    if line.len() == crate::grid::CELLS && find_byte(line, is_field_separator).is_none() {
         return Some(line); // the common case: the whole line is the puzzle
     }
     fields(line).find(|f| char_count(f) == crate::grid::CELLS)
@@ -248,6 +279,41 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<String, String> {
 /// Bytes as a String, invalid UTF-8 replaced (see [`decode`]).
 pub(crate) fn to_text(bytes: &[u8]) -> String {
     decode(bytes).unwrap_or_else(|lossy| lossy)
+}
+
+/// A reused text buffer keeps at most this much room when it is given shorter text, so a huge field
+/// read once does not hold its memory for the rest of the run.
+const KEEP: usize = 1024;
+
+/// Sets `out` to `bytes` as [`decode`] decodes them, in `out`'s own buffer (no allocation once it
+/// is large enough: the readers refill the records of recycled batches this way). Returns false
+/// when the bytes were not valid UTF-8 (each invalid sequence replaced by U+FFFD).
+pub(crate) fn set_text(out: &mut String, bytes: &[u8]) -> bool {
+    if out.capacity() > KEEP && bytes.len() <= KEEP {
+        *out = String::new();
+    }
+    out.clear();
+    match std::str::from_utf8(bytes) {
+        Ok(s) => {
+            out.push_str(s);
+            true
+        }
+        Err(_) => {
+            out.push_str(&String::from_utf8_lossy(bytes));
+            false
+        }
+    }
+}
+
+/// Sets `out` to the text of `bytes` (as [`set_text`] does, in the buffer already there if any), or
+/// to `None` when there are none.
+pub(crate) fn set_optional_text(out: &mut Option<String>, bytes: Option<&[u8]>) {
+    match bytes {
+        Some(bytes) => {
+            set_text(out.get_or_insert_with(String::new), bytes);
+        }
+        None => *out = None,
+    }
 }
 
 /// Text for `Record::cells` of a malformed record: decoded as [`lossy_chars`] does, at most 200
@@ -468,6 +534,46 @@ mod tests {
         assert_eq!(decode(b"abc"), Ok("abc".to_string()));
         assert_eq!(decode(b"a\xFFb"), Err("a\u{FFFD}b".to_string()));
         assert_eq!(to_text(b"a\xFFb"), "a\u{FFFD}b");
+    }
+
+    #[test]
+    fn fields_split_on_separators_and_drop_empty_ones_at_any_length() {
+        // every length around the 16-byte chunks, separators at every kind of place
+        let pieces: [&[u8]; 7] = [b"x", b" ", b"\t", b":", b",", b"12345678901234567", b"ab"];
+        let mut seed = 0x9E37_79B9u32;
+        for n in 0..400 {
+            let mut line = Vec::new();
+            for _ in 0..n % 40 {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                line.extend_from_slice(pieces[seed as usize % pieces.len()]);
+            }
+            let want: Vec<&[u8]> = line
+                .split(|&b| matches!(b, b' ' | b'\t' | b':' | b','))
+                .filter(|f| !f.is_empty())
+                .collect();
+            assert_eq!(fields(&line).collect::<Vec<_>>(), want, "{line:?}");
+            let first = line
+                .iter()
+                .position(|&b| matches!(b, b' ' | b'\t' | b':' | b','));
+            assert_eq!(find_byte(&line, is_field_separator), first);
+        }
+    }
+
+    #[test]
+    fn set_text_reuses_the_buffer_and_replaces_invalid_bytes() {
+        let mut text = String::with_capacity(100);
+        let buffer = text.as_ptr();
+        assert!(set_text(&mut text, b"abc"));
+        assert_eq!(text, "abc");
+        assert_eq!(text.as_ptr(), buffer, "no new allocation");
+        assert!(!set_text(&mut text, b"a\xFFb"));
+        assert_eq!(text, "a\u{FFFD}b");
+        let mut big = "x".repeat(5 * KEEP);
+        assert!(set_text(&mut big, b"short"));
+        assert_eq!(big, "short");
+        assert!(big.capacity() <= KEEP, "a huge buffer is given back");
     }
 
     #[test]

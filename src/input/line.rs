@@ -11,7 +11,9 @@
 use std::io::{self, BufRead};
 
 use super::Record;
-use super::detect::{char_count, excerpt, fields, is_cell, is_skipped, puzzle_field, to_text};
+use super::detect::{
+    char_count, excerpt, fields, is_cell, is_skipped, puzzle_field, set_optional_text, set_text,
+};
 use crate::grid::{CELLS, Grid};
 
 /// Reads line-format records from a buffered source.
@@ -45,69 +47,78 @@ impl<R: BufRead> LineReader<R> {
     }
 
     /// The next record, `None` at the end of the input.
+    #[cfg(test)]
     pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
+        let mut record = Record::empty();
+        Ok(self.next_into(source, &mut record)?.then_some(record))
+    }
+
+    /// Reads the next record into `record`, reusing its buffers; false at the end of the input.
+    pub(crate) fn next_into(&mut self, source: u32, record: &mut Record) -> io::Result<bool> {
         loop {
             self.buf.clear();
             if self.src.read_until(b'\n', &mut self.buf)? == 0 {
-                return Ok(None);
+                return Ok(false);
             }
             self.line += 1;
             let text = self.buf.trim_ascii();
             if is_skipped(text) {
                 continue;
             }
-            let (cells, puzzle) = parse_line(text);
-            let solution = if self.solutions {
-                given_solution(text)
-            } else {
-                None
-            };
-            return Ok(Some(Record {
-                source,
-                line: self.line,
-                fields: Vec::new(),
-                cells,
-                puzzle,
-                solution,
-            }));
+            record.source = source;
+            record.line = self.line;
+            record.fields.clear();
+            record.puzzle = parse_line(text, &mut record.cells);
+            let solution = self.solutions.then(|| given_solution(text)).flatten();
+            set_optional_text(&mut record.solution, solution);
+            return Ok(true);
         }
     }
 }
 
-/// The cells text and the puzzle (or why there is none) of a trimmed, non-blank line.
-fn parse_line(text: &[u8]) -> (String, Result<Grid, String>) {
-    if let Ok(grid) = Grid::parse(text) {
-        return (to_text(text), Ok(grid)); // the common case: the whole line is the puzzle
+/// The puzzle (or why there is none) of a trimmed, non-blank line; sets `cells` to its cells text.
+fn parse_line(text: &[u8], cells: &mut String) -> Result<Grid, String> {
+    // the common case: the whole line is the puzzle. Only a line of 81 bytes can be one, and
+    // trying longer lines would cost a failed parse (which counts characters for its message).
+    if let Some(grid) = (text.len() == CELLS)
+        .then(|| Grid::parse(text).ok())
+        .flatten()
+    {
+        set_text(cells, text);
+        return Ok(grid);
     }
-    match puzzle_field(text) {
+    let reason = match puzzle_field(text) {
         Some(field) => match Grid::parse(field) {
-            Ok(grid) => (to_text(field), Ok(grid)),
-            Err(e) => (excerpt(text), Err(e.to_string())),
+            Ok(grid) => {
+                set_text(cells, field);
+                return Ok(grid);
+            }
+            Err(e) => e.to_string(),
         },
         None => {
             let mut all = fields(text);
-            let reason = match (all.next(), all.next()) {
+            match (all.next(), all.next()) {
                 (Some(only), None) => match Grid::parse(only) {
                     Err(e) => e.to_string(),
                     Ok(_) => "no field of 81 cells".to_string(),
                 },
                 _ => "no field of 81 cells".to_string(),
-            };
-            (excerpt(text), Err(reason))
+            }
         }
-    }
+    };
+    *cells = excerpt(text);
+    Err(reason)
 }
 
 /// The given solution of a trimmed line: the first field after the puzzle field that has 81
 /// characters, or at least 41 characters that are all cells. `None` when the line has no puzzle field.
-fn given_solution(text: &[u8]) -> Option<String> {
+fn given_solution(text: &[u8]) -> Option<&[u8]> {
     let puzzle = puzzle_field(text)?;
     // the puzzle field is a piece of `text`: the rest of the line starts where it ends
     let end = puzzle.as_ptr().addr() - text.as_ptr().addr() + puzzle.len();
     let rest = text.get(end..)?;
     fields(rest)
         .find(|f| char_count(f) == CELLS || (f.len() > CELLS / 2 && f.iter().all(|&b| is_cell(b))))
-        .map(to_text)
 }
 
 #[cfg(test)]

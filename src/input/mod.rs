@@ -42,6 +42,7 @@ mod line;
 pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column, find_named};
 pub use self::detect::SOLUTION_COLUMNS;
+pub(crate) use self::detect::find_byte;
 use self::detect::{
     Preamble, Sniffed, csv_delimiter, detect, is_csv_header, names_excerpt, read_preamble, sniff,
 };
@@ -109,6 +110,20 @@ pub struct Record {
     pub solution: Option<String>,
 }
 
+impl Record {
+    /// A record with nothing read into it yet: a slot for a reader to fill.
+    fn empty() -> Record {
+        Record {
+            source: 0,
+            line: 0,
+            fields: Vec::new(),
+            cells: String::new(),
+            puzzle: Err(String::new()),
+            solution: None,
+        }
+    }
+}
+
 /// Errors that stop reading: the message names the input and, where known, the line.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
@@ -161,11 +176,13 @@ enum Active {
 }
 
 impl Active {
-    fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
+    /// Reads the next record into `record`; false at the end of the input.
+    fn next_into(&mut self, source: u32, record: &mut Record) -> io::Result<bool> {
         match self {
-            Active::Line(r) => r.next(source),
-            Active::Grid(r) => r.next(source),
-            Active::Csv(r) => r.next(source),
+            Active::Line(r) => r.next_into(source, record),
+            Active::Csv(r) => r.next_into(source, record),
+            // grids are few and large: a new record each is cheap enough
+            Active::Grid(r) => Ok(r.next(source)?.map(|read| *record = read).is_some()),
         }
     }
 
@@ -300,23 +317,56 @@ impl Reader {
     /// An error met after some records were read in this call is held back and returned by the next
     /// call, so the records before it are still processed and written.
     pub fn read_batch(&mut self, max: usize, out: &mut Vec<Record>) -> Result<usize, InputError> {
+        let start = out.len();
+        self.read_at(start, max, out)
+    }
+
+    /// Like [`Reader::read_batch`], but replaces the records in `batch` rather than appending: the
+    /// records already there (left from a batch that has been written) are overwritten in place,
+    /// their text buffers reused, so a steady run allocates nothing per record. `batch` is left
+    /// holding just the records read.
+    pub fn refill_batch(
+        &mut self,
+        max: usize,
+        batch: &mut Vec<Record>,
+    ) -> Result<usize, InputError> {
+        self.read_at(0, max, batch)
+    }
+
+    /// Reads up to `max` records into `out[start..]` (reusing the records there, pushing new ones
+    /// past its end), then cuts `out` after the last one read; returns how many were read.
+    fn read_at(
+        &mut self,
+        start: usize,
+        max: usize,
+        out: &mut Vec<Record>,
+    ) -> Result<usize, InputError> {
         if let Some(err) = self.failed.take() {
+            out.truncate(start);
             return Err(err);
         }
-        let before = out.len();
-        match self.fill(max, out) {
-            Ok(()) => Ok(out.len() - before),
-            Err(err) if out.len() == before => Err(err),
+        let mut count = 0;
+        let result = self.fill(max, out, start, &mut count);
+        out.truncate(start + count);
+        match result {
+            Ok(()) => Ok(count),
+            Err(err) if count == 0 => Err(err),
             Err(err) => {
                 self.failed = Some(err);
-                Ok(out.len() - before)
+                Ok(count)
             }
         }
     }
 
-    fn fill(&mut self, max: usize, out: &mut Vec<Record>) -> Result<(), InputError> {
-        let mut count = 0;
-        while count < max {
+    /// Reads records into `out[start + *count..]` until `*count` is `max` or the inputs end.
+    fn fill(
+        &mut self,
+        max: usize,
+        out: &mut Vec<Record>,
+        start: usize,
+        count: &mut usize,
+    ) -> Result<(), InputError> {
+        while *count < max {
             let Some((source, active)) = self.active.as_mut() else {
                 if self.next >= self.origins.len() {
                     break;
@@ -325,12 +375,16 @@ impl Reader {
                 continue;
             };
             let source = *source;
-            match active.next(source) {
-                Ok(Some(record)) => {
-                    out.push(record);
-                    count += 1;
-                }
-                Ok(None) => self.active = None,
+            let at = start + *count;
+            if at == out.len() {
+                out.push(Record::empty());
+            }
+            let Some(slot) = out.get_mut(at) else {
+                break; // cannot happen: the slot was just made
+            };
+            match active.next_into(source, slot) {
+                Ok(true) => *count += 1,
+                Ok(false) => self.active = None,
                 Err(e) => {
                     let line = active.line();
                     self.active = None;

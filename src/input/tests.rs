@@ -787,3 +787,47 @@ fn line_solutions_reach_later_inputs_and_grids_have_none() {
     let mut reader = with_solutions(&[&grid], InputFormat::Auto, None).unwrap();
     assert_eq!(read_all(&mut reader)[0].solution, None);
 }
+
+#[test]
+fn refilled_batches_hold_the_same_records_as_fresh_ones() {
+    // refill_batch overwrites records left from earlier batches (wide CSV rows, malformed rows,
+    // solutions) in place; whatever was there before, the records must be the ones read afresh
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let (mut compared, mut with_solution, mut csv_fields) = (0, 0, 0);
+    for round in 0..2000 {
+        let inputs = [garbage(&mut rng), garbage(&mut rng)];
+        let slices: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let format = [InputFormat::Auto, InputFormat::Line, InputFormat::Csv][round % 3];
+        let solutions = round % 2 == 0;
+        let open = || -> Option<Reader> {
+            let mut reader = memory(&slices, &options(format)).ok()?;
+            if solutions {
+                reader.read_solutions(None).ok()?;
+            }
+            Some(reader)
+        };
+        let (Some(mut fresh), Some(mut refilled)) = (open(), open()) else {
+            continue;
+        };
+        let mut batch = Vec::new();
+        loop {
+            let max = 1 + rng.below(5);
+            let mut want = Vec::new();
+            let n = fresh.read_batch(max, &mut want);
+            let m = refilled.refill_batch(max, &mut batch);
+            assert_eq!(
+                n.as_ref().ok(),
+                m.as_ref().ok(),
+                "round {round}: batch sizes differ"
+            );
+            assert_eq!(batch, want, "round {round}");
+            compared += batch.len();
+            with_solution += batch.iter().filter(|r| r.solution.is_some()).count();
+            csv_fields += batch.iter().map(|r| r.fields.len()).sum::<usize>();
+            if !matches!(n, Ok(1..)) {
+                break;
+            }
+        }
+    }
+    assert!(compared > 1000 && with_solution > 0 && csv_fields > 0);
+}

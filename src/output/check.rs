@@ -12,7 +12,7 @@ use std::io::{self, BufWriter, Write};
 
 use serde::Serialize;
 
-use super::csv::{Appended, CsvSink};
+use super::csv::{Appended, CsvRow, CsvSink};
 use super::{BUFFER, Sink};
 use crate::check::{Check, Verdict};
 use crate::grid::Grid;
@@ -102,20 +102,16 @@ impl Appended<Check> for CheckColumns {
         &APPENDED
     }
 
-    fn write<W: Write>(
-        &mut self,
-        out: &mut ::csv::Writer<W>,
-        check: &Check,
-    ) -> Result<(), ::csv::Error> {
-        out.write_field(check.verdict.as_str())?;
-        out.write_field(check.detail.as_deref().unwrap_or(""))?;
+    fn write(&mut self, row: &mut CsvRow, check: &Check) {
+        row.field(check.verdict.as_str());
+        row.field(check.detail.as_deref().unwrap_or(""));
         match &check.solution {
-            Some(solution) => out.write_field(digits(solution))?,
-            None => out.write_field("")?,
+            Some(solution) => row.field(digits(solution)),
+            None => row.field(""),
         }
         match &check.redundant {
-            Some(redundant) => out.write_field(redundant.len().to_string()),
-            None => out.write_field(""),
+            Some(redundant) => row.field(redundant.len().to_string()),
+            None => row.field(""),
         }
     }
 }
