@@ -71,7 +71,10 @@ pub(super) struct ColumnSingles {
 }
 
 /// Finds the cells that are their digit's only candidate in a column, from the candidates
-/// `cand` (`[band][digit]`, 27-bit band masks) and the `unsolved` cells of each band.
+/// `cand` (`[band][digit]`, 27-bit band masks) and the `unsolved` cells of each band: columns
+/// with one unsolved cell of the digit in one band and no cell of it (solved or not) in the
+/// other two. On a board a solved cell has cleared its column elsewhere, so that is exactly "the
+/// digit's only cell in a column where it is not yet placed".
 #[inline(always)]
 pub(super) fn column_singles(cand: &[[u32; LANES]; 4], unsolved: &[u32; 4]) -> ColumnSingles {
     #[cfg(target_arch = "x86_64")]
@@ -129,11 +132,12 @@ mod portable {
             let any = m.map(|m| (m | m >> 9 | m >> 18) & 511);
             out.dead |= any[0] | any[1] | any[2] != 511;
             for b in 0..3 {
-                let (r0, r1, r2) = (m[b] & 511, m[b] >> 9 & 511, m[b] >> 18);
-                // Columns with one cell in this band and none in the other two.
+                let live = m[b] & unsolved[b];
+                let (r0, r1, r2) = (live & 511, live >> 9 & 511, live >> 18);
+                // Columns with one open cell in this band and no cell at all in the other two.
                 let once = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
                 let cols = once & !any[(b + 1) % 3] & !any[(b + 2) % 3];
-                let cells = m[b] & (cols * COLUMN) & unsolved[b];
+                let cells = live & (cols * COLUMN);
                 out.cells[b][d] = cells;
                 out.digits[b] |= u32::from(cells != 0) << d;
             }
@@ -253,28 +257,42 @@ mod sse2 {
         // Four digits at a time (the last group is digit 8 and three empty lanes).
         for k in 0..LANES / 4 {
             let v = [0, 1, 2].map(|b| unsafe { _mm_loadu_si128(cand[b][4 * k..].as_ptr().cast()) });
-            let rows = v.map(|v| unsafe {
-                (
-                    _mm_and_si128(v, row),
-                    _mm_and_si128(_mm_srli_epi32(v, 9), row),
-                    _mm_srli_epi32(v, 18),
-                )
+            // The columns each digit can take in each band, solved cells included.
+            let any = v.map(|v| unsafe {
+                let folded =
+                    _mm_or_si128(_mm_or_si128(v, _mm_srli_epi32(v, 9)), _mm_srli_epi32(v, 18));
+                _mm_and_si128(folded, row)
             });
-            let any = rows.map(|(r0, r1, r2)| unsafe { _mm_or_si128(_mm_or_si128(r0, r1), r2) });
             let all = unsafe { _mm_or_si128(_mm_or_si128(any[0], any[1]), any[2]) };
             full |= lane_mask(unsafe { _mm_cmpeq_epi32(all, row) }) << (4 * k);
+            // Columns with exactly one open cell in a band and no cell at all in the other two.
+            // (A solved cell of the digit clears its column elsewhere, so "open" matters only
+            // here; counting solved cells too would flag every solved column.)
+            let mut cols = [zero; 3];
             for b in 0..3 {
-                let (r0, r1, r2) = rows[b];
                 let others = unsafe { _mm_or_si128(any[(b + 1) % 3], any[(b + 2) % 3]) };
-                let cells = unsafe {
-                    // Columns with one cell in this band and none in the other two.
+                cols[b] = unsafe {
+                    let live = _mm_and_si128(v[b], open[b]);
+                    let (r0, r1, r2) = (
+                        _mm_and_si128(live, row),
+                        _mm_and_si128(_mm_srli_epi32(live, 9), row),
+                        _mm_srli_epi32(live, 18),
+                    );
                     let odd = _mm_xor_si128(_mm_xor_si128(r0, r1), r2);
                     let three = _mm_and_si128(_mm_and_si128(r0, r1), r2);
-                    let cols = _mm_andnot_si128(others, _mm_andnot_si128(three, odd));
-                    let spread = _mm_or_si128(
-                        _mm_or_si128(cols, _mm_slli_epi32(cols, 9)),
-                        _mm_slli_epi32(cols, 18),
-                    );
+                    _mm_andnot_si128(others, _mm_andnot_si128(three, odd))
+                };
+            }
+            // Usually there is none: then the cells need not be spelled out.
+            let some = unsafe { _mm_or_si128(_mm_or_si128(cols[0], cols[1]), cols[2]) };
+            if lane_mask(unsafe { _mm_cmpeq_epi32(some, zero) }) == 15 {
+                continue;
+            }
+            for b in 0..3 {
+                let cells = unsafe {
+                    let c = cols[b];
+                    let spread =
+                        _mm_or_si128(_mm_or_si128(c, _mm_slli_epi32(c, 9)), _mm_slli_epi32(c, 18));
                     _mm_and_si128(_mm_and_si128(v[b], spread), open[b])
                 };
                 let lanes = &mut out.cells[b][4 * k..4 * k + 4];
