@@ -17,7 +17,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 cargo build --release --quiet
 cargo build --release --quiet --manifest-path "$SHARED/peer/Cargo.toml" --target-dir "$PEER_TARGET"
-OURS=target/release/sudoku-batch
+OURS=${CARGO_TARGET_DIR:-target}/release/sudoku-batch
 PEER=$PEER_TARGET/release/peer_bench
 
 if [ $# -eq 0 ]; then
