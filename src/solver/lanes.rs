@@ -59,8 +59,8 @@ pub(super) fn settle_givens(lanes: &mut [u32; LANES], given: &[u32; LANES], open
     }
 }
 
-/// Hidden singles in columns, for every digit of every band at once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Hidden singles in columns, for every digit of every band at once (the default: none found).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct ColumnSingles {
     /// Per band and digit, the unsolved cells that are the digit's only cell in their column.
     pub(super) cells: [[u32; LANES]; 3],
@@ -119,11 +119,7 @@ mod portable {
 
     #[inline(always)]
     pub(crate) fn column_singles(cand: &[[u32; LANES]; 4], unsolved: &[u32; 4]) -> ColumnSingles {
-        let mut out = ColumnSingles {
-            cells: [[0; LANES]; 3],
-            digits: [0; 3],
-            dead: false,
-        };
+        let mut out = ColumnSingles::default();
         // `d` picks the same lane in each band's row of `cand` and of the result.
         #[allow(clippy::needless_range_loop)]
         for d in 0..9 {
@@ -246,11 +242,7 @@ mod sse2 {
 
     #[inline(always)]
     pub(crate) fn column_singles(cand: &[[u32; LANES]; 4], unsolved: &[u32; 4]) -> ColumnSingles {
-        let mut out = ColumnSingles {
-            cells: [[0; LANES]; 3],
-            digits: [0; 3],
-            dead: false,
-        };
+        let mut out = ColumnSingles::default();
         let (row, zero) = unsafe { (_mm_set1_epi32(511), _mm_setzero_si128()) };
         let open = unsolved.map(|u| unsafe { _mm_set1_epi32(u as i32) });
         let mut full = 0;
