@@ -364,3 +364,100 @@ fn single_rows_matches_counting_each_row() {
         }
     }
 }
+
+/// A minimal puzzle carved from `solution`: givens removed in random order as long as the
+/// puzzle stays unique by the reference solver alone.
+fn minimal(rng: &mut XorShift, solution: &Grid) -> Grid {
+    let mut order: Vec<usize> = (0..81).collect();
+    rng.shuffle(&mut order);
+    let mut cells = *solution.cells();
+    for i in order {
+        let kept = cells[i];
+        cells[i] = 0;
+        let candidate = Grid::from_values(cells).expect("digits");
+        if reference::solve(&candidate, 2).count != 1 {
+            cells[i] = kept;
+        }
+    }
+    Grid::from_values(cells).expect("digits")
+}
+
+#[test]
+fn agrees_with_reference_on_random_minimal_puzzles() {
+    let mut rng = XorShift(0x0DDB_1A5E_5BAD_5EED);
+    let grids = solutions();
+    let rounds = if cfg!(debug_assertions) { 6 } else { 40 };
+    for _ in 0..rounds {
+        let solution = grids[rng.below(grids.len())];
+        let puzzle = minimal(&mut rng, &solution);
+        assert_agrees(&puzzle);
+        let outcome = fast(&puzzle, 2);
+        assert_eq!(outcome.count, 1, "{puzzle}");
+        assert_eq!(outcome.solution, Some(solution), "{puzzle}");
+        // Minimal: without any one given there are two solutions or more.
+        for i in (0..81).filter(|&i| puzzle.cells()[i] != 0) {
+            let mut cells = *puzzle.cells();
+            cells[i] = 0;
+            let fewer = Grid::from_values(cells).expect("digits");
+            assert_eq!(fast(&fewer, 2).count, 2, "given {i} of {puzzle} is needed");
+        }
+    }
+}
+
+#[test]
+fn reports_random_contradictions_the_reference_finds_unsolvable() {
+    // A carved puzzle plus a copy of one of its givens into a blank peer cell: two equal givens
+    // see each other. The fast solver names a conflict; the oracle counts no solution.
+    let mut rng = XorShift(0xC0FF_EE00_1234_5678);
+    let grids = solutions();
+    let mut tested = 0;
+    for round in 0..300 {
+        let solution = grids[rng.below(grids.len())];
+        let puzzle = carve(&mut rng, &solution, [17, 25, 35, 50][round % 4]);
+        let givens: Vec<usize> = (0..81).filter(|&i| puzzle.cells()[i] != 0).collect();
+        let from = givens[rng.below(givens.len())];
+        let blanks: Vec<usize> = (0..81)
+            .filter(|&j| puzzle.cells()[j] == 0 && peers_of(from, j))
+            .collect();
+        if blanks.is_empty() {
+            continue;
+        }
+        let mut cells = *puzzle.cells();
+        cells[blanks[rng.below(blanks.len())]] = cells[from];
+        let clash = Grid::from_values(cells).expect("digits");
+        assert!(solve(&clash, 2).is_err(), "{clash}");
+        assert_eq!(reference::solve(&clash, 2).count, 0, "{clash}");
+        tested += 1;
+    }
+    assert!(tested > 250, "only {tested} contradictions built");
+}
+
+/// Every `step`-th puzzle of each tdoku corpus and CSV dataset in `../shared/data`, checked
+/// against the oracle at limits 1 and 2. Opt-in (the shared data is not shipped, and the oracle
+/// is slow on the hardest sets): `cargo test --release --lib -- --ignored`.
+#[test]
+#[ignore = "reads ../shared/data; run with --release -- --ignored"]
+fn agrees_with_reference_on_samples_of_every_shared_corpus() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    let mut files: Vec<_> = ["tdoku", "csv"]
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(root.join(dir)).ok())
+        .flatten()
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 6,
+        "shared corpora missing under {}",
+        root.display()
+    );
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("corpus reads");
+        let all = puzzles(&text);
+        assert!(!all.is_empty(), "{}: no puzzles", path.display());
+        let step = (all.len() / 200).max(1);
+        for puzzle in every(&all, step) {
+            assert_agrees(&puzzle);
+        }
+    }
+}
