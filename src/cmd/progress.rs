@@ -96,6 +96,14 @@ impl Progress {
         }
     }
 
+    /// Runs `f` (which may write to stderr) with the bar lifted off the screen, then redraws it.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+
     /// Removes the bar from the screen.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {

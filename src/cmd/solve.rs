@@ -1,6 +1,7 @@
 //! `solve`: every record of the inputs solved on the pool, written in input order with its status,
 //! then a summary of counts and solve times on stderr (and as JSON with `--stats`).
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -54,22 +55,23 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             Err(_) => Answer::malformed(),
         },
         |records: &[Record], answers: &[Answer]| -> io::Result<()> {
-            {
-                // released before the progress bar is touched: its ticker thread draws while
-                // holding the bar's lock and then takes stderr's, so holding both here in the
-                // other order deadlocks
-                let mut stderr = io::stderr().lock();
-                for (record, answer) in records.iter().zip(answers) {
-                    if let Err(reason) = &record.puzzle {
-                        let _ = writeln!(
-                            stderr,
-                            "{}:{}: {reason}",
-                            names[record.source as usize], record.line
-                        );
-                    }
-                    stats.add(answer);
-                    sink.write(record, answer)?;
+            // Reasons for malformed records, written in one piece per batch with the progress
+            // bar lifted (so lines and bar do not garble each other). The bar's lock is taken
+            // before stderr's, the order its ticker thread takes them in: the other order
+            // deadlocks.
+            let mut reasons = String::new();
+            for (record, answer) in records.iter().zip(answers) {
+                if let Err(reason) = &record.puzzle {
+                    let name = &names[record.source as usize];
+                    let _ = writeln!(reasons, "{name}:{}: {reason}", record.line);
                 }
+                stats.add(answer);
+                sink.write(record, answer)?;
+            }
+            if !reasons.is_empty() {
+                progress.suspend(|| {
+                    let _ = io::stderr().lock().write_all(reasons.as_bytes());
+                });
             }
             progress.add(records.len());
             Ok(())
