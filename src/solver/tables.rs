@@ -48,6 +48,27 @@ const fn spread3() -> [u32; 512] {
     t
 }
 
+/// For a 9-bit pattern of a 3 x 3 matrix (bit `3 * i + j`), the entries that lie on some
+/// permutation inside the pattern; 0 when no permutation fits. Rows by boxes in a band (as
+/// [`TRIAD_KEEP`] uses it), or bands by columns in a stack.
+pub(super) static PERMUTATION_KEEP: [u16; 512] = permutation_keep();
+
+const fn permutation_keep() -> [u16; 512] {
+    let mut t = [0u16; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if PERMUTATIONS[p] & !(pattern as u16) == 0 {
+                t[pattern] |= PERMUTATIONS[p];
+            }
+            p += 1;
+        }
+        pattern += 1;
+    }
+    t
+}
+
 const fn row_boxes() -> [u8; 512] {
     let mut t = [0u8; 512];
     let mut row = 0;
@@ -88,21 +109,14 @@ const PERMUTATIONS: [u16; 6] = {
 };
 
 const fn triad_keep() -> [u32; 512] {
+    let keep = permutation_keep();
     let mut t = [0u32; 512];
     let mut pattern = 0;
     while pattern < 512 {
-        let mut kept = 0u16;
-        let mut p = 0;
-        while p < 6 {
-            if PERMUTATIONS[p] & !(pattern as u16) == 0 {
-                kept |= PERMUTATIONS[p];
-            }
-            p += 1;
-        }
         let mut cells = 0u32;
         let mut triad = 0;
         while triad < 9 {
-            if kept >> triad & 1 != 0 {
+            if keep[pattern] >> triad & 1 != 0 {
                 cells |= 0b111 << (9 * (triad / 3) + 3 * (triad % 3));
             }
             triad += 1;
@@ -165,6 +179,19 @@ mod tests {
         assert_eq!(keep & 0b111_111_111, 0b111_000); // row 0: box 1 only
         assert_eq!(keep >> 9 & 0b111_111_111, 0b111_000_111); // row 1 loses box 1
         assert_eq!(keep >> 18, 0b111_000_111); // row 2 loses box 1
+    }
+
+    #[test]
+    fn permutations_keep_only_entries_on_a_fitting_permutation() {
+        // the identity diagonal plus one off-diagonal entry that lies on no permutation
+        let diagonal = 0b100_010_001;
+        assert_eq!(
+            usize::from(PERMUTATION_KEEP[diagonal | 0b000_000_010]),
+            diagonal
+        );
+        assert_eq!(PERMUTATION_KEEP[511], 511);
+        // row 0 empty: nothing fits
+        assert_eq!(PERMUTATION_KEEP[0b111_111_000], 0);
     }
 
     #[test]

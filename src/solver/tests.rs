@@ -309,6 +309,7 @@ fn guesses_only_when_deduction_stalls() {
 fn baseline(puzzle: &Grid, limit: u32) -> Outcome {
     let mut board = super::Board::from_givens(puzzle.cells()).expect("no conflicting givens");
     let mut search = super::Search {
+        depth: 0,
         limit,
         count: 0,
         solution: None,
@@ -460,4 +461,25 @@ fn agrees_with_reference_on_samples_of_every_shared_corpus() {
             assert_agrees(&puzzle);
         }
     }
+}
+
+#[test]
+fn column_permutations_clear_a_box_column_locked_elsewhere() {
+    // Digit 1 (index 0) in stack 0: band 0 may use columns 0 and 1, band 1 only column 0, band
+    // 2 any of the three. Band 1 takes column 0, so band 0 takes column 1, so band 2 takes
+    // column 2: columns 0 and 1 go from band 2, column 0 from band 0. Other stacks untouched.
+    let mut board = super::Board::from_givens(&[0; 81]).expect("empty grid");
+    let stack0 = super::COLUMN * 0b111;
+    let others = super::BAND & !stack0;
+    board.cand[0][0] = others | (super::COLUMN * 0b011);
+    board.cand[1][0] = others | super::COLUMN;
+    board.todo = 0;
+    assert_eq!(board.column_permutations().ok(), Some(true));
+    assert_eq!(board.cand[0][0], others | super::COLUMN << 1);
+    assert_eq!(board.cand[1][0], others | super::COLUMN);
+    assert_eq!(board.cand[2][0], others | super::COLUMN << 2);
+    // Nothing more to clear the second time; with band 0 down to column 0 too, nothing fits.
+    assert_eq!(board.column_permutations().ok(), Some(false));
+    board.cand[0][0] = others | super::COLUMN;
+    assert!(board.column_permutations().is_err());
 }
