@@ -7,8 +7,9 @@
 //! done per (digit, band) with one lookup in the private `tables`: the digit's row-by-box triads
 //! must admit a permutation, which prunes locked candidates, and a row left with one cell places
 //! the digit (a box left with one cell becomes such a row too). Naked singles are found for all
-//! digits at once by bit-parallel counting, hidden singles in columns when that stalls, and only
-//! then does the search branch: on the two-candidate cell with most unsolved peers (else a
+//! digits at once by bit-parallel counting, hidden singles in columns when that stalls (and,
+//! before the first guess on a near-empty board, the permutation test along columns: see
+//! [`Board::column_permutations`]), and only then does the search branch: on the two-candidate cell with most unsolved peers (else a
 //! three-candidate one, else any open cell). Propagation runs from a bit-set work list of the
 //! (digit, band) masks that changed. A saved state is one board copy (212 bytes) on the call
 //! stack per branch level (the last alternative reuses the level's own state); nothing is
