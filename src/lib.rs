@@ -3,8 +3,8 @@
 //! Data flows one way: [`input`] reads records, [`solver`] solves one puzzle on one thread,
 //! [`pipeline`] spreads batches over a rayon pool and hands results back in input order, [`output`]
 //! writes them, [`stats`] folds timing and counts. [`check`] gives each record a verdict for
-//! dataset validation. [`bench`](mod@bench) times the solver on datasets held in memory (puzzles optionally
-//! sampled and shuffled by [`transform`]); [`report`] exports its results.
+//! dataset validation. [`bench`](mod@bench) times the solver on datasets held in memory
+//! (puzzles optionally sampled and shuffled by [`transform`]); [`report`] exports its results.
 //!
 //! ```
 //! use sudoku_batch::{grid::Grid, solver};

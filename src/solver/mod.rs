@@ -9,8 +9,8 @@
 //! the digit (a box left with one cell becomes such a row too). Naked singles are found for all
 //! digits at once by bit-parallel counting, hidden singles in columns when that stalls (and,
 //! before the first guess on a near-empty board, the permutation test along columns: see
-//! `Board::column_permutations`), and only then does the search branch: on the two-candidate cell with most unsolved peers (else a
-//! three-candidate one, else any open cell). Propagation runs from a bit-set work list of the
+//! `Board::column_permutations`), and only then does the search branch: on the two-candidate
+//! cell with most unsolved peers (else a three-candidate one, else any open cell). Propagation runs from a bit-set work list of the
 //! (digit, band) masks that changed. A saved state is one board copy (212 bytes) on the call
 //! stack per branch level (the last alternative reuses the level's own state); nothing is
 //! allocated. The search is compiled twice, for the x86-64 baseline and with POPCNT/BMI/AVX2, and
