@@ -6,25 +6,14 @@ use predicates::prelude::*;
 use serde_json::Value;
 use sudoku_batch::report::{self, Format, Report};
 
-use crate::{Workdir, bin, golden, repo};
+use crate::{Workdir, bin, golden, repo, stdout_ok};
 
 /// Fast options: one short round.
 const FAST: &[&str] = &["--min-seconds", "0.01", "--rounds", "1"];
 
 /// Runs `bench FAST args...`, expecting success; returns stdout.
 fn bench(args: &[&str]) -> String {
-    let out = bin()
-        .arg("bench")
-        .args(FAST)
-        .args(args)
-        .output()
-        .expect("run");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
+    String::from_utf8(stdout_ok(bin().arg("bench").args(FAST).args(args))).expect("utf-8 output")
 }
 
 /// Runs `bench` with `--export-json` into `dir` and returns the report as JSON.

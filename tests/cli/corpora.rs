@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use sudoku_batch::grid::Grid;
 
-use crate::{bin, jsonl, repo};
+use crate::{bin, jsonl, repo, stdout_ok};
 
 fn shared(path: &str) -> Option<PathBuf> {
     let p = repo("../shared/data").join(path);
@@ -15,17 +15,12 @@ fn shared(path: &str) -> Option<PathBuf> {
 /// Solves `path` with uniqueness checking and returns the jsonl records, after checking that each
 /// solution solves its puzzle.
 fn solve_unique(path: &PathBuf) -> Vec<serde_json::Value> {
-    let out = bin()
-        .args(["solve", "-q", "--unique", "--no-timings", "-O", "jsonl"])
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = stdout_ok(
+        bin()
+            .args(["solve", "-q", "--unique", "--no-timings", "-O", "jsonl"])
+            .arg(path),
     );
-    let records: Vec<serde_json::Value> = jsonl(&out.stdout);
+    let records: Vec<serde_json::Value> = jsonl(&out);
     for r in &records {
         let puzzle: Grid = r["puzzle"].as_str().unwrap().parse().unwrap();
         if let Some(s) = r["solution"].as_str() {

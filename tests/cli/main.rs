@@ -24,6 +24,17 @@ pub fn bin() -> Command {
     cmd
 }
 
+/// Runs `cmd`, which must succeed (else the test fails with its stderr), and returns its stdout.
+pub fn stdout_ok(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().expect("run");
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// The records of jsonl output, one JSON value a line.
 pub fn jsonl(output: &[u8]) -> Vec<serde_json::Value> {
     std::str::from_utf8(output)

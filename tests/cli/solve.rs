@@ -6,16 +6,10 @@ use std::process::Stdio;
 use predicates::prelude::*;
 use sudoku_batch::grid::Grid;
 
-use crate::{Workdir, bin, golden, jsonl, repo};
+use crate::{Workdir, bin, golden, jsonl, repo, stdout_ok};
 
 fn stdout_of(args: &[&str]) -> String {
-    let out = bin().args(args).output().expect("run");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
+    String::from_utf8(stdout_ok(bin().args(args))).expect("utf-8 output")
 }
 
 /// The first `n` puzzles of data/easy_300.txt, as lines.
