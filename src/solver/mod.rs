@@ -27,7 +27,7 @@ use std::time::Instant;
 use crate::grid::{CELLS, Conflict, Grid};
 use crate::status::{Answer, Status};
 use tables::{
-    BAND, BAND_PEERS, COLUMN, OTHER_BANDS_COLUMN, PERMUTATION_KEEP, ROW_BOXES, SPREAD3, TRIAD_KEEP,
+    BAND, BAND_PEERS, COLUMN, OTHER_BANDS_COLUMN, PERMUTATION_KEEP, SPREAD3, TRIAD_KEEP, triads,
 };
 
 /// What one search found.
@@ -260,10 +260,7 @@ impl Board {
             self.todo &= self.todo - 1;
             let (d, b) = (i / 3, i % 3);
             let m = self.cand[b & 3][lane(d)];
-            let pattern = usize::from(ROW_BOXES[(m & 511) as usize])
-                | usize::from(ROW_BOXES[(m >> 9 & 511) as usize]) << 3
-                | usize::from(ROW_BOXES[(m >> 18 & 511) as usize]) << 6;
-            let m = m & TRIAD_KEEP[pattern & 511];
+            let m = m & TRIAD_KEEP[triads(m) & 511];
             if m == 0 {
                 return Err(Dead);
             }

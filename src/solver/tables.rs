@@ -12,11 +12,9 @@ pub(super) const BAND: u32 = (1 << 27) - 1;
 /// One column in all three rows of a band, for column 0; shift left by the column.
 pub(super) const COLUMN: u32 = 1 | 1 << 9 | 1 << 18;
 
-/// Which of its 3 boxes a row of 9 cells touches: 9-bit row pattern -> 3-bit box pattern.
-pub(super) static ROW_BOXES: [u8; 512] = row_boxes();
-
-/// For a 9-bit triad pattern of one digit in one band, the cells (27-bit band mask) of the triads
-/// that lie on some row-to-box permutation, or 0 when no permutation fits (a contradiction).
+/// For a 9-bit triad pattern of one digit in one band, as [`triads`] builds it (the triad of row
+/// `r` and box `k` at bit `3 * k + r`), the cells (27-bit band mask) of the triads that lie on
+/// some row-to-box permutation, or 0 when no permutation fits (a contradiction).
 ///
 /// Why: a digit fills exactly one cell in each row of a band and one in each box, so the triads
 /// it uses form a permutation matrix; a triad on no fitting permutation cannot hold the digit.
@@ -69,22 +67,6 @@ const fn permutation_keep() -> [u16; 512] {
     t
 }
 
-const fn row_boxes() -> [u8; 512] {
-    let mut t = [0u8; 512];
-    let mut row = 0;
-    while row < 512 {
-        let mut k = 0;
-        while k < 3 {
-            if row >> (3 * k) & 0b111 != 0 {
-                t[row] |= 1 << k;
-            }
-            k += 1;
-        }
-        row += 1;
-    }
-    t
-}
-
 /// The six permutations of 3 rows onto 3 boxes, as 9-bit triad patterns.
 const PERMUTATIONS: [u16; 6] = {
     let sigma: [[usize; 3]; 6] = [
@@ -108,15 +90,36 @@ const PERMUTATIONS: [u16; 6] = {
     out
 };
 
+/// The triads of a band mask that hold any of its cells: the triad of row `r` and box `k` at bit
+/// `3 * k + r` (box-major, the transpose of the `3 * row + box` numbering).
+///
+/// Why box-major: folding each triad's three cells onto its first cell (`m | m >> 1 | m >> 2`)
+/// leaves row `r`'s triads at bits `9 * r + 3 * k`, and one shift and mask per row moves them to
+/// `3 * k + r` at once; no table is needed (the row-major order would need a look-up per row).
+#[inline(always)]
+pub(super) fn triads(band: u32) -> usize {
+    let first = band | band >> 1 | band >> 2;
+    (first & 0o111 | first >> 8 & 0o222 | first >> 16 & 0o444) as usize
+}
+
 const fn triad_keep() -> [u32; 512] {
     let keep = permutation_keep();
     let mut t = [0u32; 512];
     let mut pattern = 0;
     while pattern < 512 {
+        // `pattern` is box-major (bit 3 * box + row); `keep` is indexed row-major.
+        let mut row_major = 0;
+        let mut triad = 0;
+        while triad < 9 {
+            if pattern >> triad & 1 != 0 {
+                row_major |= 1 << (3 * (triad % 3) + triad / 3);
+            }
+            triad += 1;
+        }
         let mut cells = 0u32;
         let mut triad = 0;
         while triad < 9 {
-            if keep[pattern] >> triad & 1 != 0 {
+            if keep[row_major] >> triad & 1 != 0 {
                 cells |= 0b111 << (9 * (triad / 3) + 3 * (triad % 3));
             }
             triad += 1;
@@ -168,13 +171,16 @@ mod tests {
     fn full_band_keeps_everything_and_empty_row_kills_it() {
         assert_eq!(TRIAD_KEEP[511], BAND);
         // row 1 has no triad at all: no permutation fits
-        assert_eq!(TRIAD_KEEP[0b111_000_111], 0);
+        assert_eq!(TRIAD_KEEP[0b101_101_101], 0);
+        assert_eq!(TRIAD_KEEP[triads(BAND & !(511 << 9))], 0);
     }
 
     #[test]
     fn a_row_confined_to_one_box_claims_that_box() {
         // row 0 only in box 1; rows 1 and 2 anywhere
-        let pattern = 0b111_111_010;
+        let band = 0b000_010_000 | BAND & !511;
+        let pattern = triads(band);
+        assert_eq!(pattern, 0b110_111_110);
         let keep = TRIAD_KEEP[pattern];
         assert_eq!(keep & 0b111_111_111, 0b111_000); // row 0: box 1 only
         assert_eq!(keep >> 9 & 0b111_111_111, 0b111_000_111); // row 1 loses box 1
@@ -199,6 +205,15 @@ mod tests {
         // 8 in the row, 6 more in the box (which holds the column's cells in this band)
         assert!(BAND_PEERS[..27].iter().all(|p| p.count_ones() == 14));
         assert_eq!(BAND_PEERS[0], 0b111_111_110 | 0b111 << 9 | 0b111 << 18);
-        assert_eq!(ROW_BOXES[0b100_000_001], 0b101);
+    }
+
+    #[test]
+    fn triads_are_numbered_box_major() {
+        // one cell: row 2, column 4 (box 1) -> bit 3 * 1 + 2
+        assert_eq!(triads(1 << (18 + 4)), 1 << 5);
+        // row 0: the last cell of box 0 and the first of box 2
+        assert_eq!(triads(1 << 2 | 1 << 6), 1 << 0 | 1 << 6);
+        assert_eq!(triads(BAND), 511);
+        assert_eq!(triads(0), 0);
     }
 }
