@@ -27,7 +27,7 @@ use std::time::Instant;
 use crate::grid::{CELLS, Conflict, Grid};
 use crate::status::{Answer, Status};
 use tables::{
-    BAND, BAND_PEERS, COLUMN, OTHER_BANDS_COLUMN, PERMUTATION_KEEP, SPREAD3, TRIAD_KEEP, triads,
+    BAND, BAND_PEERS, COLUMN, OTHER_BANDS_COLUMN, PERMUTATION_KEEP, SPREAD4, TRIAD_KEEP, triads,
 };
 
 /// What one search found.
@@ -130,11 +130,14 @@ struct Board {
     /// see memory up to date) the compiler keeps the work list in a register through the hot
     /// loops.
     cand: [[u32; lanes::LANES]; 4],
-    /// Bit `3 * digit + band` set when that mask changed since it was last propagated: a work
+    /// Bit `4 * digit + band` set when that mask changed since it was last propagated: a work
     /// list, so propagation touches only what changed and never scans for it. Digit-major, unlike
     /// `cand`: finishing one digit's bands before the next converges faster (measured: 56 vs
-    /// 63 µs on forum_hardest).
-    todo: u32,
+    /// 63 µs on forum_hardest). Four bits a digit (one unused) rather than three: a shift and a
+    /// mask, not a division by 3, turn a bit back into (digit, band), which shortens the
+    /// propagation loop's dependency chain (5% less time on forum_hardest for 2% more
+    /// instructions).
+    todo: u64,
     /// Cells not yet solved, per band (padded to 4 for the same reason as `cand`, index with
     /// `band & 3`).
     unsolved: [u32; 4],
@@ -150,7 +153,7 @@ fn lane(d: usize) -> usize {
 /// Bit position in [`Board::todo`] of digit `d` (0..9), band `b` (0..3).
 #[inline(always)]
 fn todo_index(d: usize, b: usize) -> usize {
-    (3 * d + b) & 31
+    (4 * d + b) & 63
 }
 
 /// The other two bands of each band (padded to 4 entries: index with `band & 3`).
@@ -194,7 +197,7 @@ impl Board {
         }
         Some(Board {
             cand,
-            todo: (1 << 27) - 1,
+            todo: 0x7_7777_7777,
             unsolved,
         })
     }
@@ -206,7 +209,7 @@ impl Board {
         let old = self.cand[b & 3][lane(d)];
         let new = old & keep;
         self.cand[b & 3][lane(d)] = new;
-        self.todo |= u32::from(new != old) << todo_index(d, b);
+        self.todo |= u64::from(new != old) << todo_index(d, b);
     }
 
     /// Clears cells `bits` of band `band` from every digit but `d`.
@@ -218,7 +221,7 @@ impl Board {
         let mut changed = lanes::clear(&mut self.cand[band & 3], bits);
         self.cand[band & 3][lane(d)] = saved;
         changed &= !(1 << d);
-        self.todo |= SPREAD3[changed as usize & 511] << band;
+        self.todo |= SPREAD4[changed as usize & 511] << band;
     }
 
     /// Places digit `d` (0..9) at the cell `bit` of band `band`.
@@ -256,9 +259,9 @@ impl Board {
     #[inline(always)]
     fn propagate_bands(&mut self) -> Result<(), Dead> {
         while self.todo != 0 {
-            let i = self.todo.trailing_zeros() as usize & 31;
+            let i = self.todo.trailing_zeros() as usize & 63;
             self.todo &= self.todo - 1;
-            let (d, b) = (i / 3, i % 3);
+            let (d, b) = (i >> 2, i & 3);
             let m = self.cand[b & 3][lane(d)];
             let m = m & TRIAD_KEEP[triads(m) & 511];
             if m == 0 {

@@ -26,18 +26,18 @@ pub(super) static TRIAD_KEEP: [u32; 512] = triad_keep();
 /// bounds check.
 pub(super) static BAND_PEERS: [u32; 32] = band_peers();
 
-/// A 9-bit set of digits spread to the work-list layout: bit `d` moves to bit `3 * d` (shift left
+/// A 9-bit set of digits spread to the work-list layout: bit `d` moves to bit `4 * d` (shift left
 /// by the band after).
-pub(super) static SPREAD3: [u32; 512] = spread3();
+pub(super) static SPREAD4: [u64; 512] = spread4();
 
-const fn spread3() -> [u32; 512] {
-    let mut t = [0u32; 512];
+const fn spread4() -> [u64; 512] {
+    let mut t = [0u64; 512];
     let mut digits = 0;
     while digits < 512 {
         let mut d = 0;
         while d < 9 {
             if digits >> d & 1 != 0 {
-                t[digits] |= 1 << (3 * d);
+                t[digits] |= 1 << (4 * d);
             }
             d += 1;
         }
