@@ -114,8 +114,6 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Result<Outcome, Conflict> {
 /// at the root without the open-cells floor it cost serg 9%.
 const COLUMN_STEP_MIN_OPEN: u32 = 50;
 
-const FIRST_PAIR_OPEN: u32 = 35;
-
 /// The search has found that the current state has no solution.
 struct Dead;
 
@@ -297,7 +295,12 @@ impl Board {
     fn naked_singles(&mut self) -> Result<bool, Dead> {
         let mut placed = false;
         for b in 0..3 {
-            let (ones, twos) = ones_twos(&self.cand[b & 3]);
+            let (mut ones, mut twos) = (0u32, 0u32);
+            for d in 0..9 {
+                let m = self.cand[b & 3][lane(d)];
+                twos |= ones & m;
+                ones |= m;
+            }
             let unsolved = self.unsolved[b & 3];
             if unsolved & !ones != 0 {
                 return Err(Dead);
@@ -456,18 +459,7 @@ impl Board {
             // open cell will do the most-peers pick.
             [self.unsolved[0], self.unsolved[1], self.unsolved[2]]
         };
-        let (band, bit) = if self.open_cells() < FIRST_PAIR_OPEN {
-            let b = if few[0] != 0 {
-                0
-            } else if few[1] != 0 {
-                1
-            } else {
-                2
-            };
-            (b, few[b] & few[b].wrapping_neg())
-        } else {
-            self.most_open_peers(few)
-        };
+        let (band, bit) = self.most_open_peers(few);
         (band, bit, self.digits_at(band, bit))
     }
 
@@ -541,22 +533,6 @@ fn single_rows(band: u32) -> u32 {
     let rest = band & band.wrapping_sub(LOWEST);
     let carries = rest.wrapping_add(510 * LOWEST) >> 9 & LOWEST;
     band & ((carries ^ LOWEST) * 511)
-}
-
-/// Bit-sliced count over the digits of a band: the cells some digit may take, and the cells two
-/// or more digits may take.
-///
-/// Three digits at a time, then merged, rather than one running count: the dependency chain is
-/// about half as long (measured: serg 2.09 -> 2.01 µs; an SSE2 version across four lanes cut
-/// more instructions but was slower on forum_hardest).
-#[inline(always)]
-fn ones_twos(band: &[u32; lanes::LANES]) -> (u32, u32) {
-    let part = |d: usize| {
-        let (a, b, c) = (band[d], band[d + 1], band[d + 2]);
-        (a | b | c, a & b | (a | b) & c)
-    };
-    let ((o0, t0), (o1, t1), (o2, t2)) = (part(0), part(3), part(6));
-    (o0 | o1 | o2, t0 | t1 | t2 | o0 & o1 | (o0 | o1) & o2)
 }
 
 /// Depth-first search state shared by all levels.

@@ -483,24 +483,3 @@ fn column_permutations_clear_a_box_column_locked_elsewhere() {
     board.cand[0][0] = others | super::COLUMN;
     assert!(board.column_permutations().is_err());
 }
-
-#[test]
-fn ones_twos_matches_counting_each_cell() {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    for _ in 0..2_000 {
-        let mut band = [0u32; super::lanes::LANES];
-        for digit in &mut band[..9] {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            // sparse masks, so cells held by 0, 1, 2 and more digits all occur
-            *digit = (state as u32 & (state >> 32) as u32) & ((1 << 27) - 1);
-        }
-        let (ones, twos) = super::ones_twos(&band);
-        for cell in 0..27 {
-            let holders = band.iter().filter(|&&m| m >> cell & 1 != 0).count();
-            assert_eq!(ones >> cell & 1 != 0, holders >= 1, "cell {cell}");
-            assert_eq!(twos >> cell & 1 != 0, holders >= 2, "cell {cell}");
-        }
-    }
-}
