@@ -1,6 +1,6 @@
 //! The nine digit masks of one band side by side as 12 lanes (lanes 9..12 stay empty), worked on
-//! all at once (and the blank test over a grid's 81 cells, for setting up): with SSE2 on x86-64 (part of every x86-64 CPU, so no detection is needed), by a
-//! plain loop elsewhere. The loop is also the reference the vector code is tested against.
+//! all at once (and the blank test over a grid's 81 cells, for setting up): with SSE2 on x86-64
+//! (part of every x86-64 CPU, so no detection is needed), by a plain loop elsewhere. The loop is also the reference the vector code is tested against.
 
 /// Lanes of one band: the nine digits and three empty pads, so SSE2 takes them four at a time.
 pub(super) const LANES: usize = 12;
@@ -59,41 +59,41 @@ pub(super) fn settle_givens(lanes: &mut [u32; LANES], given: &[u32; LANES], open
     }
 }
 
-/// Hidden singles in columns, for every digit of every band at once (the default: none found).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct ColumnSingles {
-    /// Per band and digit, the unsolved cells that are the digit's only cell in their column.
-    pub(super) cells: [[u32; LANES]; 3],
-    /// Per band, the digits (bit per lane) with any such cell.
-    pub(super) digits: [u32; 3],
-    /// Some digit has a column with no cell left: the board is dead.
-    pub(super) dead: bool,
-}
-
-/// Finds the cells that are their digit's only candidate in a column, from the candidates
-/// `cand` (`[band][digit]`, 27-bit band masks) and the `unsolved` cells of each band: columns
-/// with one unsolved cell of the digit in one band and no cell of it (solved or not) in the
-/// other two. On a board a solved cell has cleared its column elsewhere, so that is exactly "the
-/// digit's only cell in a column where it is not yet placed".
+/// Locked candidates along columns for every digit at once: in each stack a digit takes one
+/// column in each band and one band in each column, so its (band, column) pairs must admit a
+/// permutation. Clears from `cand` the columns of a band that lie on no fitting permutation and
+/// returns, per band, the digits (bit per lane) that lost cells; `None` when some digit's stack
+/// admits no permutation at all (the board is dead; `cand` may then be partly cleared).
+///
+/// Done by bit operations rather than a table: with the columns of a stack taken cyclically,
+/// band `b` keeps column `j` when the other two bands `a`, `c` can take the other two columns
+/// crosswise, `a[j+1] & c[j+2] | a[j+2] & c[j+1]` (indices mod 3 within the stack), which is two
+/// rotations of each band's 9-bit column mask.
 #[inline(always)]
-pub(super) fn column_singles(cand: &[[u32; LANES]; 4], unsolved: &[u32; 4]) -> ColumnSingles {
+pub(super) fn column_permutations(cand: &mut [[u32; LANES]; 4]) -> Option<[u32; 3]> {
     #[cfg(target_arch = "x86_64")]
     {
-        sse2::column_singles(cand, unsolved)
+        sse2::column_permutations(cand)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        portable::column_singles(cand, unsolved)
+        portable::column_permutations(cand)
     }
 }
 
 /// One column (for column 0) in all three rows of a band.
 const COLUMN: u32 = 1 | 1 << 9 | 1 << 18;
 
+/// Within each stack (3-bit group) of a 9-bit column mask, column `j` takes the bit of column
+/// `j + 1` (mod 3).
+const NEXT_KEEP: u32 = 0b011_011_011;
+/// Likewise column `j + 2`, the wrap-around part.
+const WRAP_KEEP: u32 = 0b001_001_001;
+
 /// Lane-by-lane versions: the fallback off x86-64 and the tests' reference.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod portable {
-    use super::{COLUMN, ColumnSingles, LANES};
+    use super::{COLUMN, LANES, NEXT_KEEP, WRAP_KEEP};
 
     #[inline(always)]
     pub(crate) fn filled_cells(cells: &[u8; 81]) -> [u32; 3] {
@@ -117,28 +117,51 @@ mod portable {
         fine
     }
 
+    /// Column `j` of each stack takes the bit of column `j + 1` (mod 3).
+    fn next(x: u32) -> u32 {
+        (x >> 1) & NEXT_KEEP | (x << 2) & !NEXT_KEEP & 511
+    }
+
+    /// Column `j` of each stack takes the bit of column `j + 2` (mod 3).
+    fn after_next(x: u32) -> u32 {
+        (x >> 2) & WRAP_KEEP | (x << 1) & !WRAP_KEEP & 511
+    }
+
     #[inline(always)]
-    pub(crate) fn column_singles(cand: &[[u32; LANES]; 4], unsolved: &[u32; 4]) -> ColumnSingles {
-        let mut out = ColumnSingles::default();
-        // `d` picks the same lane in each band's row of `cand` and of the result.
+    pub(crate) fn column_permutations(cand: &mut [[u32; LANES]; 4]) -> Option<[u32; 3]> {
+        column_step_by(cand, |any| {
+            let keep = [0, 1, 2].map(|b| {
+                let (a, c) = (any[(b + 1) % 3], any[(b + 2) % 3]);
+                any[b] & (next(a) & after_next(c) | after_next(a) & next(c))
+            });
+            // A stack where band 0 keeps nothing admits no permutation.
+            ((keep[0] | keep[0] >> 1 | keep[0] >> 2) & WRAP_KEEP == WRAP_KEEP).then_some(keep)
+        })
+    }
+
+    /// The column step digit by digit, with `keep` mapping the digit's columns in each band (9
+    /// bits each) to the columns each band keeps, or `None` when no permutation fits.
+    #[inline(always)]
+    pub(crate) fn column_step_by(
+        cand: &mut [[u32; LANES]; 4],
+        keep: impl Fn([u32; 3]) -> Option<[u32; 3]>,
+    ) -> Option<[u32; 3]> {
+        let mut changed = [0u32; 3];
+        // `d` picks the same lane in each band's row of `cand`.
         #[allow(clippy::needless_range_loop)]
         for d in 0..9 {
-            let m = [0, 1, 2].map(|b| cand[b][d]);
-            // The columns the digit can take in each band.
-            let any = m.map(|m| (m | m >> 9 | m >> 18) & 511);
-            out.dead |= any[0] | any[1] | any[2] != 511;
+            let any = [0, 1, 2].map(|b| {
+                let m = cand[b][d];
+                (m | m >> 9 | m >> 18) & 511
+            });
+            let keep = keep(any)?;
             for b in 0..3 {
-                let live = m[b] & unsolved[b];
-                let (r0, r1, r2) = (live & 511, live >> 9 & 511, live >> 18);
-                // Columns with one open cell in this band and no cell at all in the other two.
-                let once = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
-                let cols = once & !any[(b + 1) % 3] & !any[(b + 2) % 3];
-                let cells = live & (cols * COLUMN);
-                out.cells[b][d] = cells;
-                out.digits[b] |= u32::from(cells != 0) << d;
+                let new = cand[b][d] & (keep[b] * COLUMN);
+                changed[b] |= u32::from(new != cand[b][d]) << d;
+                cand[b][d] = new;
             }
         }
-        out
+        Some(changed)
     }
 
     #[inline(always)]
@@ -166,10 +189,9 @@ mod sse2 {
         __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi8,
         _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_epi8, _mm_movemask_ps, _mm_or_si128,
         _mm_set1_epi32, _mm_setzero_si128, _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128,
-        _mm_xor_si128,
     };
 
-    use super::{ColumnSingles, LANES};
+    use super::{LANES, NEXT_KEEP, WRAP_KEEP};
 
     #[inline(always)]
     pub(crate) fn filled_cells(cells: &[u8; 81]) -> [u32; 3] {
@@ -241,60 +263,78 @@ mod sse2 {
     }
 
     #[inline(always)]
-    pub(crate) fn column_singles(cand: &[[u32; LANES]; 4], unsolved: &[u32; 4]) -> ColumnSingles {
-        let mut out = ColumnSingles::default();
-        let (row, zero) = unsafe { (_mm_set1_epi32(511), _mm_setzero_si128()) };
-        let open = unsolved.map(|u| unsafe { _mm_set1_epi32(u as i32) });
-        let mut full = 0;
+    pub(crate) fn column_permutations(cand: &mut [[u32; LANES]; 4]) -> Option<[u32; 3]> {
+        let (row, next_keep, wrap_keep, next_wrap, after_wrap) = unsafe {
+            (
+                _mm_set1_epi32(511),
+                _mm_set1_epi32(NEXT_KEEP as i32),
+                _mm_set1_epi32(WRAP_KEEP as i32),
+                _mm_set1_epi32((!NEXT_KEEP & 511) as i32),
+                _mm_set1_epi32((!WRAP_KEEP & 511) as i32),
+            )
+        };
+        // Column j + 1 and column j + 2 of each stack, at column j.
+        let next = |x| unsafe {
+            _mm_or_si128(
+                _mm_and_si128(_mm_srli_epi32(x, 1), next_keep),
+                _mm_and_si128(_mm_slli_epi32(x, 2), next_wrap),
+            )
+        };
+        let after_next = |x| unsafe {
+            _mm_or_si128(
+                _mm_and_si128(_mm_srli_epi32(x, 2), wrap_keep),
+                _mm_and_si128(_mm_slli_epi32(x, 1), after_wrap),
+            )
+        };
+        let mut changed = [0u32; 3];
+        let mut fits = 0;
         // Four digits at a time (the last group is digit 8 and three empty lanes).
         for k in 0..LANES / 4 {
             let v = [0, 1, 2].map(|b| unsafe { _mm_loadu_si128(cand[b][4 * k..].as_ptr().cast()) });
-            // The columns each digit can take in each band, solved cells included.
             let any = v.map(|v| unsafe {
                 let folded =
                     _mm_or_si128(_mm_or_si128(v, _mm_srli_epi32(v, 9)), _mm_srli_epi32(v, 18));
                 _mm_and_si128(folded, row)
             });
-            let all = unsafe { _mm_or_si128(_mm_or_si128(any[0], any[1]), any[2]) };
-            full |= lane_mask(unsafe { _mm_cmpeq_epi32(all, row) }) << (4 * k);
-            // Columns with exactly one open cell in a band and no cell at all in the other two.
-            // (A solved cell of the digit clears its column elsewhere, so "open" matters only
-            // here; counting solved cells too would flag every solved column.)
-            let mut cols = [zero; 3];
+            let (n, a) = (any.map(next), any.map(after_next));
+            let keep = [
+                unsafe {
+                    let cross = _mm_or_si128(_mm_and_si128(n[1], a[2]), _mm_and_si128(a[1], n[2]));
+                    _mm_and_si128(any[0], cross)
+                },
+                unsafe {
+                    let cross = _mm_or_si128(_mm_and_si128(n[0], a[2]), _mm_and_si128(a[0], n[2]));
+                    _mm_and_si128(any[1], cross)
+                },
+                unsafe {
+                    let cross = _mm_or_si128(_mm_and_si128(n[0], a[1]), _mm_and_si128(a[0], n[1]));
+                    _mm_and_si128(any[2], cross)
+                },
+            ];
+            // Every stack keeps something of band 0 exactly when every stack admits a
+            // permutation.
+            let stacks = unsafe {
+                let k0 = keep[0];
+                let folded = _mm_or_si128(
+                    _mm_or_si128(k0, _mm_srli_epi32(k0, 1)),
+                    _mm_srli_epi32(k0, 2),
+                );
+                _mm_and_si128(folded, wrap_keep)
+            };
+            fits |= lane_mask(unsafe { _mm_cmpeq_epi32(stacks, wrap_keep) }) << (4 * k);
             for b in 0..3 {
-                let others = unsafe { _mm_or_si128(any[(b + 1) % 3], any[(b + 2) % 3]) };
-                cols[b] = unsafe {
-                    let live = _mm_and_si128(v[b], open[b]);
-                    let (r0, r1, r2) = (
-                        _mm_and_si128(live, row),
-                        _mm_and_si128(_mm_srli_epi32(live, 9), row),
-                        _mm_srli_epi32(live, 18),
-                    );
-                    let odd = _mm_xor_si128(_mm_xor_si128(r0, r1), r2);
-                    let three = _mm_and_si128(_mm_and_si128(r0, r1), r2);
-                    _mm_andnot_si128(others, _mm_andnot_si128(three, odd))
-                };
-            }
-            // Usually there is none: then the cells need not be spelled out.
-            let some = unsafe { _mm_or_si128(_mm_or_si128(cols[0], cols[1]), cols[2]) };
-            if lane_mask(unsafe { _mm_cmpeq_epi32(some, zero) }) == 15 {
-                continue;
-            }
-            for b in 0..3 {
-                let cells = unsafe {
-                    let c = cols[b];
+                let new = unsafe {
+                    let c = keep[b];
                     let spread =
                         _mm_or_si128(_mm_or_si128(c, _mm_slli_epi32(c, 9)), _mm_slli_epi32(c, 18));
-                    _mm_and_si128(_mm_and_si128(v[b], spread), open[b])
+                    _mm_and_si128(v[b], spread)
                 };
-                let lanes = &mut out.cells[b][4 * k..4 * k + 4];
-                unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), cells) };
-                let none = lane_mask(unsafe { _mm_cmpeq_epi32(cells, zero) });
-                out.digits[b] |= (!none & 15) << (4 * k);
+                unsafe { _mm_storeu_si128(cand[b][4 * k..].as_mut_ptr().cast(), new) };
+                let same = lane_mask(unsafe { _mm_cmpeq_epi32(new, v[b]) });
+                changed[b] |= (!same & 15) << (4 * k);
             }
         }
-        out.dead = full & 511 != 511;
-        out
+        (fits & 511 == 511).then_some(changed.map(|c| c & 511))
     }
 }
 
@@ -327,37 +367,66 @@ mod tests {
         }
     }
 
-    #[test]
-    fn vector_and_portable_column_singles_agree() {
-        let mut state = 11;
-        for round in 0..20_000 {
-            let mut cand = [[0u32; LANES]; 4];
-            // Dense masks (few singles) and sparse ones (many, and dead columns), in turns.
-            for band in &mut cand[..3] {
-                for lane in &mut band[..9] {
-                    let mut m = next(&mut state) | next(&mut state);
-                    for _ in 0..round % 4 {
-                        m &= next(&mut state) | next(&mut state);
-                    }
-                    *lane = m & ((1 << 27) - 1);
+    /// Random candidate masks for three bands, from dense to sparse as `round` goes on.
+    fn random_bands(state: &mut u64, round: usize) -> [[u32; LANES]; 4] {
+        let mut cand = [[0u32; LANES]; 4];
+        for band in &mut cand[..3] {
+            for lane in &mut band[..9] {
+                let mut m = next(state) | next(state);
+                for _ in 0..round % 4 {
+                    m &= next(state) | next(state);
+                }
+                *lane = m & ((1 << 27) - 1);
+            }
+        }
+        cand
+    }
+
+    /// The column permutation step done the slow way: per digit and stack, the 3 x 3 (band,
+    /// column) pattern through the permutation table.
+    fn column_permutations_by_table(cand: &mut [[u32; LANES]; 4]) -> Option<[u32; 3]> {
+        use super::super::tables::PERMUTATION_KEEP;
+        portable::column_step_by(cand, |any| {
+            let mut allowed = [0u32; 3];
+            for s in 0..3 {
+                let pattern = (0..3).fold(0, |p, b| p | (any[b] >> (3 * s) & 7) << (3 * b));
+                let keep = u32::from(PERMUTATION_KEEP[pattern as usize]);
+                if keep == 0 {
+                    return None;
+                }
+                for (b, allowed) in allowed.iter_mut().enumerate() {
+                    *allowed |= (keep >> (3 * b) & 7) << (3 * s);
                 }
             }
-            let unsolved = [0, 1, 2, 3].map(|b| {
-                if b < 3 {
-                    (next(&mut state) | next(&mut state)) & ((1 << 27) - 1)
-                } else {
-                    0
-                }
-            });
-            assert_eq!(
-                column_singles(&cand, &unsolved),
-                portable::column_singles(&cand, &unsolved)
-            );
-        }
+            Some(allowed)
+        })
     }
 
     #[test]
-    fn a_digit_alone_in_a_column_is_a_single() {
+    fn column_permutations_agree_with_the_table_and_each_other() {
+        let mut state = 13;
+        let (mut found, mut dead) = (0, 0);
+        for round in 0..20_000 {
+            let cand = random_bands(&mut state, round);
+            let expected = column_permutations_by_table(&mut cand.clone());
+            let (mut a, mut b) = (cand, cand);
+            assert_eq!(portable::column_permutations(&mut a), expected);
+            assert_eq!(column_permutations(&mut b), expected);
+            if let Some(changed) = expected {
+                let mut c = cand;
+                column_permutations_by_table(&mut c);
+                assert_eq!((a, b), (c, c));
+                found += usize::from(changed != [0; 3]);
+            } else {
+                dead += 1;
+            }
+        }
+        // The random boards must reach both a change and a dead end often.
+        assert!(found > 1000 && dead > 1000, "found {found}, dead {dead}");
+    }
+
+    #[test]
+    fn a_digit_alone_in_a_column_takes_that_column_of_its_box() {
         let mut cand = [[0u32; LANES]; 4];
         // Digit 4: column 2 only in band 1, row 2 there; every other column everywhere.
         for (b, band) in cand[..3].iter_mut().enumerate() {
@@ -368,16 +437,26 @@ mod tests {
                 band[4] |= 1 << (18 + 2);
             }
         }
-        // Every other digit also needs column 2 somewhere to stay alive.
-        for d in (0..9).filter(|&d| d != 4) {
-            cand[0][d] |= COLUMN << 2;
+        // Every other digit may go anywhere.
+        for band in &mut cand[..3] {
+            for (d, lane) in band[..9].iter_mut().enumerate() {
+                if d != 4 {
+                    *lane |= COLUMN << 2;
+                }
+            }
         }
-        let singles = column_singles(&cand, &[(1 << 27) - 1; 4]);
-        assert!(!singles.dead);
-        assert_eq!(singles.cells[1][4], 1 << 20);
-        assert_eq!(singles.digits, [0, 1 << 4, 0]);
+        let before = cand;
+        let changed = column_permutations(&mut cand).expect("a permutation fits");
+        // Band 1 takes column 2 of stack 0 for digit 4: the rest of its box goes, leaving the
+        // one cell (a box single for the band step to place). Nothing else changes.
+        assert_eq!(changed, [0, 1 << 4, 0]);
+        assert_eq!(cand[0], before[0]);
+        assert_eq!(cand[2], before[2]);
+        let stack0 = COLUMN * 0b111;
+        assert_eq!(cand[1][4] & stack0, 1 << 20);
+        assert_eq!(cand[1][4] & !stack0, before[1][4] & !stack0);
         cand[1][4] = 0;
-        assert!(column_singles(&cand, &[(1 << 27) - 1; 4]).dead);
+        assert_eq!(column_permutations(&mut cand), None);
     }
 
     #[test]

@@ -48,7 +48,9 @@ const fn spread4() -> [u64; 512] {
 
 /// For a 9-bit pattern of a 3 x 3 matrix (bit `3 * i + j`), the entries that lie on some
 /// permutation inside the pattern; 0 when no permutation fits. Rows by boxes in a band (as
-/// [`TRIAD_KEEP`] uses it), or bands by columns in a stack.
+/// [`TRIAD_KEEP`] uses it), or bands by columns in a stack (the tests' reference for the
+/// bit-operation version in `lanes`).
+#[cfg(test)]
 pub(super) static PERMUTATION_KEEP: [u16; 512] = permutation_keep();
 
 const fn permutation_keep() -> [u16; 512] {

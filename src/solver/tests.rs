@@ -309,7 +309,6 @@ fn guesses_only_when_deduction_stalls() {
 fn baseline(puzzle: &Grid, limit: u32) -> Outcome {
     let mut board = super::Board::from_givens(puzzle.cells()).expect("no conflicting givens");
     let mut search = super::Search {
-        depth: 0,
         limit,
         count: 0,
         solution: None,
