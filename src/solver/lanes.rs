@@ -1,6 +1,8 @@
 //! The nine digit masks of one band side by side as 12 lanes (lanes 9..12 stay empty), worked on
 //! all at once (and the blank test over a grid's 81 cells, for setting up): with SSE2 on x86-64
-//! (part of every x86-64 CPU, so no detection is needed), by a plain loop elsewhere. The loop is also the reference the vector code is tested against.
+//! (part of every x86-64 CPU, so no detection is needed), by a plain loop elsewhere. The loop is
+//! also the reference the vector code is tested against. The column step has an AVX2 version as
+//! well, which only the search copy built for AVX2 calls.
 
 /// Lanes of one band: the nine digits and three empty pads, so SSE2 takes them four at a time.
 pub(super) const LANES: usize = 12;
@@ -118,25 +120,32 @@ mod portable {
     }
 
     /// Column `j` of each stack takes the bit of column `j + 1` (mod 3).
+    #[inline(always)]
     fn next(x: u32) -> u32 {
         (x >> 1) & NEXT_KEEP | (x << 2) & !NEXT_KEEP & 511
     }
 
     /// Column `j` of each stack takes the bit of column `j + 2` (mod 3).
+    #[inline(always)]
     fn after_next(x: u32) -> u32 {
         (x >> 2) & WRAP_KEEP | (x << 1) & !WRAP_KEEP & 511
     }
 
     #[inline(always)]
     pub(crate) fn column_permutations(cand: &mut [[u32; LANES]; 4]) -> Option<[u32; 3]> {
-        column_step_by(cand, |any| {
-            let keep = [0, 1, 2].map(|b| {
-                let (a, c) = (any[(b + 1) % 3], any[(b + 2) % 3]);
-                any[b] & (next(a) & after_next(c) | after_next(a) & next(c))
-            });
-            // A stack where band 0 keeps nothing admits no permutation.
-            ((keep[0] | keep[0] >> 1 | keep[0] >> 2) & WRAP_KEEP == WRAP_KEEP).then_some(keep)
-        })
+        column_step_by(cand, keep_by_rotation)
+    }
+
+    /// The columns each band keeps, from the digit's columns in each band (9 bits each); `None`
+    /// when some stack admits no permutation.
+    #[inline(always)]
+    fn keep_by_rotation(any: [u32; 3]) -> Option<[u32; 3]> {
+        let keep = [0, 1, 2].map(|b| {
+            let (a, c) = (any[(b + 1) % 3], any[(b + 2) % 3]);
+            any[b] & (next(a) & after_next(c) | after_next(a) & next(c))
+        });
+        // A stack where band 0 keeps nothing admits no permutation.
+        ((keep[0] | keep[0] >> 1 | keep[0] >> 2) & WRAP_KEEP == WRAP_KEEP).then_some(keep)
     }
 
     /// The column step digit by digit, with `keep` mapping the digit's columns in each band (9
@@ -147,21 +156,40 @@ mod portable {
         keep: impl Fn([u32; 3]) -> Option<[u32; 3]>,
     ) -> Option<[u32; 3]> {
         let mut changed = [0u32; 3];
-        // `d` picks the same lane in each band's row of `cand`.
-        #[allow(clippy::needless_range_loop)]
         for d in 0..9 {
-            let any = [0, 1, 2].map(|b| {
-                let m = cand[b][d];
-                (m | m >> 9 | m >> 18) & 511
-            });
-            let keep = keep(any)?;
-            for b in 0..3 {
-                let new = cand[b][d] & (keep[b] * COLUMN);
-                changed[b] |= u32::from(new != cand[b][d]) << d;
-                cand[b][d] = new;
+            let lost = step_digit(cand, d, &keep)?;
+            for (changed, lost) in changed.iter_mut().zip(lost) {
+                *changed |= lost << d;
             }
         }
         Some(changed)
+    }
+
+    /// The column step for digit `d` alone (by the bit-operation test): per band, 1 when it lost
+    /// cells.
+    #[inline(always)]
+    pub(crate) fn column_step_by_digit(cand: &mut [[u32; LANES]; 4], d: usize) -> Option<[u32; 3]> {
+        step_digit(cand, d, keep_by_rotation)
+    }
+
+    #[inline(always)]
+    fn step_digit(
+        cand: &mut [[u32; LANES]; 4],
+        d: usize,
+        keep: impl Fn([u32; 3]) -> Option<[u32; 3]>,
+    ) -> Option<[u32; 3]> {
+        let d = d.min(LANES - 1);
+        let any = [0, 1, 2].map(|b| {
+            let m = cand[b][d];
+            (m | m >> 9 | m >> 18) & 511
+        });
+        let keep = keep(any)?;
+        Some([0, 1, 2].map(|b| {
+            let new = cand[b][d] & (keep[b] * COLUMN);
+            let lost = u32::from(new != cand[b][d]);
+            cand[b][d] = new;
+            lost
+        }))
     }
 
     #[inline(always)]
@@ -338,6 +366,94 @@ mod sse2 {
     }
 }
 
+/// The column step eight digits at a time (digit 8 in a four-lane SSE step), for the search
+/// copy built with AVX2.
+#[cfg(target_arch = "x86_64")]
+pub(super) mod avx2 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_loadu_si256,
+        _mm256_movemask_ps, _mm256_or_si256, _mm256_set1_epi32, _mm256_slli_epi32,
+        _mm256_srli_epi32, _mm256_storeu_si256,
+    };
+
+    use super::{LANES, NEXT_KEEP, WRAP_KEEP};
+
+    /// As [`super::column_permutations`].
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn column_permutations(cand: &mut [[u32; LANES]; 4]) -> Option<[u32; 3]> {
+        let row = _mm256_set1_epi32(511);
+        let next_keep = _mm256_set1_epi32(NEXT_KEEP as i32);
+        let wrap_keep = _mm256_set1_epi32(WRAP_KEEP as i32);
+        let next_wrap = _mm256_set1_epi32((!NEXT_KEEP & 511) as i32);
+        let after_wrap = _mm256_set1_epi32((!WRAP_KEEP & 511) as i32);
+        let next = |x: __m256i| {
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_srli_epi32(x, 1), next_keep),
+                _mm256_and_si256(_mm256_slli_epi32(x, 2), next_wrap),
+            )
+        };
+        let after_next = |x: __m256i| {
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_srli_epi32(x, 2), wrap_keep),
+                _mm256_and_si256(_mm256_slli_epi32(x, 1), after_wrap),
+            )
+        };
+        // SAFETY: each band holds 12 lanes, so lanes 0..8 are in bounds for 32 bytes.
+        let v = [0, 1, 2].map(|b| unsafe { _mm256_loadu_si256(cand[b].as_ptr().cast()) });
+        let any = v.map(|v| {
+            let folded = _mm256_or_si256(
+                _mm256_or_si256(v, _mm256_srli_epi32(v, 9)),
+                _mm256_srli_epi32(v, 18),
+            );
+            _mm256_and_si256(folded, row)
+        });
+        let (n, a) = (any.map(next), any.map(after_next));
+        let cross = |x: usize, y: usize| {
+            _mm256_or_si256(_mm256_and_si256(n[x], a[y]), _mm256_and_si256(a[x], n[y]))
+        };
+        let keep = [
+            _mm256_and_si256(any[0], cross(1, 2)),
+            _mm256_and_si256(any[1], cross(0, 2)),
+            _mm256_and_si256(any[2], cross(0, 1)),
+        ];
+        let k0 = keep[0];
+        let stacks = _mm256_and_si256(
+            _mm256_or_si256(
+                _mm256_or_si256(k0, _mm256_srli_epi32(k0, 1)),
+                _mm256_srli_epi32(k0, 2),
+            ),
+            wrap_keep,
+        );
+        let fits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(stacks, wrap_keep)));
+        let mut changed = [0u32; 3];
+        for b in 0..3 {
+            let c = keep[b];
+            let spread = _mm256_or_si256(
+                _mm256_or_si256(c, _mm256_slli_epi32(c, 9)),
+                _mm256_slli_epi32(c, 18),
+            );
+            let new = _mm256_and_si256(v[b], spread);
+            // SAFETY: as for the load.
+            unsafe { _mm256_storeu_si256(cand[b].as_mut_ptr().cast(), new) };
+            let same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(new, v[b])));
+            changed[b] = !same as u32 & 255;
+        }
+        // Digit 8 on its own, by the portable step.
+        let last = super::portable::column_step_by_digit(cand, 8)?;
+        if fits & 255 != 255 {
+            return None;
+        }
+        for b in 0..3 {
+            changed[b] |= last[b] << 8;
+        }
+        Some(changed)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,6 +528,16 @@ mod tests {
             let (mut a, mut b) = (cand, cand);
             assert_eq!(portable::column_permutations(&mut a), expected);
             assert_eq!(column_permutations(&mut b), expected);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                let mut w = cand;
+                // SAFETY: AVX2 was just detected.
+                let wide = unsafe { avx2::column_permutations(&mut w) };
+                assert_eq!(wide, expected);
+                if expected.is_some() {
+                    assert_eq!(w, b);
+                }
+            }
             if let Some(changed) = expected {
                 let mut c = cand;
                 column_permutations_by_table(&mut c);
