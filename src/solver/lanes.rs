@@ -1,8 +1,9 @@
 //! The nine digit masks of one band side by side as 12 lanes (lanes 9..12 stay empty), worked on
 //! all at once (and the blank test over a grid's 81 cells, for setting up): with SSE2 on x86-64
 //! (part of every x86-64 CPU, so no detection is needed), by a plain loop elsewhere. The loop is
-//! also the reference the vector code is tested against. The column step has an AVX2 version as
-//! well, which only the search copy built for AVX2 calls.
+//! also the reference the vector code is tested against. The steps the search runs most (the
+//! column step, clearing cells, the digits holding some cells) have AVX2 versions as well, which
+//! only the search copy built for AVX2 calls.
 
 /// Lanes of one band: the nine digits and three empty pads, so SSE2 takes them four at a time.
 pub(super) const LANES: usize = 12;
@@ -366,17 +367,51 @@ mod sse2 {
     }
 }
 
-/// The column step eight digits at a time (digit 8 in a four-lane SSE step), for the search
-/// copy built with AVX2.
+/// Eight digits at a time (digit 8 on its own), for the search copy built with AVX2.
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2 {
     use std::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_loadu_si256,
-        _mm256_movemask_ps, _mm256_or_si256, _mm256_set1_epi32, _mm256_slli_epi32,
-        _mm256_srli_epi32, _mm256_storeu_si256,
+        __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32,
+        _mm256_cvtsi256_si32, _mm256_loadu_si256, _mm256_movemask_ps, _mm256_or_si256,
+        _mm256_set1_epi32, _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srli_epi32,
+        _mm256_storeu_si256,
     };
 
     use super::{LANES, NEXT_KEEP, WRAP_KEEP};
+
+    /// As [`super::clear`].
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn clear(lanes: &mut [u32; LANES], bits: u32) -> u32 {
+        let bits = _mm256_set1_epi32(bits as i32);
+        // SAFETY: 12 lanes: 0..8 and 8..12 are in bounds for 32 and 16 bytes.
+        let old = unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) };
+        let new = _mm256_andnot_si256(bits, old);
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), new) };
+        let kept = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(new, old))) as u32;
+        let rest = lanes[8];
+        lanes[8] = rest & !(_mm256_cvtsi256_si32(bits) as u32);
+        let lost8 = u32::from(lanes[8] != rest);
+        (!kept & 255) | lost8 << 8
+    }
+
+    /// As [`super::holding`].
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn holding(lanes: &[u32; LANES], bits: u32) -> u32 {
+        let wide = _mm256_set1_epi32(bits as i32);
+        // SAFETY: 12 lanes: 0..8 are in bounds for 32 bytes.
+        let v = unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) };
+        let none = _mm256_cmpeq_epi32(_mm256_and_si256(v, wide), _mm256_setzero_si256());
+        let none = _mm256_movemask_ps(_mm256_castsi256_ps(none)) as u32;
+        (!none & 255) | u32::from(lanes[8] & bits != 0) << 8
+    }
 
     /// As [`super::column_permutations`].
     ///
@@ -480,6 +515,18 @@ mod tests {
             assert_eq!(holding(&lanes, bits), portable::holding(&lanes, bits));
             assert_eq!(clear(&mut a, bits), portable::clear(&mut b, bits));
             assert_eq!(a, b);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                let mut w = lanes;
+                // SAFETY (both calls): AVX2 was just detected.
+                assert_eq!(
+                    unsafe { avx2::holding(&lanes, bits) },
+                    portable::holding(&lanes, bits)
+                );
+                let lost = unsafe { avx2::clear(&mut w, bits) };
+                assert_eq!(lost, portable::clear(&mut lanes.clone(), bits));
+                assert_eq!(w, b);
+            }
         }
     }
 
