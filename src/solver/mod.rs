@@ -11,11 +11,12 @@
 //! columns (stack by stack, all digits at once by bit operations; it also finds hidden singles
 //! in columns: see `Board::column_permutations`), and only then does the search branch: on the
 //! two-candidate cell with most unsolved peers (else a three-candidate one, else any open cell).
-//! Propagation runs from a bit-set work list of the (digit, band) masks that changed. A saved state is one board copy (212 bytes) on the call
-//! stack per branch level (the last alternative reuses the level's own state); nothing is
-//! allocated. The search is compiled twice, for the x86-64 baseline and with POPCNT/BMI/AVX2 (where
-//! the band-wide steps, a type parameter `WIDE` set, work on eight digits per AVX2 instruction),
-//! and the copy the CPU can run is picked at run time: no `target-cpu` flag is needed.
+//! Propagation runs from a bit-set work list of the (digit, band) masks that changed. A saved
+//! state is one board copy (212 bytes) on the call stack per branch level (the last alternative
+//! reuses the level's own state); nothing is allocated. The search is compiled twice, for the
+//! x86-64 baseline and with POPCNT/BMI/AVX2 (where the band-wide steps, through the const
+//! parameter `WIDE`, work on eight digits per AVX2 instruction), and the copy the CPU can run is
+//! picked at run time: no `target-cpu` flag is needed.
 
 mod lanes;
 pub mod reference;
@@ -206,35 +207,17 @@ impl Board {
         // Clearing all nine (side by side in memory) and restoring the own digit avoids a
         // data-dependent skip in the loop.
         let saved = self.cand[band & 3][lane(d)];
-        #[cfg(target_arch = "x86_64")]
-        let mut changed = if WIDE {
-            // SAFETY: `WIDE` is set only in the search copy run after AVX2 was detected.
-            unsafe { lanes::avx2::clear(&mut self.cand[band & 3], bits) }
-        } else {
-            lanes::clear(&mut self.cand[band & 3], bits)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let mut changed = lanes::clear(&mut self.cand[band & 3], bits);
+        let mut changed = lanes::clear::<WIDE>(&mut self.cand[band & 3], bits);
         self.cand[band & 3][lane(d)] = saved;
         changed &= !(1 << d);
         self.todo |= SPREAD4[changed as usize & 511] << band;
     }
 
-    /// The digits (bit per lane) of band `band` holding any of `bits`.
-    #[inline(always)]
-    fn holding<const WIDE: bool>(&self, band: usize, bits: u32) -> u32 {
-        #[cfg(target_arch = "x86_64")]
-        if WIDE {
-            // SAFETY: `WIDE` is set only in the search copy run after AVX2 was detected.
-            return unsafe { lanes::avx2::holding(&self.cand[band & 3], bits) };
-        }
-        lanes::holding(&self.cand[band & 3], bits)
-    }
-
-    /// Places digit `d` (0..9) at the cell `bit` of band `band`.
+    /// Places digit `d` (0..9) at the cell `bit` of band `band`: a guess of the search.
     ///
-    /// Fails when the digit is no longer a candidate there: every placement the solver makes was
-    /// forced (or chosen) in an earlier state, and eliminations since then only follow from it.
+    /// Fails when the digit is no longer a candidate there, and does nothing when the cell is
+    /// already solved. A guess is always an open cell's candidate, so neither happens; the checks
+    /// stay because dropping them measured 2-3% slower (code layout, see BENCHMARKS.md).
     #[inline(always)]
     fn place<const WIDE: bool>(&mut self, d: usize, band: usize, bit: u32) -> Result<(), Dead> {
         if self.cand[band & 3][lane(d)] & bit == 0 {
@@ -319,7 +302,7 @@ impl Board {
             placed = true;
             // Only the digits that hold a single: claiming one digit's cells leaves the other
             // digits' masks in this band as they were.
-            let mut digits = self.holding::<WIDE>(b, singles);
+            let mut digits = lanes::holding::<WIDE>(&self.cand[b & 3], singles);
             while digits != 0 {
                 let d = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
@@ -357,16 +340,7 @@ impl Board {
     /// the digits-holding test a further 2-8%.
     #[inline(always)]
     fn column_permutations<const WIDE: bool>(&mut self) -> Result<bool, Dead> {
-        #[cfg(target_arch = "x86_64")]
-        let changed = if WIDE {
-            // SAFETY: `WIDE` is set only in the search copy run after AVX2 was detected.
-            unsafe { lanes::avx2::column_permutations(&mut self.cand) }
-        } else {
-            lanes::column_permutations(&mut self.cand)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let changed = lanes::column_permutations(&mut self.cand);
-        let changed = changed.ok_or(Dead)?;
+        let changed = lanes::column_permutations::<WIDE>(&mut self.cand).ok_or(Dead)?;
         for (b, &digits) in changed.iter().enumerate() {
             self.todo |= SPREAD4[digits as usize & 511] << b;
         }
@@ -464,7 +438,7 @@ impl Board {
     /// The candidate digits of one cell as a 9-bit mask.
     #[inline(always)]
     fn digits_at<const WIDE: bool>(&self, band: usize, bit: u32) -> u32 {
-        self.holding::<WIDE>(band, bit)
+        lanes::holding::<WIDE>(&self.cand[band & 3], bit)
     }
 
     /// The grid of a solved board. Inlined so that it runs with the search copy's instructions.
