@@ -3,7 +3,8 @@
 //! (part of every x86-64 CPU, so no detection is needed), by a plain loop elsewhere. The loop is
 //! also the reference the vector code is tested against. The steps the search runs most (the
 //! column step, clearing cells, the digits holding some cells) have AVX2 versions as well, which
-//! only the search copy built for AVX2 calls.
+//! only the search copy built for AVX2 calls; so does the whole-band propagation step, which has
+//! no SSE2 version (the baseline copy propagates digit by digit).
 
 /// Lanes of one band: the nine digits and three empty pads, so SSE2 takes them four at a time.
 pub(super) const LANES: usize = 12;
@@ -101,6 +102,31 @@ pub(super) fn column_permutations<const WIDE: bool>(
     }
 }
 
+/// One whole band's deduction step for all nine digits at once, repeated until the band holds
+/// still: each digit keeps only the triads on some row-to-box permutation (as [`TRIAD_KEEP`]
+/// does for one), and the rows left with one open cell are placed: the cell leaves the other
+/// digits of the band and its column leaves the digit's masks in the other two bands (once; the
+/// work list takes it from there). Returns the work-list bits (`4 * digit + band`) of the other
+/// bands' masks that lost cells, or `None` on a contradiction (a digit with no permutation
+/// left, or one cell placed as two digits); the band then may be partly updated.
+///
+/// [`TRIAD_KEEP`]: super::tables::TRIAD_KEEP
+#[inline(always)]
+pub(super) fn band_step<const WIDE: bool>(
+    cand: &mut [[u32; LANES]; 4],
+    unsolved: &mut [u32; 4],
+    b: usize,
+) -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if WIDE {
+            // SAFETY: `WIDE` is set only where AVX2 was detected (see `clear`).
+            return unsafe { avx2::band_step(cand, unsolved, b) };
+        }
+    }
+    portable::band_step(cand, unsolved, b)
+}
+
 /// One column (for column 0) in all three rows of a band.
 const COLUMN: u32 = 1 | 1 << 9 | 1 << 18;
 
@@ -113,6 +139,8 @@ const WRAP_KEEP: u32 = 0b001_001_001;
 /// Lane-by-lane versions: the fallback off x86-64 and the tests' reference.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod portable {
+    use super::super::tables::{TRIAD_KEEP, triads};
+    use super::super::{OTHER_BANDS, single_rows};
     use super::{COLUMN, LANES, NEXT_KEEP, WRAP_KEEP};
 
     #[inline(always)]
@@ -208,6 +236,62 @@ mod portable {
             cand[b][d] = new;
             lost
         }))
+    }
+
+    /// One digit at a time, by the table.
+    pub(crate) fn band_step(
+        cand: &mut [[u32; LANES]; 4],
+        unsolved: &mut [u32; 4],
+        b: usize,
+    ) -> Option<u64> {
+        let b = b & 3;
+        let mut columns = [0u32; 9];
+        loop {
+            let mut singles = [0u32; 9];
+            for (d, lane) in cand[b][..9].iter_mut().enumerate() {
+                *lane &= TRIAD_KEEP[triads(*lane) & 511];
+                if *lane == 0 {
+                    return None;
+                }
+                singles[d] = single_rows(*lane) & unsolved[b];
+            }
+            let (mut placed, mut twice) = (0, 0);
+            for &s in &singles {
+                twice |= placed & s;
+                placed |= s;
+            }
+            if placed == 0 {
+                return Some(clear_columns(cand, b, &columns));
+            }
+            if twice != 0 {
+                return None;
+            }
+            unsolved[b] &= !placed;
+            let mut changed = false;
+            for (d, lane) in cand[b][..9].iter_mut().enumerate() {
+                let kept = *lane & !(placed & !singles[d]);
+                changed |= kept != *lane;
+                *lane = kept;
+                columns[d] |= ((singles[d] | singles[d] >> 9 | singles[d] >> 18) & 511) * COLUMN;
+            }
+            if !changed {
+                return Some(clear_columns(cand, b, &columns));
+            }
+        }
+    }
+
+    /// Clears each digit's `columns` from the bands other than `b`; returns the work-list bits
+    /// of the masks that lost cells.
+    fn clear_columns(cand: &mut [[u32; LANES]; 4], b: usize, columns: &[u32; 9]) -> u64 {
+        let mut again = 0;
+        for o in OTHER_BANDS[b & 3] {
+            for (d, &c) in columns.iter().enumerate() {
+                let lane = &mut cand[o & 3][d];
+                again |= u64::from(*lane & c != 0) << (4 * d + o);
+                *lane &= !c;
+            }
+        }
+        again
     }
 
     #[inline(always)]
@@ -385,12 +469,16 @@ mod sse2 {
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2 {
     use std::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32,
-        _mm256_loadu_si256, _mm256_movemask_ps, _mm256_or_si256, _mm256_set1_epi32,
-        _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256,
+        __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_ps,
+        _mm256_cmpeq_epi32, _mm256_cvtsi256_si32, _mm256_loadu_si256, _mm256_movemask_ps,
+        _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_setzero_si256,
+        _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256,
+        _mm256_sub_epi32, _mm256_testz_si256,
     };
 
-    use super::{LANES, NEXT_KEEP, WRAP_KEEP};
+    use super::super::tables::{SPREAD4, TRIAD_KEEP, triads};
+    use super::super::{OTHER_BANDS, single_rows};
+    use super::{COLUMN, LANES, NEXT_KEEP, WRAP_KEEP};
 
     /// As [`super::clear`].
     ///
@@ -502,6 +590,153 @@ pub(super) mod avx2 {
         }
         Some(changed)
     }
+
+    /// As [`super::band_step`]: digits 0..8 eight to a vector, digit 8 by the scalar table.
+    ///
+    /// The triad test by bit operations: with a band's triads folded onto their first cells
+    /// (bit `9 * row + 3 * box`), triad (r, k) lies on a permutation when rows r + 1 and r + 2
+    /// can take boxes k + 1 and k + 2 crosswise (indices mod 3), so four rotations of the
+    /// folded mask (box by one and two within a row, row by one and two) decide all nine triads.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn band_step(
+        cand: &mut [[u32; LANES]; 4],
+        unsolved: &mut [u32; 4],
+        b: usize,
+    ) -> Option<u64> {
+        const FIRSTS: i32 = 0o111_111_111;
+        const LOWEST: i32 = 1 | 1 << 9 | 1 << 18;
+        let b = b & 3;
+        let set = _mm256_set1_epi32;
+        let (or, and, andnot) = (_mm256_or_si256, _mm256_and_si256, _mm256_andnot_si256);
+        let lanes_equal = |x: __m256i, y: __m256i| {
+            _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, y)))
+        };
+        // SAFETY (every load and store here): 12 lanes, so lanes 0..8 are in bounds for 32 bytes.
+        let mut v = unsafe { _mm256_loadu_si256(cand[b].as_ptr().cast()) };
+        let mut last = cand[b][8];
+        let mut open = unsolved[b];
+        let mut columns = _mm256_setzero_si256();
+        let mut last_columns = 0;
+        loop {
+            let f = and(
+                or(or(v, _mm256_srli_epi32(v, 1)), _mm256_srli_epi32(v, 2)),
+                set(FIRSTS),
+            );
+            let next_box = or(
+                and(_mm256_srli_epi32(f, 3), set(0o011_011_011)),
+                and(_mm256_slli_epi32(f, 6), set(0o100_100_100)),
+            );
+            let after_box = or(
+                and(_mm256_slli_epi32(f, 3), set(0o110_110_110)),
+                and(_mm256_srli_epi32(f, 6), set(0o001_001_001)),
+            );
+            // Bits moved past bit 27 fall outside `f`, which the result is masked with.
+            let next_row = |x: __m256i| or(_mm256_srli_epi32(x, 9), _mm256_slli_epi32(x, 18));
+            let after_row = |x: __m256i| or(_mm256_slli_epi32(x, 9), _mm256_srli_epi32(x, 18));
+            let keep = and(
+                f,
+                or(
+                    and(next_row(next_box), after_row(after_box)),
+                    and(next_row(after_box), after_row(next_box)),
+                ),
+            );
+            v = and(
+                v,
+                or(
+                    or(keep, _mm256_slli_epi32(keep, 1)),
+                    _mm256_slli_epi32(keep, 2),
+                ),
+            );
+            last &= TRIAD_KEEP[triads(last) & 511];
+            if lanes_equal(v, _mm256_setzero_si256()) != 0 || last == 0 {
+                return None;
+            }
+            // Rows with one cell, as `single_rows` finds them.
+            let rest = and(v, _mm256_sub_epi32(v, set(LOWEST)));
+            let carries = and(_mm256_add_epi32(rest, set(510 * LOWEST)), set(LOWEST << 9));
+            let multi = _mm256_sub_epi32(carries, _mm256_srli_epi32(carries, 9));
+            let singles = and(andnot(multi, v), set(open as i32));
+            let last_singles = single_rows(last) & open;
+            if _mm256_testz_si256(singles, singles) != 0 && last_singles == 0 {
+                break;
+            }
+            // The cells placed (any lane) and those placed twice, by halving the lanes three
+            // times: `once` ORs, `twice` collects the overlaps.
+            let halve = |(once, twice): (__m256i, __m256i), (o, t): (__m256i, __m256i)| {
+                (or(once, o), or(or(twice, t), and(once, o)))
+            };
+            let zero = _mm256_setzero_si256();
+            let (once, twice) = halve(
+                (singles, zero),
+                (_mm256_permute2x128_si256(singles, singles, 1), zero),
+            );
+            let (once, twice) = halve(
+                (once, twice),
+                (
+                    _mm256_shuffle_epi32(once, 0x4E),
+                    _mm256_shuffle_epi32(twice, 0x4E),
+                ),
+            );
+            let (once, twice) = halve(
+                (once, twice),
+                (
+                    _mm256_shuffle_epi32(once, 0xB1),
+                    _mm256_shuffle_epi32(twice, 0xB1),
+                ),
+            );
+            let placed = _mm256_cvtsi256_si32(once) as u32;
+            if _mm256_cvtsi256_si32(twice) as u32 | placed & last_singles != 0 {
+                return None;
+            }
+            let placed = placed | last_singles;
+            open &= !placed;
+            let cleared = andnot(andnot(singles, set(placed as i32)), v);
+            let cleared_last = last & !(placed & !last_singles);
+            let folded = and(
+                or(
+                    or(singles, _mm256_srli_epi32(singles, 9)),
+                    _mm256_srli_epi32(singles, 18),
+                ),
+                set(511),
+            );
+            columns = or(
+                columns,
+                or(
+                    or(folded, _mm256_slli_epi32(folded, 9)),
+                    _mm256_slli_epi32(folded, 18),
+                ),
+            );
+            last_columns |=
+                ((last_singles | last_singles >> 9 | last_singles >> 18) & 511) * COLUMN;
+            let same = lanes_equal(cleared, v) == 255 && cleared_last == last;
+            (v, last) = (cleared, cleared_last);
+            if same {
+                break;
+            }
+        }
+        unsafe { _mm256_storeu_si256(cand[b].as_mut_ptr().cast(), v) };
+        cand[b][8] = last;
+        unsolved[b] = open;
+        if _mm256_testz_si256(columns, columns) != 0 && last_columns == 0 {
+            return Some(0);
+        }
+        let mut again = 0;
+        for o in OTHER_BANDS[b] {
+            let o = o & 3;
+            let w = unsafe { _mm256_loadu_si256(cand[o].as_ptr().cast()) };
+            let kept = andnot(columns, w);
+            unsafe { _mm256_storeu_si256(cand[o].as_mut_ptr().cast(), kept) };
+            let w8 = cand[o][8];
+            cand[o][8] = w8 & !last_columns;
+            let lost = (!lanes_equal(kept, w) as u32 & 255) | u32::from(cand[o][8] != w8) << 8;
+            again |= SPREAD4[lost as usize & 511] << o;
+        }
+        Some(again)
+    }
 }
 
 #[cfg(test)]
@@ -561,6 +796,113 @@ mod tests {
             }
         }
         cand
+    }
+
+    /// Candidates around a hidden solution (a pattern grid with the digits relabelled): each
+    /// digit keeps its solution cells plus random others, solved cells (random) only their own
+    /// digit; every other board loses one of its solution cells. So rows left with one cell, placements
+    /// and (less often) contradictions all come up.
+    fn random_band_board(state: &mut u64) -> ([[u32; LANES]; 4], [u32; 4]) {
+        let mut label: Vec<usize> = (0..9).collect();
+        for i in (1..9).rev() {
+            label.swap(i, next(state) as usize % (i + 1));
+        }
+        let mut cand = [[0u32; LANES]; 4];
+        let mut unsolved = [0u32; 4];
+        let mut solution = [[0u32; 9]; 3];
+        for b in 0..3 {
+            let solved = next(state) & next(state) & ((1 << 27) - 1);
+            unsolved[b] = !solved & ((1 << 27) - 1);
+            let mut own = [0u32; 9];
+            for cell in 0..27 {
+                let (r, c) = (3 * b + cell / 9, cell % 9);
+                own[label[(3 * (r % 3) + r / 3 + c) % 9]] |= 1 << cell;
+            }
+            for d in 0..9 {
+                let extra = next(state) & next(state) & unsolved[b];
+                cand[b][d] = own[d] | extra;
+            }
+            solution[b] = own;
+        }
+        if next(state) % 2 == 0 {
+            let (b, d) = (next(state) as usize % 3, next(state) as usize % 9);
+            let own = solution[b][d];
+            let nth = next(state) % 3;
+            let cell = (0..nth).fold(own, |m, _| m & (m - 1));
+            cand[b][d] &= !(cell & cell.wrapping_neg());
+        }
+        (cand, unsolved)
+    }
+
+    #[test]
+    fn band_step_vector_agrees_with_the_table() {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            let mut state = 11;
+            let (mut placing, mut dead) = (0, 0);
+            for round in 0..30_000 {
+                let (cand, unsolved) = random_band_board(&mut state);
+                let b = round % 3;
+                let (mut c1, mut u1) = (cand, unsolved);
+                let (mut c2, mut u2) = (cand, unsolved);
+                let want = portable::band_step(&mut c1, &mut u1, b);
+                // SAFETY: AVX2 was just detected.
+                let got = unsafe { avx2::band_step(&mut c2, &mut u2, b) };
+                assert_eq!(got, want, "round {round}");
+                if want.is_some() {
+                    assert_eq!((c2, u2), (c1, u1), "round {round}");
+                    placing += usize::from(u1 != unsolved);
+                } else {
+                    dead += 1;
+                }
+            }
+            // Both outcomes, and placing, must have been exercised.
+            assert!(
+                placing > 10_000 && dead > 2_000,
+                "placing {placing}, dead {dead}"
+            );
+        }
+    }
+
+    #[test]
+    fn band_step_keeps_the_triads_on_a_permutation_for_every_pattern() {
+        use super::super::tables::{TRIAD_KEEP, triads};
+        // Digit 0 (and digit 8, the scalar lane) hold whole triads by the pattern; the other
+        // digits the whole band. Every row has three cells or more, so nothing is placed.
+        for (pattern, &keep) in TRIAD_KEEP.iter().enumerate() {
+            let cells = (0..9)
+                .filter(|t| pattern >> t & 1 != 0)
+                .fold(0u32, |c, t| c | 0b111 << (9 * (t % 3) + 3 * (t / 3)));
+            assert_eq!(triads(cells), pattern);
+            let want = cells & keep;
+            let mut cand = [[0u32; LANES]; 4];
+            for band in &mut cand[..3] {
+                band[..9].fill((1 << 27) - 1);
+            }
+            cand[1][0] = cells;
+            cand[1][8] = cells;
+            let mut unsolved = [(1 << 27) - 1; 4];
+            let mut expected = cand;
+            expected[1][0] = want;
+            expected[1][8] = want;
+            let result = band_step::<false>(&mut cand, &mut unsolved, 1);
+            assert_eq!(result.is_some(), want != 0, "pattern {pattern:09b}");
+            if want != 0 {
+                assert_eq!((result, cand), (Some(0), expected), "pattern {pattern:09b}");
+            }
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                let mut wide = expected;
+                wide[1][0] = cells;
+                wide[1][8] = cells;
+                // SAFETY: AVX2 was just detected.
+                let result = unsafe { avx2::band_step(&mut wide, &mut unsolved, 1) };
+                assert_eq!(result.is_some(), want != 0, "pattern {pattern:09b}");
+                if want != 0 {
+                    assert_eq!((result, wide), (Some(0), expected), "pattern {pattern:09b}");
+                }
+            }
+        }
     }
 
     /// The column permutation step done the slow way: per digit and stack, the 3 x 3 (band,
