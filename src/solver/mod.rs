@@ -264,37 +264,49 @@ impl Board {
     ///
     /// In the AVX2 copy, a band with [`WHOLE_BAND`] or more digits queued is instead worked on
     /// all nine digits at once until it holds still ([`lanes::band_step`]).
+    ///
+    /// The work list is taken in rounds: a step picks its (digit, band) from the round's copy,
+    /// and what it queues waits for the next round, so the next step's pick does not wait on
+    /// this step's table look-ups (measured 2-3% less time on hard puzzles than taking each
+    /// newly queued mask at once).
     #[inline(always)]
     fn propagate_bands<const WIDE: bool>(&mut self) -> Result<(), Dead> {
         while self.todo != 0 {
-            let i = self.todo.trailing_zeros() as usize & 63;
-            if WIDE && (self.todo & BAND_DIGITS << (i & 3)).count_ones() >= WHOLE_BAND {
-                self.todo &= !(BAND_DIGITS << (i & 3));
-                let again = lanes::band_step::<WIDE>(&mut self.cand, &mut self.unsolved, i & 3);
-                self.todo |= again.ok_or(Dead)?;
-                continue;
-            }
-            self.todo &= self.todo - 1;
-            let (d, b) = (i >> 2, i & 3);
-            let m = self.cand[b & 3][lane(d)];
-            let m = m & TRIAD_KEEP[triads(m) & 511];
-            if m == 0 {
-                return Err(Dead);
-            }
-            // Rows of the band holding one cell: the digit goes there. The triad permutation
-            // already cleared that cell's row and box peers in this band.
-            let singles = single_rows(m) & self.unsolved[b & 3];
-            if singles != 0 {
-                self.unsolved[b & 3] &= !singles;
-                // Stores `m` after the band-wide clear: stored before, the clear's vector load
-                // would have to wait for this narrower store to leave the store buffer.
-                self.clear_other_digits::<WIDE>(d, b, singles, m);
-                let cols = (singles | singles >> 9 | singles >> 18) & 511;
-                for other in OTHER_BANDS[b & 3] {
-                    self.restrict(d, other, !(cols * COLUMN));
+            let mut round = self.todo;
+            self.todo = 0;
+            while round != 0 {
+                let i = round.trailing_zeros() as usize & 63;
+                if WIDE && (round & BAND_DIGITS << (i & 3)).count_ones() >= WHOLE_BAND {
+                    round &= !(BAND_DIGITS << (i & 3));
+                    self.todo &= !(BAND_DIGITS << (i & 3));
+                    let again = lanes::band_step::<WIDE>(&mut self.cand, &mut self.unsolved, i & 3);
+                    self.todo |= again.ok_or(Dead)?;
+                    continue;
                 }
-            } else {
-                self.cand[b & 3][lane(d)] = m;
+                round &= round - 1;
+                // Queued again in this round: this step covers it.
+                self.todo &= !(1 << i);
+                let (d, b) = (i >> 2, i & 3);
+                let m = self.cand[b & 3][lane(d)];
+                let m = m & TRIAD_KEEP[triads(m) & 511];
+                if m == 0 {
+                    return Err(Dead);
+                }
+                // Rows of the band holding one cell: the digit goes there. The triad permutation
+                // already cleared that cell's row and box peers in this band.
+                let singles = single_rows(m) & self.unsolved[b & 3];
+                if singles != 0 {
+                    self.unsolved[b & 3] &= !singles;
+                    // Stores `m` after the band-wide clear: stored before, the clear's vector
+                    // load would have to wait for this narrower store to leave the store buffer.
+                    self.clear_other_digits::<WIDE>(d, b, singles, m);
+                    let cols = (singles | singles >> 9 | singles >> 18) & 511;
+                    for other in OTHER_BANDS[b & 3] {
+                        self.restrict(d, other, !(cols * COLUMN));
+                    }
+                } else {
+                    self.cand[b & 3][lane(d)] = m;
+                }
             }
         }
         Ok(())
