@@ -6,6 +6,8 @@
 //! only the search copy built for AVX2 calls; so does the whole-band propagation step, which has
 //! no SSE2 version (the baseline copy propagates digit by digit).
 
+use super::tables::COLUMN;
+
 /// Lanes of one band: the nine digits and three empty pads, so SSE2 takes them four at a time.
 pub(super) const LANES: usize = 12;
 
@@ -127,9 +129,6 @@ pub(super) fn band_step<const WIDE: bool>(
     portable::band_step(cand, unsolved, b)
 }
 
-/// One column (for column 0) in all three rows of a band.
-const COLUMN: u32 = 1 | 1 << 9 | 1 << 18;
-
 /// Within each stack (3-bit group) of a 9-bit column mask, column `j` takes the bit of column
 /// `j + 1` (mod 3).
 const NEXT_KEEP: u32 = 0b011_011_011;
@@ -140,7 +139,7 @@ const WRAP_KEEP: u32 = 0b001_001_001;
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod portable {
     use super::super::tables::{TRIAD_KEEP, triads};
-    use super::super::{OTHER_BANDS, single_rows};
+    use super::super::{OTHER_BANDS, columns_of, single_rows};
     use super::{COLUMN, LANES, NEXT_KEEP, WRAP_KEEP};
 
     #[inline(always)]
@@ -272,7 +271,7 @@ mod portable {
                 let kept = *lane & !(placed & !singles[d]);
                 changed |= kept != *lane;
                 *lane = kept;
-                columns[d] |= ((singles[d] | singles[d] >> 9 | singles[d] >> 18) & 511) * COLUMN;
+                columns[d] |= columns_of(singles[d]);
             }
             if !changed {
                 return Some(clear_columns(cand, b, &columns));
@@ -477,8 +476,8 @@ pub(super) mod avx2 {
     };
 
     use super::super::tables::{SPREAD4, TRIAD_KEEP, triads};
-    use super::super::{OTHER_BANDS, single_rows};
-    use super::{COLUMN, LANES, NEXT_KEEP, WRAP_KEEP};
+    use super::super::{OTHER_BANDS, columns_of, single_rows};
+    use super::{LANES, NEXT_KEEP, WRAP_KEEP};
 
     /// As [`super::clear`].
     ///
@@ -710,8 +709,7 @@ pub(super) mod avx2 {
                     _mm256_slli_epi32(folded, 18),
                 ),
             );
-            last_columns |=
-                ((last_singles | last_singles >> 9 | last_singles >> 18) & 511) * COLUMN;
+            last_columns |= columns_of(last_singles);
             let same = lanes_equal(cleared, v) == 255 && cleared_last == last;
             (v, last) = (cleared, cleared_last);
             if same {
@@ -800,8 +798,8 @@ mod tests {
 
     /// Candidates around a hidden solution (a pattern grid with the digits relabelled): each
     /// digit keeps its solution cells plus random others, solved cells (random) only their own
-    /// digit; every other board loses one of its solution cells. So rows left with one cell, placements
-    /// and (less often) contradictions all come up.
+    /// digit; every other board loses one of its solution cells. So rows left with one cell,
+    /// placements and (less often) contradictions all come up.
     fn random_band_board(state: &mut u64) -> ([[u32; LANES]; 4], [u32; 4]) {
         let mut label: Vec<usize> = (0..9).collect();
         for i in (1..9).rev() {

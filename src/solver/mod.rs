@@ -276,17 +276,17 @@ impl Board {
             self.todo = 0;
             while round != 0 {
                 let i = round.trailing_zeros() as usize & 63;
-                if WIDE && (round & BAND_DIGITS << (i & 3)).count_ones() >= WHOLE_BAND {
-                    round &= !(BAND_DIGITS << (i & 3));
-                    self.todo &= !(BAND_DIGITS << (i & 3));
-                    let again = lanes::band_step::<WIDE>(&mut self.cand, &mut self.unsolved, i & 3);
+                let (d, b) = (i >> 2, i & 3);
+                if WIDE && (round & BAND_DIGITS << b).count_ones() >= WHOLE_BAND {
+                    round &= !(BAND_DIGITS << b);
+                    self.todo &= !(BAND_DIGITS << b);
+                    let again = lanes::band_step::<WIDE>(&mut self.cand, &mut self.unsolved, b);
                     self.todo |= again.ok_or(Dead)?;
                     continue;
                 }
                 round &= round - 1;
                 // Queued again in this round: this step covers it.
                 self.todo &= !(1 << i);
-                let (d, b) = (i >> 2, i & 3);
                 let m = self.cand[b & 3][lane(d)];
                 let m = m & TRIAD_KEEP[triads(m) & 511];
                 if m == 0 {
@@ -300,9 +300,9 @@ impl Board {
                     // Stores `m` after the band-wide clear: stored before, the clear's vector
                     // load would have to wait for this narrower store to leave the store buffer.
                     self.clear_other_digits::<WIDE>(d, b, singles, m);
-                    let cols = (singles | singles >> 9 | singles >> 18) & 511;
+                    let columns = columns_of(singles);
                     for other in OTHER_BANDS[b & 3] {
-                        self.restrict(d, other, !(cols * COLUMN));
+                        self.restrict(d, other, !columns);
                     }
                 } else {
                     self.cand[b & 3][lane(d)] = m;
@@ -521,6 +521,12 @@ fn single_rows(band: u32) -> u32 {
     let rest = band & band.wrapping_sub(LOWEST);
     let carries = rest.wrapping_add(510 * LOWEST) & LOWEST << 9;
     band & !(carries - (carries >> 9))
+}
+
+/// The whole columns (all three rows of a band) of the cells `cells` of a band.
+#[inline(always)]
+fn columns_of(cells: u32) -> u32 {
+    ((cells | cells >> 9 | cells >> 18) & 511) * COLUMN
 }
 
 /// Depth-first search state shared by all levels.
