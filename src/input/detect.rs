@@ -137,7 +137,7 @@ pub(crate) fn is_skipped(trimmed: &[u8]) -> bool {
 
 /// The layout a first meaningful line (trimmed) says the input has, if it says.
 pub(crate) fn detect(line: &[u8]) -> Option<InputFormat> {
-    if puzzle_field(line).is_some() {
+    if fields(line).any(|f| char_count(f) == crate::grid::CELLS) {
         return Some(InputFormat::Line);
     }
     if row_cells(line).is_ok() {
@@ -207,12 +207,26 @@ pub(crate) fn find_byte(bytes: &[u8], hit: impl Fn(u8) -> bool) -> Option<usize>
         .map(|i| at + i)
 }
 
-/// The first field of 81 characters, if any.
+/// The puzzle field of a line-format line: its first cell string ([`is_cell_string`]), if any.
+///
+/// Taking the first field that *looks like* a puzzle, not the first of exactly 81 characters,
+/// keeps a truncated puzzle from being replaced by the next field: in `PUZZLE SOLUTION` with an
+/// 80-cell puzzle, the solution would otherwise be solved as the puzzle and the broken record
+/// never reported.
 pub(crate) fn puzzle_field(line: &[u8]) -> Option<&[u8]> {
     if line.len() == crate::grid::CELLS && find_byte(line, is_field_separator).is_none() {
         return Some(line); // the common case: the whole line is the puzzle
     }
-    fields(line).find(|f| char_count(f) == crate::grid::CELLS)
+    fields(line).find(|f| is_cell_string(f))
+}
+
+/// True for a field that is a puzzle or solution, perhaps a broken one: 81 characters (whatever
+/// they are, so that a bad character is named), or more than 40 characters all of them cells (a
+/// truncated or overlong one). A count, a rating or a 12-digit hash is too short to be one, and a
+/// long hash holds letters that are not cells.
+pub(crate) fn is_cell_string(field: &[u8]) -> bool {
+    char_count(field) == crate::grid::CELLS
+        || (field.len() > crate::grid::CELLS / 2 && field.iter().all(|&b| is_cell(b)))
 }
 
 /// The characters of `text` as [`String::from_utf8_lossy`] decodes them (so as `Grid::parse` counts

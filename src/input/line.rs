@@ -1,18 +1,21 @@
 //! The line format: one puzzle a line. Blank and `#` comment lines carry no record; surrounding
 //! whitespace and CRLF line ends are ignored. On a line with several fields (split on whitespace, `:`
 //! and `,`: sudoku exchange `HASH PUZZLE RATING`, tdoku `puzzle:count:solution`, header-less
-//! `puzzle,solution`) the puzzle is the first field of 81 characters.
+//! `puzzle,solution`) the puzzle is the first *cell string*: a field of 81 characters, or of at
+//! least 41 characters all of them cells. So a truncated puzzle (80 cells) is the puzzle, and the
+//! record is malformed, rather than the solution after it being solved in its place. A shorter
+//! field (a count, a rating, a 12-character hash) or one with other characters (a long hash) is
+//! not a cell string.
 //!
-//! When asked for given solutions, the solution is the first field after the puzzle that has 81
-//! characters, or that has at least 41 characters all of them cells (a truncated or overlong
-//! solution, which `check` then reports): `PUZZLE SOLUTION`, tdoku's `puzzle:count:solution`. A
-//! shorter field (a count, a rating) or one with other characters (a hash) is not a solution.
+//! When asked for given solutions, the solution is the first cell string after the puzzle (a
+//! truncated or overlong one is still taken, and `check` reports it): `PUZZLE SOLUTION`, tdoku's
+//! `puzzle:count:solution`.
 
 use std::io::{self, BufRead};
 
 use super::Record;
 use super::detect::{
-    char_count, excerpt, fields, is_cell, is_skipped, puzzle_field, set_optional_text, set_text,
+    excerpt, fields, is_cell_string, is_skipped, puzzle_field, set_optional_text, set_text,
 };
 use crate::grid::{CELLS, Grid};
 
@@ -110,15 +113,14 @@ fn parse_line(text: &[u8], cells: &mut String) -> Result<Grid, String> {
     Err(reason)
 }
 
-/// The given solution of a trimmed line: the first field after the puzzle field that has 81
-/// characters, or at least 41 characters that are all cells. `None` when the line has no puzzle field.
+/// The given solution of a trimmed line: the first cell string after the puzzle field. `None`
+/// when the line has no puzzle field.
 fn given_solution(text: &[u8]) -> Option<&[u8]> {
     let puzzle = puzzle_field(text)?;
     // the puzzle field is a piece of `text`: the rest of the line starts where it ends
     let end = puzzle.as_ptr().addr() - text.as_ptr().addr() + puzzle.len();
     let rest = text.get(end..)?;
-    fields(rest)
-        .find(|f| char_count(f) == CELLS || (f.len() > CELLS / 2 && f.iter().all(|&b| is_cell(b))))
+    fields(rest).find(|f| is_cell_string(f))
 }
 
 #[cfg(test)]
@@ -161,7 +163,8 @@ mod tests {
             (format!("{PUZZLE}:1:{garbled}"), Some(garbled.as_str())),
             (format!("{PUZZLE} {sha}"), None),
             (format!("{PUZZLE} 1234"), None),
-            (format!("{short} {PUZZLE}"), None),
+            // the truncated puzzle is the puzzle (malformed), the field after it the solution
+            (format!("{short} {PUZZLE}"), Some(PUZZLE)),
         ];
         let text: String = lines.iter().map(|(l, _)| format!("{l}\n")).collect();
         let got: Vec<_> = read_with(text.as_bytes(), true)
@@ -176,6 +179,49 @@ mod tests {
                 .all(|r| r.solution.is_none()),
             "not read unless asked"
         );
+    }
+
+    #[test]
+    fn a_truncated_puzzle_is_malformed_not_replaced_by_the_next_field() {
+        let short = &PUZZLE[..80];
+        let zeros = SOLUTION.replace('1', "0");
+        let long = format!("{PUZZLE}1");
+        let half = &PUZZLE[..41];
+        let lines = [
+            format!("{short} {SOLUTION}"),
+            format!("{short}:1:{SOLUTION}"),
+            format!("{short},{SOLUTION}"),
+            format!("00005f662e09 {short}  3.4"),
+            format!("{long} {SOLUTION}"),
+            format!("{half} {SOLUTION}"),
+            format!("{short} {zeros} {SOLUTION}"),
+        ];
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let recs = read_with(text.as_bytes(), true);
+        let reasons: Vec<_> = recs.iter().map(|r| r.puzzle.clone().unwrap_err()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "found 80 cells, expected 81",
+                "found 80 cells, expected 81",
+                "found 80 cells, expected 81",
+                "found 80 cells, expected 81",
+                "found 82 cells, expected 81",
+                "found 41 cells, expected 81",
+                "found 80 cells, expected 81",
+            ]
+        );
+        for (rec, line) in recs.iter().zip(&lines) {
+            assert_eq!(rec.cells, excerpt(line.as_bytes()), "the line is shown");
+        }
+        // the solution is still the cell string after the (broken) puzzle
+        assert_eq!(recs[0].solution.as_deref(), Some(SOLUTION));
+        assert_eq!(recs[6].solution.as_deref(), Some(zeros.as_str()));
+        // a field of 40 cells or fewer (a count, a rating, a hash) is not taken for the puzzle
+        let text = format!("123456789012 3.4 {PUZZLE} {SOLUTION}\n");
+        let recs = read_with(text.as_bytes(), true);
+        assert_eq!(recs[0].cells, PUZZLE);
+        assert_eq!(recs[0].solution.as_deref(), Some(SOLUTION));
     }
 
     #[test]
@@ -225,7 +271,7 @@ mod tests {
             [
                 "found 80 cells, expected 81",
                 "invalid character 'x' at cell 11 (r2c2)",
-                "no field of 81 cells",
+                "found 80 cells, expected 81",
                 "invalid character 'é' at cell 81 (r9c9)",
                 "invalid character 'x' at cell 11 (r2c2)",
             ]

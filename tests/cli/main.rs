@@ -6,6 +6,7 @@
 mod bench;
 mod check;
 mod corpora;
+mod input;
 mod solve;
 
 use std::path::{Path, PathBuf};
