@@ -20,7 +20,7 @@ fn main() -> ExitCode {
         // whoever read our output has gone: nothing to report
         Err(err) if cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("sudoku-batch: error: {err:#}");
+            cmd::stderr_line(format_args!("sudoku-batch: error: {err:#}"));
             ExitCode::from(2)
         }
     }

@@ -96,7 +96,7 @@ impl<W: Write> Report for Json<W> {
         };
         self.count += 1;
         self.out.write_all(start)?;
-        serde_json::to_writer(&mut self.out, finding).map_err(io::Error::other)
+        serde_json::to_writer(&mut self.out, finding).map_err(io::Error::from)
     }
 
     fn finish(&mut self, totals: &Totals) -> io::Result<()> {
@@ -106,7 +106,7 @@ impl<W: Write> Report for Json<W> {
             b"\n],\n\"totals\":"
         };
         self.out.write_all(end)?;
-        serde_json::to_writer(&mut self.out, totals).map_err(io::Error::other)?;
+        serde_json::to_writer(&mut self.out, totals).map_err(io::Error::from)?;
         self.out.write_all(b"}\n")?;
         self.out.flush()
     }

@@ -50,7 +50,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let clock = RealClock::default();
     let run = RunInfo::collect(&options, workers.threads());
     if run.profile == "debug" && !args.quiet {
-        eprintln!("bench: note: a debug build; build with --release for figures worth quoting");
+        super::stderr_line(format_args!(
+            "bench: note: a debug build; build with --release for figures worth quoting"
+        ));
     }
     let mut datasets = Vec::with_capacity(args.inputs.len());
     for input in &args.inputs {
@@ -60,7 +62,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let quiet = args.quiet;
         let mut set = Dataset::load(&mut reader, &name, &clock, |record, reason| {
             if !quiet {
-                eprintln!("{name}:{}: {reason} (skipped)", record.line);
+                super::stderr_line(format_args!("{name}:{}: {reason} (skipped)", record.line));
             }
         })?;
         set.prepare(&options);
@@ -68,12 +70,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             out.write(&set)?;
         }
         if progress {
-            eprintln!(
+            super::stderr_line(format_args!(
                 "bench: {name}: {} puzzles, timing {} round{}...",
                 set.puzzles.len(),
                 options.rounds,
                 if options.rounds.get() == 1 { "" } else { "s" }
-            );
+            ));
         }
         datasets.push(bench::run(&set, &options, &workers, &clock)?);
     }
@@ -85,11 +87,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if let Some((path, baseline)) = &baseline {
         let missing = report.compare_with(baseline);
         if !missing.is_empty() && !args.quiet {
-            eprintln!(
+            super::stderr_line(format_args!(
                 "bench: {} has no figure for {}",
                 path.display(),
                 missing.join(", ")
-            );
+            ));
         }
     }
     for (path, format, mut out) in outputs {

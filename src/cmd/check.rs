@@ -6,7 +6,8 @@
 //! summary that ends the run says how many there were. The exit status says whether there were
 //! any (0 none, 1 some), so `check` can gate a dataset in CI.
 
-use std::io::{self, Write};
+use std::fmt::Write as _;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -122,6 +123,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                         .with_context(|| format!("writing {output_name}"))?;
                 }
             }
+            // the batch's findings are listed as they are found, not at the end of the run
+            progress.print(&listing.take());
             progress.add(items.len());
             Ok(())
         },
@@ -143,18 +146,18 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             .finish(&totals)
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    listing.print(args.report.is_some())?;
+    listing.finish(args.report.is_some());
     if !args.input.quiet {
         let problems = match totals.problems {
             0 => "no problems".to_string(),
             1 => "1 problem".to_string(),
             n => format!("{n} problems"),
         };
-        eprintln!(
+        super::stderr_line(format_args!(
             "{totals}\n{problems}; checked in {:.3} s on {threads} thread{}",
             start.elapsed().as_secs_f64(),
             if threads == 1 { "" } else { "s" }
-        );
+        ));
     }
     if let Some(err) = read_error {
         return Err(err.into());
@@ -212,47 +215,57 @@ fn open_report(path: &Path, args: &CheckArgs) -> Result<(ReportFormat, std::fs::
     Ok((format, super::create_file(path)?))
 }
 
-/// The findings listed on stderr: the first `max`, then how many more there were.
+/// The findings listed on stderr as they are found: the first `max`, then how many more there
+/// were.
 struct Listing {
     max: usize,
-    shown: Vec<String>,
+    shown: usize,
     hidden: u64,
+    /// Lines not yet printed.
+    pending: String,
 }
 
 impl Listing {
     fn new(max: usize) -> Listing {
         Listing {
             max,
-            shown: Vec::new(),
+            shown: 0,
             hidden: 0,
+            pending: String::new(),
         }
     }
 
+    /// Lists `f` (when under the cap, else counts it).
     fn add(&mut self, f: &Finding<'_>) {
-        if self.shown.len() < self.max {
-            self.shown.push(format!(
+        if self.shown < self.max {
+            self.shown += 1;
+            let _ = writeln!(
+                self.pending,
                 "{}:{}: {}: {}",
                 f.file, f.line, f.verdict, f.detail
-            ));
+            );
         } else {
             self.hidden += 1;
         }
     }
 
-    /// Prints the listing on stderr; `reported` says whether a report holds every finding.
-    fn print(&self, reported: bool) -> io::Result<()> {
-        let mut stderr = io::stderr().lock();
-        for line in &self.shown {
-            writeln!(stderr, "{line}")?;
-        }
+    /// The lines listed since the last call, to print.
+    fn take(&mut self) -> String {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// Prints how many findings were not listed; `reported` says whether a report holds them all.
+    fn finish(&self, reported: bool) {
         if self.hidden > 0 {
             let all = if reported {
                 "the report lists them all"
             } else {
                 "raise --max-problems, or --report FILE lists them all"
             };
-            writeln!(stderr, "... and {} more not shown ({all})", self.hidden)?;
+            super::stderr_line(format_args!(
+                "... and {} more not shown ({all})",
+                self.hidden
+            ));
         }
-        Ok(())
     }
 }

@@ -114,6 +114,13 @@ pub fn create_file(path: &Path) -> Result<File> {
     File::create(path).with_context(|| format!("{}: cannot create", path.display()))
 }
 
+/// Writes `line` and a line end to stderr, ignoring failure: a stderr that cannot be written
+/// (`2>/dev/full`, a closed pipe) must neither panic, as `eprintln!` does, nor change the exit
+/// code the run has earned. Pass `format_args!(..)` to format without allocating.
+pub fn stderr_line(line: impl std::fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
 /// True when the error chain holds a broken pipe: the reader of our output went away.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {

@@ -96,11 +96,21 @@ impl Progress {
         }
     }
 
-    /// Runs `f` (which may write to stderr) with the bar lifted off the screen, then redraws it.
-    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+    /// Writes `lines` (whole lines, each ending in a line end) to stderr in one piece, with the
+    /// bar lifted off the screen so that lines and bar do not garble each other, then redraws
+    /// the bar. A stderr that cannot be written is ignored (see `stderr_line`).
+    pub fn print(&self, lines: &str) {
+        if lines.is_empty() {
+            return;
+        }
+        // The bar's lock is taken (by `suspend`) before stderr's, the order its ticker thread
+        // takes them in: the other order deadlocks.
+        let write = || {
+            let _ = std::io::stderr().lock().write_all(lines.as_bytes());
+        };
         match &self.bar {
-            Some(bar) => bar.suspend(f),
-            None => f(),
+            Some(bar) => bar.suspend(write),
+            None => write(),
         }
     }
 

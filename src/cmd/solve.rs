@@ -55,10 +55,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             Err(_) => Answer::malformed(),
         },
         |records: &[Record], answers: &[Answer]| -> io::Result<()> {
-            // Reasons for malformed records, written in one piece per batch with the progress
-            // bar lifted (so lines and bar do not garble each other). The bar's lock is taken
-            // before stderr's, the order its ticker thread takes them in: the other order
-            // deadlocks.
+            // Reasons for malformed records, written in one piece per batch.
             let mut reasons = String::new();
             for (record, answer) in records.iter().zip(answers) {
                 if let Err(reason) = &record.puzzle {
@@ -68,11 +65,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 stats.add(answer);
                 sink.write(record, answer)?;
             }
-            if !reasons.is_empty() {
-                progress.suspend(|| {
-                    let _ = io::stderr().lock().write_all(reasons.as_bytes());
-                });
-            }
+            progress.print(&reasons);
             progress.add(records.len());
             Ok(())
         },
@@ -90,7 +83,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
 
     let summary = stats.summary(start.elapsed(), threads);
     if !args.input.quiet {
-        eprintln!("{summary}");
+        super::stderr_line(&summary);
     }
     if let (Some(mut file), Some(path)) = (stats_file, &args.stats) {
         let json = serde_json::to_string_pretty(&summary).context("encoding the stats")?;

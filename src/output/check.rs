@@ -85,7 +85,7 @@ impl<W: Write> Sink<Check> for JsonlChecks<W> {
             solution: solution.as_ref().and_then(|d| std::str::from_utf8(d).ok()),
             redundant: check.redundant.as_ref().map(Vec::len),
         };
-        serde_json::to_writer(&mut self.out, &row).map_err(io::Error::other)?;
+        serde_json::to_writer(&mut self.out, &row).map_err(io::Error::from)?;
         self.out.write_all(b"\n")
     }
 

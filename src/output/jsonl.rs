@@ -33,7 +33,7 @@ impl<W: Write> Sink for JsonlSink<W> {
         l.extend_from_slice(b"{\"line\":");
         push_u64(l, record.line);
         l.extend_from_slice(b",\"puzzle\":");
-        serde_json::to_writer(&mut *l, &record.cells).map_err(io::Error::other)?;
+        serde_json::to_writer(&mut *l, &record.cells).map_err(io::Error::from)?;
         l.extend_from_slice(b",\"status\":\"");
         l.extend_from_slice(answer.status.as_str().as_bytes());
         l.extend_from_slice(b"\",\"solution\":");

@@ -6,6 +6,7 @@
 mod bench;
 mod check;
 mod corpora;
+mod faults;
 mod input;
 mod solve;
 
