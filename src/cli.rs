@@ -94,7 +94,8 @@ pub struct InputArgs {
     #[allow(missing_docs)]
     pub format: FormatArgs,
 
-    /// Solver threads (default: all cores).
+    /// Solver threads (default: $RAYON_NUM_THREADS when set, else all cores). At most 4 per
+    /// logical CPU (at least 64): more are capped, with a warning.
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
 
@@ -267,7 +268,8 @@ pub struct BenchArgs {
     #[allow(missing_docs)]
     pub format: FormatArgs,
 
-    /// Solver threads: 1 measures the solver's own speed, more the parallel throughput.
+    /// Solver threads: 1 measures the solver's own speed, more the parallel throughput
+    /// ($RAYON_NUM_THREADS is not read: the default is 1). Capped as for solve.
     #[arg(short = 'j', long, value_name = "N", default_value_t = bench::DEFAULT_THREADS)]
     pub threads: NonZeroUsize,
 

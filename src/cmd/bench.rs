@@ -23,7 +23,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         seed: args.seed,
     };
     // everything that can fail before the timing fails first: threads, baseline, output files
-    let workers = Workers::new(args.threads).context("starting the solver threads")?;
+    let workers = Workers::new(super::capped_threads(args.threads, args.quiet))
+        .context("starting the solver threads")?;
     let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
     let exports = [
         (&args.export_markdown, Format::Markdown),

@@ -31,7 +31,7 @@ type Item = (Record, Option<String>);
 pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let start = Instant::now();
     // everything that can fail on the command line alone fails before stdin is read
-    let pool = super::thread_pool(args.input.threads)?;
+    let pool = super::thread_pool(args.input.threads, args.input.quiet)?;
     let threads = pool.current_num_threads();
     let stream = stream_format(args)?;
     let out = match stream {

@@ -57,16 +57,53 @@ pub fn open_sources(sources: Vec<Source>, args: &FormatArgs) -> Result<Reader> {
     Ok(reader)
 }
 
-/// The rayon pool for `--threads` (all cores by default).
-pub fn thread_pool(threads: Option<NonZeroUsize>) -> Result<rayon::ThreadPool> {
-    let threads = threads
-        .or_else(|| std::thread::available_parallelism().ok())
-        .map_or(1, NonZeroUsize::get);
+/// The rayon pool for `--threads`: when not given, `RAYON_NUM_THREADS` (as rayon reads it: a
+/// positive number; 0 or anything else means the default), else all cores. Capped by
+/// [`thread_ceiling`], with a warning unless `quiet`.
+pub fn thread_pool(threads: Option<NonZeroUsize>, quiet: bool) -> Result<rayon::ThreadPool> {
+    let asked = threads.or_else(|| {
+        std::env::var("RAYON_NUM_THREADS")
+            .ok()
+            .and_then(|n| n.trim().parse::<NonZeroUsize>().ok())
+    });
+    let threads = match asked {
+        Some(n) => capped_threads(n, quiet).get(),
+        None => logical_cpus(),
+    };
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("solver-{i}"))
         .build()
         .context("starting the solver threads")
+}
+
+/// Logical CPUs this process may use (1 when that cannot be told).
+fn logical_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+}
+
+/// The most threads a run starts: 4 per logical CPU, and at least 64. More only add overhead,
+/// and far more cost a great deal: pool start-up grows with the square of the thread count
+/// (measured: 300 puzzles in 0.01 s with 64 threads, 0.05 s with 256, 1.45 s with 1024, over
+/// 7 minutes with 100,000), and each thread keeps two batches in flight.
+pub fn thread_ceiling() -> usize {
+    (4 * logical_cpus()).max(64)
+}
+
+/// `threads`, or [`thread_ceiling`] when it asks for more (saying so on stderr unless `quiet`).
+pub fn capped_threads(threads: NonZeroUsize, quiet: bool) -> NonZeroUsize {
+    let ceiling = thread_ceiling();
+    if threads.get() <= ceiling {
+        return threads;
+    }
+    if !quiet {
+        stderr_line(format_args!(
+            "sudoku-batch: warning: {threads} threads is far beyond the {} logical CPUs here; \
+             using {ceiling} (the most: 4 per CPU, at least 64)",
+            logical_cpus()
+        ));
+    }
+    NonZeroUsize::new(ceiling).unwrap_or(NonZeroUsize::MIN)
 }
 
 /// The output: a file created (or truncated) at `path`, or stdout for none or `-`. Refuses a file

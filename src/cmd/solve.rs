@@ -22,7 +22,7 @@ use crate::cli::SolveArgs;
 pub fn run(args: &SolveArgs) -> Result<()> {
     let start = Instant::now();
     // everything that can fail on the command line alone fails before stdin is read
-    let pool = super::thread_pool(args.input.threads)?;
+    let pool = super::thread_pool(args.input.threads, args.input.quiet)?;
     let threads = pool.current_num_threads();
     let out = super::open_output(args.output.as_deref(), &args.input.inputs)?;
     let output_name = super::output_name(args.output.as_deref());

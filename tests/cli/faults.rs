@@ -150,3 +150,57 @@ fn check_lists_a_problem_while_the_input_still_streams_in() {
         "{rest}"
     );
 }
+
+#[test]
+fn far_too_many_threads_are_capped_with_a_warning() {
+    let out = command(&["solve", "-j", "100000", "data/hardest_300.txt"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: 100000 threads is far beyond the"),
+        "{stderr}"
+    );
+    let cpus = std::thread::available_parallelism().unwrap().get();
+    let ceiling = (4 * cpus).max(64);
+    assert!(
+        stderr.contains(&format!("on {ceiling} threads")),
+        "{stderr}"
+    );
+    let plain = command(&["solve", "-q", "-j", "1", "data/hardest_300.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout, plain.stdout, "the same answers");
+    let quiet = command(&["check", "-q", "-j", "100000", "data/hardest_300.txt"])
+        .output()
+        .unwrap();
+    assert!(quiet.status.success());
+    assert!(quiet.stderr.is_empty(), "-q leaves the warning out");
+}
+
+#[test]
+fn rayon_num_threads_is_honoured_when_j_is_not_given() {
+    let summary = |env: Option<&str>, args: &[&str]| {
+        let mut cmd = command(&["solve"]);
+        cmd.args(args).arg("data/hardest_300.txt");
+        match env {
+            Some(n) => cmd.env("RAYON_NUM_THREADS", n),
+            None => cmd.env_remove("RAYON_NUM_THREADS"),
+        };
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert!(summary(Some("1"), &[]).contains(" on 1 thread\n"));
+    assert!(summary(Some("3"), &[]).contains(" on 3 threads\n"));
+    assert!(summary(Some("3"), &["-j", "2"]).contains(" on 2 threads\n"));
+    let cpus = std::thread::available_parallelism().unwrap().get();
+    let all = format!(" on {cpus} thread");
+    assert!(summary(Some("0"), &[]).contains(&all), "0: the default");
+    assert!(
+        summary(Some("many"), &[]).contains(&all),
+        "not a number: the default"
+    );
+    assert!(summary(None, &[]).contains(&all));
+}
