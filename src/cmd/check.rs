@@ -21,6 +21,7 @@ use sudoku_batch::input::{InputError, InputFormat, Record};
 use sudoku_batch::output::{self, CheckFormat};
 use sudoku_batch::pipeline::{self, Config, PipelineError};
 
+use super::NamedFormat;
 use super::progress::Progress;
 use crate::cli::CheckArgs;
 
@@ -55,13 +56,14 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         );
     }
     reader.read_solutions(args.solution_column.as_ref())?;
-    let names = super::source_names(&reader, &args.input);
+    let output_options = super::output_options(&reader, &args.input, false);
+    let names = output_options.names.clone();
     let mut sink = match (stream, out) {
         (Some(format), Some(out)) => Some(output::check_sink(
             format,
             out,
             reader.header(),
-            names.clone(),
+            &output_options,
         )),
         _ => None,
     };
@@ -178,14 +180,10 @@ fn stream_format(args: &CheckArgs) -> Result<Option<CheckFormat>> {
     let Some(path) = args.output.as_deref() else {
         return Ok(None);
     };
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("jsonl") => Ok(Some(CheckFormat::Jsonl)),
-        Some("csv") => Ok(Some(CheckFormat::Csv)),
-        _ => anyhow::bail!(
+    match super::named_format(Some(path)) {
+        Some(NamedFormat::Jsonl) => Ok(Some(CheckFormat::Jsonl)),
+        Some(NamedFormat::Csv) => Ok(Some(CheckFormat::Csv)),
+        None => anyhow::bail!(
             "{}: cannot tell the output format from the file name; use -O jsonl or -O csv",
             path.display()
         ),

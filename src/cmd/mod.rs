@@ -15,6 +15,7 @@ use anyhow::{Context, Result};
 use std::num::NonZeroUsize;
 
 use sudoku_batch::input::{InputFormat, Reader, ReaderOptions, Source};
+use sudoku_batch::output::OutputOptions;
 
 use crate::cli::{FormatArgs, InputArgs};
 
@@ -129,6 +130,36 @@ pub fn refuse_input(path: &Path, inputs: &[PathBuf], what: &str) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The output settings the inputs call for: their names (jsonl's `file`) and the CSV input's
+/// delimiter, so a `;` or tab file is written back with it.
+pub fn output_options(reader: &Reader, args: &InputArgs, no_timings: bool) -> OutputOptions {
+    OutputOptions {
+        no_timings,
+        names: source_names(reader, args),
+        delimiter: reader.csv_delimiter().unwrap_or(b','),
+    }
+}
+
+/// A per-record format an output file's name asks for, by its extension (any case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedFormat {
+    /// `.jsonl`
+    Jsonl,
+    /// `.csv`
+    Csv,
+}
+
+/// The format `path` (`-o`) names by its extension: `.jsonl` or `.csv`; `None` for others, for
+/// stdout and for none.
+pub fn named_format(path: Option<&Path>) -> Option<NamedFormat> {
+    let ext = path?.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "jsonl" => Some(NamedFormat::Jsonl),
+        "csv" => Some(NamedFormat::Csv),
+        _ => None,
+    }
 }
 
 /// The names of the inputs for messages, indexed by `Record::source` (`<stdin>` for none).

@@ -9,12 +9,13 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use sudoku_batch::input::{InputError, Record};
-use sudoku_batch::output::{self, OutputFormat, OutputOptions};
+use sudoku_batch::output::{self, OutputFormat};
 use sudoku_batch::pipeline::{self, Config, PipelineError};
 use sudoku_batch::solver;
 use sudoku_batch::stats::Stats;
 use sudoku_batch::status::Answer;
 
+use super::NamedFormat;
 use super::progress::Progress;
 use crate::cli::SolveArgs;
 
@@ -28,16 +29,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let output_name = super::output_name(args.output.as_deref());
     let stats_file = args.stats.as_deref().map(super::create_file).transpose()?;
     let mut reader = super::open_reader(&args.input)?;
-    let format = OutputFormat::from(args.output_format).resolve(reader.format());
-    let options = OutputOptions {
-        no_timings: args.no_timings,
-    };
+    let format = output_format(args).resolve(reader.format());
+    let options = super::output_options(&reader, &args.input, args.no_timings);
     let mut sink = output::sink(format, out, reader.header(), &options);
     let config = Config {
         batch_size: args.input.batch_size.get(),
         ..Config::for_threads(threads)
     };
-    let names = super::source_names(&reader, &args.input);
+    let names = &options.names;
     let (mut progress, records_read) = Progress::for_reader(&args.input, &reader);
     let mut stats = Stats::default();
     let unique = args.unique;
@@ -91,4 +90,17 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+/// The output format: `-O`, else for `auto` the one the name of `-o` asks for (`.jsonl`, `.csv`),
+/// else `auto` (mirroring the input).
+fn output_format(args: &SolveArgs) -> OutputFormat {
+    match (
+        OutputFormat::from(args.output_format),
+        super::named_format(args.output.as_deref()),
+    ) {
+        (OutputFormat::Auto, Some(NamedFormat::Jsonl)) => OutputFormat::Jsonl,
+        (OutputFormat::Auto, Some(NamedFormat::Csv)) => OutputFormat::Csv,
+        (format, _) => format,
+    }
 }

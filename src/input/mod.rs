@@ -220,6 +220,8 @@ pub struct Reader {
     format: InputFormat,
     resolved: bool,
     header: Option<Vec<String>>,
+    /// The field delimiter of the input `header` comes from.
+    delimiter: Option<u8>,
     /// Input index and line of `header`, for messages about its columns.
     header_at: (usize, u64),
     /// 0-based puzzle column of the CSV header.
@@ -279,6 +281,7 @@ impl Reader {
             },
             resolved: false,
             header: None,
+            delimiter: None,
             header_at: (0, 0),
             puzzle_column: 0,
             next: 0,
@@ -303,6 +306,11 @@ impl Reader {
     /// CSV header of the first input (every CSV input must have the same), `None` for other formats.
     pub fn header(&self) -> Option<&[String]> {
         self.header.as_deref()
+    }
+
+    /// The field delimiter of the first CSV input (`,`, `;` or tab), `None` for other formats.
+    pub fn csv_delimiter(&self) -> Option<u8> {
+        self.delimiter
     }
 
     /// Name of input `source` for messages (`<stdin>` for stdin).
@@ -552,6 +560,7 @@ impl Reader {
                         self.puzzle_column = find_column(&header, self.column.as_ref())
                             .map_err(|m| self.format_error(index, first_line, m))?;
                         self.header = Some(header);
+                        self.delimiter = Some(delimiter);
                         self.header_at = (index, first_line);
                     }
                 }

@@ -13,7 +13,7 @@ use std::io::{self, BufWriter, Write};
 use serde::Serialize;
 
 use super::csv::{Appended, CsvRow, CsvSink};
-use super::{BUFFER, Sink};
+use super::{BUFFER, OutputOptions, Sink};
 use crate::check::{Check, Verdict};
 use crate::grid::Grid;
 use crate::input::Record;
@@ -30,20 +30,26 @@ pub enum CheckFormat {
 /// The columns appended to the input's, before renaming.
 const APPENDED: [&str; 4] = ["verdict", "detail", "solution", "redundant"];
 
-/// The sink for `format`, writing to `out`. `header` is the CSV input header, if any; `names` the
-/// input names, indexed by [`Record::source`]. Buffered inside; [`Sink::finish`] flushes.
+/// The sink for `format`, writing to `out`. `header` is the CSV input header, if any; `options`
+/// give the input names (jsonl's `file`) and the CSV delimiter. Buffered inside; [`Sink::finish`]
+/// flushes.
 pub fn check_sink<'a>(
     format: CheckFormat,
     out: Box<dyn Write + Send + 'a>,
     header: Option<&[String]>,
-    names: Vec<String>,
+    options: &OutputOptions,
 ) -> Box<dyn Sink<Check> + Send + 'a> {
     match format {
         CheckFormat::Jsonl => Box::new(JsonlChecks {
             out: BufWriter::with_capacity(BUFFER, out),
-            names,
+            names: options.names.clone(),
         }),
-        CheckFormat::Csv => Box::new(CsvSink::with_columns(out, header, CheckColumns)),
+        CheckFormat::Csv => Box::new(CsvSink::with_columns(
+            out,
+            header,
+            options.delimiter,
+            CheckColumns,
+        )),
     }
 }
 
@@ -152,8 +158,11 @@ mod tests {
     fn render(format: CheckFormat, header: Option<&[String]>) -> String {
         let mut out = Vec::new();
         {
-            let names = vec!["a.csv".to_string(), "b.csv".to_string()];
-            let mut s = check_sink(format, Box::new(&mut out), header, names);
+            let options = OutputOptions {
+                names: vec!["a.csv".to_string(), "b.csv".to_string()],
+                ..OutputOptions::default()
+            };
+            let mut s = check_sink(format, Box::new(&mut out), header, &options);
             for (r, c) in &checks() {
                 s.write(r, c).unwrap();
             }

@@ -9,8 +9,9 @@
 //! Every row has the header's width: a malformed input row with fewer fields is padded with empty
 //! cells, one with more is cut. `solution` is the 81 digits (for `multiple`, the first solution
 //! found) or empty; `micros` is the solve time with 3 decimals, empty with `no_timings`. Quoting is
-//! the `csv` crate's default style, done here ([`CsvRow`]): fields separated by commas, rows ended
-//! by LF, a field quoted only when it holds a comma, a quote, CR or LF (its quotes doubled).
+//! the `csv` crate's default style, done here ([`CsvRow`]): fields separated by the delimiter
+//! (the CSV input's own, so a `;` or tab file is written back with it; else a comma), rows ended
+//! by LF, a field quoted only when it holds the delimiter, a quote, CR or LF (its quotes doubled).
 
 use std::io::{self, BufWriter, Write};
 
@@ -51,21 +52,30 @@ pub(crate) fn header_with(input: Option<&[String]>, appended: &[&str]) -> Vec<St
 /// through the `csv` crate's writer halves its cost per record: a field that needs no quotes (the
 /// usual one) is found with a scan the compiler vectorizes and copied as it is, with no per-byte
 /// state machine.
-#[derive(Default)]
 pub(crate) struct CsvRow {
     bytes: Vec<u8>,
     fields: usize,
+    delimiter: u8,
 }
 
 impl CsvRow {
+    /// An empty row whose fields are separated by `delimiter`.
+    pub(crate) fn new(delimiter: u8) -> CsvRow {
+        CsvRow {
+            bytes: Vec::new(),
+            fields: 0,
+            delimiter,
+        }
+    }
+
     /// Appends a field, quoted when it must be.
     pub(crate) fn field(&mut self, field: impl AsRef<[u8]>) {
         let field = field.as_ref();
         if self.fields > 0 {
-            self.bytes.push(b',');
+            self.bytes.push(self.delimiter);
         }
         self.fields += 1;
-        if needs_quotes(field) {
+        if needs_quotes(field, self.delimiter) {
             self.bytes.push(b'"');
             for &b in field {
                 if b == b'"' {
@@ -93,10 +103,11 @@ impl CsvRow {
     }
 }
 
-/// True when a field must be quoted: it holds a comma, a quote, CR or LF (found 16 bytes at a time).
-fn needs_quotes(field: &[u8]) -> bool {
+/// True when a field must be quoted: it holds the delimiter, a quote, CR or LF (found 16 bytes at
+/// a time).
+fn needs_quotes(field: &[u8], delimiter: u8) -> bool {
     find_byte(field, |b| {
-        (b == b',') | (b == b'"') | (b == b'\r') | (b == b'\n')
+        (b == delimiter) | (b == b'"') | (b == b'\r') | (b == b'\n')
     })
     .is_some()
 }
@@ -127,19 +138,25 @@ impl<W: Write> CsvSink<W, SolveColumns> {
             no_timings: options.no_timings,
             number: Vec::with_capacity(24),
         };
-        CsvSink::with_columns(out, header, columns)
+        CsvSink::with_columns(out, header, options.delimiter, columns)
     }
 }
 
 impl<W: Write, C> CsvSink<W, C> {
-    /// A sink for input with CSV header `header` (`None`: line or grid input), appending `columns`.
-    pub(crate) fn with_columns<A>(out: W, header: Option<&[String]>, columns: C) -> Self
+    /// A sink for input with CSV header `header` (`None`: line or grid input), appending `columns`,
+    /// fields separated by `delimiter`.
+    pub(crate) fn with_columns<A>(
+        out: W,
+        header: Option<&[String]>,
+        delimiter: u8,
+        columns: C,
+    ) -> Self
     where
         C: Appended<A>,
     {
         CsvSink {
             out: BufWriter::with_capacity(BUFFER, out),
-            row: CsvRow::default(),
+            row: CsvRow::new(delimiter),
             header: header_with(header, columns.names()),
             width: header.map_or(0, <[String]>::len),
             header_written: false,
@@ -320,22 +337,27 @@ mod tests {
             &["\"\"", ",", "\r\n"],
             &["x"],
         ];
-        let mut ours = Vec::new();
-        let mut row = CsvRow::default();
-        let mut theirs = ::csv::WriterBuilder::new()
-            .flexible(true)
-            .from_writer(Vec::new());
-        for fields in rows {
-            for f in fields {
-                row.field(f);
+        for delimiter in [b',', b';', b'\t'] {
+            let mut ours = Vec::new();
+            let mut row = CsvRow::new(delimiter);
+            let mut theirs = ::csv::WriterBuilder::new()
+                .flexible(true)
+                .delimiter(delimiter)
+                .from_writer(Vec::new());
+            for fields in rows {
+                for f in fields {
+                    row.field(f);
+                }
+                row.write_to(&mut ours).unwrap();
+                theirs.write_record(fields).unwrap();
             }
-            row.write_to(&mut ours).unwrap();
-            theirs.write_record(fields).unwrap();
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                String::from_utf8(theirs.into_inner().unwrap()).unwrap(),
+                "delimiter {:?}",
+                delimiter as char
+            );
         }
-        assert_eq!(
-            String::from_utf8(ours).unwrap(),
-            String::from_utf8(theirs.into_inner().unwrap()).unwrap()
-        );
     }
 
     #[test]

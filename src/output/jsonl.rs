@@ -1,7 +1,8 @@
-//! The JSON Lines writer: one object per record with exactly the keys `line`, `puzzle` (the cells as
-//! read), `status`, `solution` (81 digits, or null when there is none; for `multiple` the first
-//! solution found), `guesses` and `micros` (3 decimals, or null with `no_timings`), in that order.
-//! Strings go through serde_json, so any text read from a malformed record is escaped correctly.
+//! The JSON Lines writer: one object per record with exactly the keys `file` (the input's name,
+//! as `check` writes it), `line`, `puzzle` (the cells as read), `status`, `solution` (81 digits,
+//! or null when there is none; for `multiple` the first solution found), `guesses` and `micros`
+//! (3 decimals, or null with `no_timings`), in that order. Strings go through serde_json, so any
+//! text read from a malformed record is escaped correctly.
 
 use std::io::{self, BufWriter, Write};
 
@@ -14,14 +15,25 @@ pub(crate) struct JsonlSink<W: Write> {
     out: BufWriter<W>,
     line: Vec<u8>,
     no_timings: bool,
+    /// `{"file":NAME,"line":` for each input, its name escaped once here rather than per record.
+    starts: Vec<Vec<u8>>,
 }
 
 impl<W: Write> JsonlSink<W> {
     pub(crate) fn new(out: BufWriter<W>, options: &OutputOptions) -> JsonlSink<W> {
+        let start = |name: &str| {
+            let mut start = b"{\"file\":".to_vec();
+            // a String always serialises
+            let _ = serde_json::to_writer(&mut start, name);
+            start.extend_from_slice(b",\"line\":");
+            start
+        };
+        let inputs = options.names.len().max(1) as u32;
         JsonlSink {
             out,
             line: Vec::with_capacity(512),
             no_timings: options.no_timings,
+            starts: (0..inputs).map(|i| start(options.name(i))).collect(),
         }
     }
 }
@@ -30,7 +42,10 @@ impl<W: Write> Sink for JsonlSink<W> {
     fn write(&mut self, record: &Record, answer: &Answer) -> io::Result<()> {
         let l = &mut self.line;
         l.clear();
-        l.extend_from_slice(b"{\"line\":");
+        match self.starts.get(record.source as usize) {
+            Some(start) => l.extend_from_slice(start),
+            None => l.extend_from_slice(b"{\"file\":\"<unknown input>\",\"line\":"),
+        }
         push_u64(l, record.line);
         l.extend_from_slice(b",\"puzzle\":");
         serde_json::to_writer(&mut *l, &record.cells).map_err(io::Error::from)?;
@@ -78,13 +93,13 @@ mod tests {
         assert_eq!(
             text,
             format!(
-                "{{\"line\":3,\"puzzle\":\"{PUZZLE}\",\"status\":\"solved\",\"solution\":\"{SOLUTION}\",\"guesses\":7,\"micros\":12.345}}\n\
-                 {{\"line\":4,\"puzzle\":\"{PUZZLE}\",\"status\":\"unsolvable\",\"solution\":null,\"guesses\":7,\"micros\":12.345}}\n"
+                "{{\"file\":\"in.txt\",\"line\":3,\"puzzle\":\"{PUZZLE}\",\"status\":\"solved\",\"solution\":\"{SOLUTION}\",\"guesses\":7,\"micros\":12.345}}\n\
+                 {{\"file\":\"in.txt\",\"line\":4,\"puzzle\":\"{PUZZLE}\",\"status\":\"unsolvable\",\"solution\":null,\"guesses\":7,\"micros\":12.345}}\n"
             )
         );
         for line in text.lines() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            assert_eq!(v.as_object().unwrap().len(), 6);
+            assert_eq!(v.as_object().unwrap().len(), 7);
         }
     }
 
@@ -103,7 +118,7 @@ mod tests {
         let text = render(OutputFormat::Jsonl, None, false, &items);
         assert_eq!(
             text,
-            "{\"line\":9,\"puzzle\":\"a\\\"b\\\\c\\td\\u0001é\",\"status\":\"malformed\",\"solution\":null,\"guesses\":0,\"micros\":0.000}\n"
+            "{\"file\":\"in.txt\",\"line\":9,\"puzzle\":\"a\\\"b\\\\c\\td\\u0001é\",\"status\":\"malformed\",\"solution\":null,\"guesses\":0,\"micros\":0.000}\n"
         );
         let v: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
         assert_eq!(v["puzzle"], "a\"b\\c\td\u{1}é");

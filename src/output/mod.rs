@@ -56,10 +56,34 @@ impl OutputFormat {
 }
 
 /// Output settings shared by the writers.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct OutputOptions {
     /// Leave per-record times out (empty CSV cell, JSON null) so output is the same run to run.
     pub no_timings: bool,
+    /// The input names, indexed by [`Record::source`], for the `file` of jsonl records.
+    pub names: Vec<String>,
+    /// The CSV field delimiter: the CSV input's own, so a `;` or tab file is written back as it
+    /// came ([`crate::input::Reader::csv_delimiter`]); `,` by default.
+    pub delimiter: u8,
+}
+
+impl Default for OutputOptions {
+    fn default() -> OutputOptions {
+        OutputOptions {
+            no_timings: false,
+            names: Vec::new(),
+            delimiter: b',',
+        }
+    }
+}
+
+impl OutputOptions {
+    /// The name of input `source`, for jsonl's `file`.
+    fn name(&self, source: u32) -> &str {
+        self.names
+            .get(source as usize)
+            .map_or("<unknown input>", String::as_str)
+    }
 }
 
 /// Receives every record with its answer (by default a solve [`Answer`]), in input order.
@@ -177,7 +201,11 @@ pub(crate) mod tests {
                 format,
                 Box::new(&mut out),
                 header,
-                &OutputOptions { no_timings },
+                &OutputOptions {
+                    no_timings,
+                    names: vec!["in.txt".to_string()],
+                    ..OutputOptions::default()
+                },
             );
             for (r, a) in items {
                 s.write(r, a).unwrap();

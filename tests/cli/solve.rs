@@ -237,9 +237,13 @@ fn several_inputs_number_lines_per_file() {
     let lines: Vec<serde_json::Value> = jsonl(&out.stdout);
     let numbers: Vec<u64> = lines.iter().map(|v| v["line"].as_u64().unwrap()).collect();
     assert_eq!(numbers, [1, 2, 2, 3]);
+    // with line numbers restarting, the file tells the records apart
+    let files: Vec<&str> = lines.iter().map(|v| v["file"].as_str().unwrap()).collect();
+    let (a, b) = (a.display().to_string(), b.display().to_string());
+    assert_eq!(files, [&a, &a, &b, &b]);
     assert_eq!(lines[3]["status"], "malformed");
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains(&format!("{}:3: ", b.display())), "{stderr}");
+    assert!(stderr.contains(&format!("{}:3: ", b)), "{stderr}");
 }
 
 #[test]
@@ -247,7 +251,9 @@ fn jsonl_records_have_the_documented_keys() {
     let out = stdout_of(&["solve", "-q", "-O", "jsonl", "tests/fixtures/mixed.txt"]);
     let records: Vec<serde_json::Value> = jsonl(out.as_bytes());
     assert_eq!(records.len(), 9);
-    let keys = ["line", "puzzle", "status", "solution", "guesses", "micros"];
+    let keys = [
+        "file", "line", "puzzle", "status", "solution", "guesses", "micros",
+    ];
     for (raw, r) in out.lines().zip(&records) {
         assert_eq!(r.as_object().unwrap().len(), keys.len(), "{raw}");
         // every key, in this order
@@ -258,6 +264,7 @@ fn jsonl_records_have_the_documented_keys() {
         assert!(at.windows(2).all(|w| w[0] < w[1]), "{raw}");
         assert!(r["micros"].as_f64().is_some_and(|m| m >= 0.0), "{r}");
     }
+    assert_eq!(records[0]["file"], "tests/fixtures/mixed.txt");
     assert_eq!(records[0]["line"], 2);
     assert_eq!(records[0]["status"], "solved");
     assert!(records[1]["solution"].is_null());
@@ -653,4 +660,87 @@ fn broken_first_lines_are_malformed_records_not_errors() {
         "{stderr}"
     );
     assert!(stderr.contains(&format!("{}:1: ", b.display())), "{stderr}");
+}
+
+#[test]
+fn output_file_format_follows_its_extension_unless_o_is_given() {
+    let dir = Workdir::new();
+    let run = |name: &str, extra: &[&str]| {
+        let path = dir.path(name);
+        bin()
+            .args(["solve", "-q", "--no-timings", "data/kaggle_200.csv", "-o"])
+            .arg(&path)
+            .args(extra)
+            .assert()
+            .success();
+        std::fs::read_to_string(&path).unwrap()
+    };
+    let jsonl_text = run("out.jsonl", &[]);
+    assert_eq!(jsonl(jsonl_text.as_bytes()).len(), 200);
+    assert!(run("out.CSV", &[]).starts_with("quizzes,solutions,status,"));
+    let line_input = dir.path("x.csv");
+    bin()
+        .args(["solve", "-q", "data/hardest_300.txt", "-o"])
+        .arg(&line_input)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&line_input).unwrap();
+    assert!(
+        text.starts_with("puzzle,status,solution,guesses,micros\n"),
+        "line input, .csv: csv"
+    );
+    // another extension mirrors the input; -O wins over the name
+    assert!(run("out.txt", &[]).starts_with("quizzes,solutions,status,"));
+    assert_eq!(
+        run("lines.csv", &["-O", "line"])
+            .lines()
+            .next()
+            .unwrap()
+            .len(),
+        81
+    );
+}
+
+#[test]
+fn semicolon_and_tab_csv_are_written_back_with_their_delimiter() {
+    let dir = Workdir::new();
+    let easy = easy_puzzles(2);
+    for (delimiter, name) in [(';', "semi.csv"), ('\t', "tabs.tsv")] {
+        let d = delimiter;
+        let input = dir.write(
+            name,
+            format!(
+                "id{d}puzzle{d}note\n1{d}{}{d}plain\n2{d}{}{d}has, comma\n",
+                easy[0], easy[1]
+            ),
+        );
+        for cmd in ["solve", "check"] {
+            let out = bin()
+                .args([cmd, "-q", "-O", "csv"])
+                .arg(&input)
+                .output()
+                .unwrap();
+            let text = String::from_utf8(out.stdout).unwrap();
+            let header = text.lines().next().unwrap();
+            let want = if cmd == "solve" {
+                format!("id{d}puzzle{d}note{d}status{d}solution{d}guesses{d}micros")
+            } else {
+                format!("id{d}puzzle{d}note{d}verdict{d}detail{d}solution{d}redundant")
+            };
+            assert_eq!(header, want, "{cmd} {name}");
+            let rows: Vec<&str> = text.lines().skip(1).collect();
+            assert_eq!(rows.len(), 2, "{text}");
+            assert!(
+                rows[1].starts_with(&format!("2{d}{}{d}has, comma{d}", easy[1])),
+                "{text}"
+            );
+            // read back with that delimiter, every row has the header's width
+            let mut back = csv::ReaderBuilder::new()
+                .delimiter(delimiter as u8)
+                .from_reader(text.as_bytes());
+            for row in back.records() {
+                assert_eq!(row.unwrap().len(), 7);
+            }
+        }
+    }
 }
