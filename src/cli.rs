@@ -58,7 +58,7 @@ Examples:
 const CHECK_AFTER_HELP: &str = "\
 Verdicts (the same in every output):
   unique          exactly one solution (and the given solution, if any, is it)
-  multiple        two or more solutions
+  multiple        two or more solutions; the detail names the cells where two of them differ
   unsolvable      well formed, consistent givens, no solution
   contradiction   two equal givens in a row, column or box
   malformed       not readable as a puzzle

@@ -12,7 +12,8 @@
 //! 5. `wrong_solution`: the record gives a solution (see [`crate::input::Record::solution`]) that
 //!    is not 81 cells, leaves a cell blank, changes a given, breaks a unit, or (unique puzzles)
 //!    differs from the only solution: the detail says which, and where;
-//! 6. `multiple` (two or more solutions) or `unique`.
+//! 6. `multiple` (two or more solutions; the detail names the cells where the first two found
+//!    differ, where a given would settle it) or `unique`.
 //!
 //! With [`Options::minimal`], each given of a puzzle with one solution is removed in turn and the
 //! rest searched again (limit 2): a given is redundant when the puzzle without it still has one
@@ -148,6 +149,10 @@ pub fn check_puzzle(puzzle: &Grid, given: Option<&str>, options: &Options) -> Ch
         Err(conflict) => return Check::plain(Verdict::Contradiction, conflict.to_string()),
     };
     let given = given.map(|text| Grid::parse(text.as_bytes()));
+    let ambiguity = || match (&outcome.solution, &outcome.second) {
+        (Some(first), Some(second)) => format!("; {}", ambiguity(first, second)),
+        _ => String::new(),
+    };
     match (outcome.count, outcome.solution) {
         (1, Some(only)) => {
             let redundant = options.minimal.then(|| redundant_givens(puzzle));
@@ -168,11 +173,49 @@ pub fn check_puzzle(puzzle: &Grid, given: Option<&str>, options: &Options) -> Ch
             Some(Some(why)) => Check::plain(Verdict::WrongSolution, why),
             Some(None) => Check::plain(
                 Verdict::Multiple,
-                "2 or more solutions (the given solution is one)".to_string(),
+                format!(
+                    "2 or more solutions (the given solution is one){}",
+                    ambiguity()
+                ),
             ),
-            None => Check::plain(Verdict::Multiple, "2 or more solutions".to_string()),
+            None => Check::plain(
+                Verdict::Multiple,
+                format!("2 or more solutions{}", ambiguity()),
+            ),
         },
     }
+}
+
+/// Cells listed, at most, where two solutions of an ambiguous puzzle differ.
+const AMBIGUOUS_SHOWN: usize = 10;
+
+/// Where two solutions of a puzzle differ, for a maintainer to add a given there:
+/// `two of them differ in 4 cells: r1c2 (3/5), r1c7 (5/3), r9c2 (5/3), r9c7 (3/5)`.
+fn ambiguity(first: &Grid, second: &Grid) -> String {
+    let differ: Vec<usize> = (0..CELLS)
+        .filter(|&i| first.cells()[i] != second.cells()[i])
+        .collect();
+    let shown: Vec<String> = differ
+        .iter()
+        .take(AMBIGUOUS_SHOWN)
+        .map(|&i| {
+            format!(
+                "{} ({}/{})",
+                cell_name(i),
+                first.cells()[i],
+                second.cells()[i]
+            )
+        })
+        .collect();
+    let more = match differ.len().saturating_sub(AMBIGUOUS_SHOWN) {
+        0 => String::new(),
+        n => format!(", and {n} more"),
+    };
+    format!(
+        "two of them differ in {} cells: {}{more}",
+        differ.len(),
+        shown.join(", ")
+    )
 }
 
 /// Why `given` is not right for `puzzle` (whose only solution is `only`, when it has one), or

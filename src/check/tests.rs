@@ -60,13 +60,52 @@ fn multiple_says_whether_the_given_solution_is_one() {
     let empty = ".".repeat(81);
     let c = check(&empty, None);
     assert_eq!(c.verdict, Verdict::Multiple);
-    assert_eq!(c.detail.as_deref(), Some("2 or more solutions"));
+    let detail = c.detail.unwrap();
+    assert!(
+        detail.starts_with("2 or more solutions; two of them differ in "),
+        "{detail}"
+    );
     assert_eq!(c.solution, None, "no solution is the only one");
     let c = check(&empty, Some(SOLUTION));
     assert_eq!(c.verdict, Verdict::Multiple);
+    let detail = c.detail.unwrap();
+    assert!(
+        detail.starts_with("2 or more solutions (the given solution is one); two of them differ"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn multiple_names_the_cells_where_two_solutions_differ() {
+    // the solution with a deadly rectangle blanked: r1c2 r1c7 r2c2 r2c7 hold 8 6 / 6 8 or 6 8 / 8 6
+    let mut cells = SOLUTION.as_bytes().to_vec();
+    for i in [1, 6, 10, 15] {
+        cells[i] = b'.';
+    }
+    let c = check(std::str::from_utf8(&cells).unwrap(), None);
+    assert_eq!(c.verdict, Verdict::Multiple);
+    let detail = c.detail.unwrap();
+    let first_found = "r1c2 (8/6), r1c7 (6/8), r2c2 (6/8), r2c7 (8/6)";
+    let other_first = "r1c2 (6/8), r1c7 (8/6), r2c2 (8/6), r2c7 (6/8)";
+    assert!(
+        [first_found, other_first]
+            .map(|cells| format!("2 or more solutions; two of them differ in 4 cells: {cells}"))
+            .contains(&detail),
+        "{detail}"
+    );
+    // many differing cells: the first ten, then how many more (1 and 2 swapped: 18 cells)
+    let swapped: String = SOLUTION
+        .chars()
+        .map(|c| match c {
+            '1' => '2',
+            '2' => '1',
+            c => c,
+        })
+        .collect();
     assert_eq!(
-        c.detail.as_deref(),
-        Some("2 or more solutions (the given solution is one)")
+        super::ambiguity(&grid(SOLUTION), &grid(&swapped)),
+        "two of them differ in 18 cells: r1c5 (2/1), r1c6 (1/2), r2c8 (2/1), r2c9 (1/2), \
+         r3c1 (2/1), r3c3 (1/2), r4c4 (1/2), r4c6 (2/1), r5c2 (2/1), r5c7 (1/2), and 8 more"
     );
 }
 

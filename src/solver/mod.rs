@@ -38,6 +38,9 @@ pub struct Outcome {
     pub count: u32,
     /// The first solution found, if any.
     pub solution: Option<Grid>,
+    /// The second solution found, when the limit let the search go on to one (a limit of 2 or
+    /// more, and two or more solutions): with the first, it shows where the puzzle is ambiguous.
+    pub second: Option<Grid>,
     /// Guesses made: branch alternatives tried beyond the first at each branch point.
     ///
     /// Exactly: each time the search leaves one candidate digit of a branch cell (because it led
@@ -86,6 +89,7 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Result<Outcome, Conflict> {
             None => Ok(Outcome {
                 count: 0,
                 solution: None,
+                second: None,
                 guesses: 0,
             }),
         };
@@ -94,12 +98,14 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Result<Outcome, Conflict> {
         limit: limit.max(1),
         count: 0,
         solution: None,
+        second: None,
         guesses: 0,
     };
     search.run(&mut board);
     Ok(Outcome {
         count: search.count,
         solution: search.solution,
+        second: search.second,
         guesses: search.guesses,
     })
 }
@@ -534,6 +540,7 @@ struct Search {
     limit: u32,
     count: u32,
     solution: Option<Grid>,
+    second: Option<Grid>,
     guesses: u64,
 }
 
@@ -583,8 +590,10 @@ macro_rules! depth_first {
                     }
                     if board.solved() {
                         self.count += 1;
-                        if self.solution.is_none() {
-                            self.solution = board.grid();
+                        match self.count {
+                            1 => self.solution = board.grid(),
+                            2 => self.second = board.grid(),
+                            _ => {}
                         }
                         return;
                     }

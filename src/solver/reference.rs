@@ -9,7 +9,7 @@ use crate::grid::{CELLS, Grid};
 
 use super::Outcome;
 
-/// Counts solutions of `puzzle` up to `limit` (0 is taken as 1), keeping the first one found.
+/// Counts solutions of `puzzle` up to `limit` (0 is taken as 1), keeping the first two found.
 ///
 /// Test oracle: obviously correct, possibly slow. Givens that clash give a count of 0 here
 /// (the fast solver reports them as a conflict instead). `guesses` counts, as in
@@ -19,6 +19,7 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Outcome {
     let mut out = Outcome {
         count: 0,
         solution: None,
+        second: None,
         guesses: 0,
     };
     if puzzle.conflict().is_none() {
@@ -59,8 +60,10 @@ fn search(cells: &mut [u8; CELLS], limit: u32, out: &mut Outcome) -> bool {
     }
     let Some((i, allowed)) = best else {
         out.count += 1;
-        if out.solution.is_none() {
-            out.solution = Grid::from_values(*cells);
+        match out.count {
+            1 => out.solution = Grid::from_values(*cells),
+            2 => out.second = Grid::from_values(*cells),
+            _ => {}
         }
         return out.count >= limit;
     };

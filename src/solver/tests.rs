@@ -43,6 +43,18 @@ fn assert_agrees(puzzle: &Grid) {
         if let Some(solution) = ours.solution {
             assert!(solution.solves(puzzle), "{puzzle} -> {solution}");
         }
+        assert_second(puzzle, &ours);
+        assert_second(puzzle, &oracle);
+    }
+}
+
+/// The second solution is there exactly when two were counted, solves the puzzle and is not
+/// the first.
+fn assert_second(puzzle: &Grid, out: &Outcome) {
+    assert_eq!(out.second.is_some(), out.count >= 2, "{puzzle}");
+    if let (Some(first), Some(second)) = (out.solution, out.second) {
+        assert!(second.solves(puzzle), "{puzzle} -> {second}");
+        assert_ne!(first, second, "{puzzle}");
     }
 }
 
@@ -55,6 +67,7 @@ fn assert_solves_with_count(puzzle: &Grid, expected: u32) {
     let both = fast(puzzle, 2);
     assert_eq!(both.count, expected, "{puzzle}");
     assert!(both.solution.is_some_and(|s| s.solves(puzzle)));
+    assert_second(puzzle, &both);
 }
 
 /// How much of a slow corpus the oracle checks: all of it in release, a sample in debug.
@@ -278,7 +291,10 @@ fn empty_grid_has_a_solution_and_more_than_one() {
     let first = fast(&Grid::EMPTY, 1);
     assert_eq!(first.count, 1);
     assert!(first.solution.is_some_and(|s| s.solves(&Grid::EMPTY)));
-    assert_eq!(fast(&Grid::EMPTY, 2).count, 2);
+    let two = fast(&Grid::EMPTY, 2);
+    assert_eq!(two.count, 2);
+    assert_second(&Grid::EMPTY, &two);
+    assert_eq!(first.second, None, "limit 1 stops at the first");
     assert_eq!(fast(&Grid::EMPTY, 0).count, 1, "limit 0 is taken as 1");
 }
 
@@ -312,12 +328,14 @@ fn baseline(puzzle: &Grid, limit: u32) -> Outcome {
         limit,
         count: 0,
         solution: None,
+        second: None,
         guesses: 0,
     };
     search.run_baseline(&mut board);
     Outcome {
         count: search.count,
         solution: search.solution,
+        second: search.second,
         guesses: search.guesses,
     }
 }
