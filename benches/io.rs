@@ -35,6 +35,7 @@ fn read_all(path: &Path) -> Vec<Record> {
     let options = ReaderOptions {
         format: InputFormat::Auto,
         column: None,
+        ..ReaderOptions::default()
     };
     let mut reader = Reader::open(vec![Source::Path(path.to_path_buf())], &options).expect("open");
     let mut records = Vec::new();
@@ -62,6 +63,7 @@ fn refill(bencher: divan::Bencher, format: &str) {
             let options = ReaderOptions {
                 format: InputFormat::Auto,
                 column: None,
+                ..ReaderOptions::default()
             };
             let mut reader =
                 Reader::open(vec![Source::Path(path.clone())], &options).expect("open");

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_batch::bench;
 use sudoku_batch::check::report::ReportFormat;
-use sudoku_batch::input::{Column, InputFormat};
+use sudoku_batch::input::{Column, DEFAULT_MAX_RECORD, InputFormat};
 use sudoku_batch::output::{CheckFormat, OutputFormat};
 use sudoku_batch::pipeline::DEFAULT_BATCH_SIZE;
 
@@ -124,6 +124,56 @@ pub struct FormatArgs {
     /// puzzle, quizzes, quiz, question, sudoku, ...).
     #[arg(short = 'c', long, value_name = "NAME|INDEX", value_parser = parse_column)]
     pub column: Option<Column>,
+
+    /// Longest record (a line, a grid row, a CSV row) read, in bytes (K, M, G: KiB, MiB, GiB).
+    /// A longer one is a malformed record, read past in bounded memory.
+    #[arg(long, value_name = "SIZE", default_value_t = ByteSize(DEFAULT_MAX_RECORD),
+          value_parser = parse_size)]
+    pub max_record: ByteSize,
+}
+
+/// A size in bytes, written with an optional binary suffix (`64K`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteSize(pub usize);
+
+impl std::fmt::Display for ByteSize {
+    /// The largest suffix that divides the size exactly: `64K`, `1M`, `1000`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0;
+        for (suffix, unit) in [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)] {
+            if n >= unit && n % unit == 0 {
+                return write!(f, "{}{suffix}", n / unit);
+            }
+        }
+        write!(f, "{n}")
+    }
+}
+
+/// `--max-record` text: a positive whole number of bytes, with an optional suffix K, M or G (or
+/// KiB, MiB, GiB; any case) for binary multiples.
+pub fn parse_size(text: &str) -> Result<ByteSize, String> {
+    let lower = text.trim().to_ascii_lowercase();
+    let digits = lower.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit: usize = match &lower[digits.len()..] {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        _ => {
+            return Err(format!(
+                "expected a size such as 65536, 64K or 1M, not {text:?}"
+            ));
+        }
+    };
+    match digits.trim().parse::<usize>() {
+        Ok(n) if n > 0 => n
+            .checked_mul(unit)
+            .map(ByteSize)
+            .ok_or_else(|| format!("{text} is too large")),
+        _ => Err(format!(
+            "expected a size such as 65536, 64K or 1M, not {text:?}"
+        )),
+    }
 }
 
 /// Arguments of `solve`.

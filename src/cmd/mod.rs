@@ -46,6 +46,7 @@ pub fn open_sources(sources: Vec<Source>, args: &FormatArgs) -> Result<Reader> {
     let options = ReaderOptions {
         format: args.input_format.into(),
         column: args.column.clone(),
+        max_record: args.max_record.0,
     };
     let reader = Reader::open(sources, &options)?;
     if args.column.is_some() && reader.format() != InputFormat::Csv {

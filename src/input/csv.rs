@@ -2,104 +2,62 @@
 //! [`Column`] or found by name ([`PUZZLE_COLUMNS`], first match in that order, ignoring ASCII case).
 //! When asked for given solutions, another column holds them (see `Reader::read_solutions`).
 //!
-//! The `csv` crate does the parsing (quoting, quoted fields spanning lines, CRLF, skipping blank lines),
-//! flexible about row width so that a row with too few or too many fields, invalid UTF-8 or a bad
-//! puzzle is a malformed record and never an error. Only I/O errors stop reading. A row that is a
-//! single blank field (a line of spaces) is skipped like an empty line.
+//! The `csv-core` crate does the parsing (quoting, quoted fields spanning lines); this reader
+//! feeds it and owns the buffers, so that it can bound them. A row with too few or too many
+//! fields, invalid UTF-8 or a bad puzzle is a malformed record and never an error; only I/O errors
+//! stop reading. Blank lines are skipped, and so is a row that is a single blank field (a line of
+//! spaces).
 //!
 //! There are no comment lines in CSV input: a row starting with `#` after the header is a record like
 //! any other, malformed when it has no puzzle (blank and `#` lines before the header are skipped, as
 //! for every input).
 //!
 //! Rows end at LF, as lines do in the line and grid formats: a CR before the LF is dropped from the
-//! row's last field, and a lone CR elsewhere is part of a field (the crate's default would also end
-//! rows at a lone CR, splitting a row in two under one line number).
+//! row's last field, and a lone CR elsewhere is part of a field (ending rows at a lone CR too would
+//! split a row in two under one line number).
 //!
-//! Line numbers: the crate's record position is where the previous record ended, before skipped
-//! blank lines, so it is off after those. [`Breaks`] notes where every LF of the stream is, and a
-//! record's line is one plus the LFs before its first byte.
+//! Bounded memory: a row may hold at most `max` bytes (line ends inside quotes counted, its own LF
+//! not). A longer one, say a 200 MB row or one whose unclosed quote runs on through the rest of
+//! the file, is read no further than that: it is a malformed record, the rest of the line where
+//! reading stopped is read past, and reading goes on at the next line with a fresh parser. So an
+//! unclosed quote costs one malformed record of at most `max` bytes, never the rest of the file.
+//!
+//! Line numbers: the LFs before a row (blank lines) are read past here, so a row's line is known
+//! before it is parsed; the LFs inside it (quoted fields spanning lines) are counted by the
+//! parser as it reads them.
 
-use std::collections::VecDeque;
-use std::io::{self, Read};
+use std::io::{self, BufRead};
 
+use super::bounded;
 use super::detect::{
     PUZZLE_COLUMNS, excerpt, names_excerpt, plural, set_optional_text, set_text, to_text,
 };
 use super::{Column, Record};
 use crate::grid::Grid;
 
-/// Passes bytes through, noting the offset of each LF so record lines can be told exactly.
-struct Breaks<R> {
-    inner: R,
-    /// Bytes passed so far.
-    offset: u64,
-    /// Offsets of the LF bytes not yet behind the current record.
-    breaks: VecDeque<u64>,
-    /// LF bytes behind the current record's first byte.
-    lf_before: u64,
-}
-
-impl<R: Read> Read for Breaks<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        let read = buf.get(..n).unwrap_or_default();
-        // Look at 8 bytes at a time; only words holding an LF are looked at byte by byte.
-        let mut words = read.chunks_exact(8);
-        let mut at = self.offset;
-        for word in &mut words {
-            if has_break(u64::from_ne_bytes(word.try_into().unwrap_or_default())) {
-                self.note_breaks(word, at);
-            }
-            at += 8;
-        }
-        self.note_breaks(words.remainder(), at);
-        self.offset += n as u64;
-        Ok(n)
-    }
-}
-
-/// True when one of the 8 bytes of `word` may be an LF (never false when one is).
-fn has_break(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let lf = word ^ (ONES * u64::from(b'\n'));
-    (lf.wrapping_sub(ONES) & !lf) & HIGH != 0
-}
-
-impl<R> Breaks<R> {
-    /// Notes the LF bytes of `bytes`, which start at stream offset `at`.
-    fn note_breaks(&mut self, bytes: &[u8], at: u64) {
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'\n' {
-                self.breaks.push_back(at + i as u64);
-            }
-        }
-    }
-
-    /// The 0-based line of the first byte of a record the crate says starts at byte `start` (where
-    /// the previous record ended): the record really starts after any LF bytes there.
-    fn line_at(&mut self, start: u64) -> u64 {
-        let mut first = start;
-        while let Some(&at) = self.breaks.front() {
-            if at > first {
-                break;
-            }
-            if at == first {
-                first += 1;
-            }
-            self.lf_before += 1;
-            self.breaks.pop_front();
-        }
-        self.lf_before
-    }
+/// What reading one row found.
+enum Row {
+    /// The input ended.
+    End,
+    /// A row, its fields in the reader's buffers.
+    Fields,
+    /// A row longer than the cap, read past up to the end of line `through`.
+    TooLong {
+        /// The last line read past.
+        through: u64,
+    },
 }
 
 /// Reads CSV records; the header has been read when this exists.
 pub(crate) struct CsvReader<R> {
-    inner: ::csv::Reader<Breaks<R>>,
-    record: ::csv::ByteRecord,
-    /// Lines before the CSV text (skipped preamble), added to the crate's line numbers.
-    skipped: u64,
+    src: R,
+    core: ::csv_core::Reader,
+    /// The field bytes of the last row read, one field after another.
+    out: Vec<u8>,
+    /// Where each field of the last row ends in `out`.
+    ends: Vec<usize>,
+    /// Fields in the last row read.
+    fields: usize,
     /// 0-based puzzle column.
     column: usize,
     /// 0-based column of given solutions, if read.
@@ -108,44 +66,51 @@ pub(crate) struct CsvReader<R> {
     width: usize,
     /// Line of the last row read.
     line: u64,
+    /// Line of the next byte to read.
+    next_line: u64,
+    /// Bytes a row may hold.
+    max: usize,
 }
 
-impl<R: Read> CsvReader<R> {
+impl<R: BufRead> CsvReader<R> {
     /// Reads the header of `src`, whose first line is line `skipped + 1`; returns the reader and the
-    /// header as read. The puzzle column is set with [`CsvReader::set_column`].
+    /// header as read. The puzzle column is set with [`CsvReader::set_column`]. A header longer
+    /// than `max` bytes is an error of kind `InvalidData`.
     pub(crate) fn new(
         src: R,
         skipped: u64,
         delimiter: u8,
-        capacity: usize,
+        max: usize,
     ) -> io::Result<(CsvReader<R>, Vec<String>)> {
-        let mut inner = ::csv::ReaderBuilder::new()
-            .has_headers(true)
-            .flexible(true)
+        let mut core = ::csv_core::ReaderBuilder::new()
             .delimiter(delimiter)
-            .terminator(::csv::Terminator::Any(b'\n'))
-            .buffer_capacity(capacity)
-            .from_reader(Breaks {
-                inner: src,
-                offset: 0,
-                breaks: VecDeque::new(),
-                lf_before: 0,
-            });
-        let header: Vec<String> = inner
-            .byte_headers()
-            .map_err(csv_io_error)?
-            .iter()
-            .map(|f| to_text(f.strip_suffix(b"\r").unwrap_or(f)))
-            .collect();
-        let reader = CsvReader {
-            inner,
-            record: ::csv::ByteRecord::new(),
-            skipped,
+            .terminator(::csv_core::Terminator::Any(b'\n'))
+            .build();
+        core.set_line(skipped + 1);
+        let mut reader = CsvReader {
+            src,
+            core,
+            out: vec![0; 256],
+            ends: vec![0; 16],
+            fields: 0,
             column: 0,
             solution_column: None,
-            width: header.len(),
+            width: 0,
             line: skipped + 1,
+            next_line: skipped + 1,
+            max,
         };
+        let header: Vec<String> = match reader.read_row()? {
+            Row::End => Vec::new(),
+            Row::Fields => reader.row().map(to_text).collect(),
+            Row::TooLong { .. } => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    bounded::too_long("CSV header", max),
+                ));
+            }
+        };
+        reader.width = header.len();
         Ok((reader, header))
     }
 
@@ -171,25 +136,123 @@ impl<R: Read> CsvReader<R> {
         Ok(self.next_into(source, &mut record)?.then_some(record))
     }
 
-    /// Reads the next record into `record`, reusing its buffers; false at the end of the input.
-    pub(crate) fn next_into(&mut self, source: u32, record: &mut Record) -> io::Result<bool> {
+    /// Reads the next row into `out` and `ends` (or past it, when too long).
+    fn read_row(&mut self) -> io::Result<Row> {
+        // blank lines before the row, read past here so that the row's first line is known
         loop {
-            if !self
-                .inner
-                .read_byte_record(&mut self.record)
-                .map_err(csv_io_error)?
-            {
-                return Ok(false);
-            }
-            let start = self.record.position().map_or(0, |p| p.byte());
-            self.line = self.skipped + 1 + self.inner.get_mut().line_at(start);
-            let blank = self.record.len() == 1 && self.record[0].trim_ascii().is_empty();
-            if !blank {
+            let available = bounded::fill(&mut self.src)?;
+            let blank = available.iter().take_while(|&&b| b == b'\n').count();
+            let all = blank == available.len();
+            self.src.consume(blank);
+            self.next_line += blank as u64;
+            self.core.set_line(self.next_line);
+            if !all || blank == 0 {
                 break;
             }
         }
-        let rec = &self.record;
-        let n = rec.len();
+        self.line = self.next_line;
+        let (mut nout, mut nend, mut taken) = (0, 0, 0);
+        // the row's own LF is allowed on top of its `max` bytes
+        let limit = self.max.saturating_add(1);
+        let mut at_line_start = true;
+        loop {
+            let available = bounded::fill(&mut self.src)?;
+            if !available.is_empty() && taken >= limit {
+                return self.too_long(at_line_start);
+            }
+            let input = &available[..available.len().min(limit - taken)];
+            if nout == self.out.len() {
+                self.out.resize(2 * self.out.len(), 0);
+            }
+            if nend == self.ends.len() {
+                self.ends.resize(2 * self.ends.len(), 0);
+            }
+            let (result, nin, o, e) =
+                self.core
+                    .read_record(input, &mut self.out[nout..], &mut self.ends[nend..]);
+            let read = &input[..nin];
+            // the parser counts the LFs it reads (blank lines before the row are added to it)
+            self.next_line = self.core.line();
+            if let Some(&last) = read.last() {
+                at_line_start = last == b'\n';
+            }
+            self.src.consume(nin);
+            taken += nin;
+            nout += o;
+            nend += e;
+            match result {
+                ::csv_core::ReadRecordResult::InputEmpty
+                | ::csv_core::ReadRecordResult::OutputFull
+                | ::csv_core::ReadRecordResult::OutputEndsFull => {}
+                ::csv_core::ReadRecordResult::Record => {
+                    self.fields = nend;
+                    return Ok(Row::Fields);
+                }
+                ::csv_core::ReadRecordResult::End => return Ok(Row::End),
+            }
+        }
+    }
+
+    /// After a row has taken `max` bytes without ending: reads past the rest of the line where
+    /// reading stopped (unless it stopped just after a line end) and starts a fresh parser there.
+    fn too_long(&mut self, at_line_start: bool) -> io::Result<Row> {
+        if !at_line_start && bounded::skip_line(&mut self.src)? {
+            self.next_line += 1;
+        }
+        self.core.reset();
+        self.core.set_line(self.next_line);
+        self.fields = 0;
+        Ok(Row::TooLong {
+            through: self.next_line - 1,
+        })
+    }
+
+    /// The fields of the last row read, the CR of a CRLF row end dropped from the last one.
+    fn row(&self) -> impl Iterator<Item = &[u8]> {
+        let ends = &self.ends[..self.fields];
+        let last = ends.len().saturating_sub(1);
+        let mut start = 0;
+        ends.iter().enumerate().map(move |(i, &end)| {
+            let field = self.out.get(start..end).unwrap_or_default();
+            start = end;
+            if i == last {
+                field.strip_suffix(b"\r").unwrap_or(field)
+            } else {
+                field
+            }
+        })
+    }
+
+    /// Reads the next record into `record`, reusing its buffers; false at the end of the input.
+    pub(crate) fn next_into(&mut self, source: u32, record: &mut Record) -> io::Result<bool> {
+        loop {
+            match self.read_row()? {
+                Row::End => return Ok(false),
+                Row::TooLong { through } => {
+                    let mut reason = bounded::too_long("row", self.max);
+                    if through > self.line {
+                        reason.push_str(&format!(
+                            " (lines {} to {through}: an unclosed quote?)",
+                            self.line
+                        ));
+                    }
+                    record.source = source;
+                    record.line = self.line;
+                    record.fields.clear();
+                    record.cells = excerpt(&self.out[..self.out.len().min(1024)]);
+                    record.puzzle = Err(reason);
+                    record.solution = None;
+                    return Ok(true);
+                }
+                Row::Fields => {
+                    let blank = self.fields == 1 && self.row().all(|f| f.trim_ascii().is_empty());
+                    if !blank {
+                        break;
+                    }
+                }
+            }
+        }
+        let n = self.fields;
         let fields = &mut record.fields;
         if fields.capacity() > FIELDS_KEPT && n <= FIELDS_KEPT {
             *fields = Vec::new(); // a very wide row once does not hold its room for the rest
@@ -197,16 +260,16 @@ impl<R: Read> CsvReader<R> {
         fields.truncate(n);
         fields.resize_with(n, String::new);
         let mut bad_utf8 = None;
-        for (i, (text, f)) in fields.iter_mut().zip(fields_of(rec)).enumerate() {
+        for (i, (text, f)) in fields.iter_mut().zip(self.row()).enumerate() {
             if !set_text(text, f) {
                 bad_utf8.get_or_insert(i);
             }
         }
         record.source = source;
         record.line = self.line;
-        record.puzzle = match fields_of(rec).nth(self.column) {
+        record.puzzle = match self.row().nth(self.column) {
             None => {
-                record.cells = excerpt(joined(rec).as_slice());
+                record.cells = excerpt(self.joined().as_slice());
                 Err(format!(
                     "row has {}, the puzzle is column {}",
                     plural(n, "field"),
@@ -243,34 +306,22 @@ impl<R: Read> CsvReader<R> {
         set_optional_text(&mut record.solution, solution);
         Ok(true)
     }
+
+    /// The fields of the last row joined with `,`, for showing a row that lacks its puzzle.
+    fn joined(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (i, f) in self.row().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(f);
+        }
+        out
+    }
 }
 
 /// A reused record keeps room for at most this many fields when it is given a narrower row.
 const FIELDS_KEPT: usize = 64;
-
-/// The fields of a row, the CR of a CRLF row end dropped from the last one.
-fn fields_of(rec: &::csv::ByteRecord) -> impl Iterator<Item = &[u8]> {
-    let last = rec.len().saturating_sub(1);
-    rec.iter().enumerate().map(move |(i, f)| {
-        if i == last {
-            f.strip_suffix(b"\r").unwrap_or(f)
-        } else {
-            f
-        }
-    })
-}
-
-/// The fields of a row joined with `,`, for showing a row that lacks its puzzle.
-fn joined(rec: &::csv::ByteRecord) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (i, f) in fields_of(rec).enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(f);
-    }
-    out
-}
 
 /// The `csv` crate's error as an I/O error, unwrapped when it is one. Used by the reader and by the
 /// CSV writer (`output::csv`). With ByteRecords, flexible rows and rows padded to the header's width
@@ -329,11 +380,12 @@ pub(crate) fn find_named(header: &[String], names: &[&str]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::bounded::DEFAULT_MAX_RECORD;
 
     const KAGGLE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/kaggle_200.csv"));
 
     fn read_all(text: &[u8]) -> (Vec<String>, Vec<Record>) {
-        let (mut r, header) = CsvReader::new(text, 0, b',', 1024).unwrap();
+        let (mut r, header) = CsvReader::new(text, 0, b',', DEFAULT_MAX_RECORD).unwrap();
         r.set_column(find_column(&header, None).unwrap());
         let mut out = Vec::new();
         while let Some(rec) = r.next(0).unwrap() {
@@ -446,30 +498,70 @@ mod tests {
         assert_eq!(recs[3].cells, "short");
     }
 
+    /// Reads `text` with rows capped at `max` bytes, through a small buffer.
+    fn read_capped(text: &[u8], max: usize) -> Vec<Record> {
+        let src = io::BufReader::with_capacity(64, text);
+        let (mut r, header) = CsvReader::new(src, 0, b',', max).unwrap();
+        r.set_column(find_column(&header, None).unwrap());
+        let mut out = Vec::new();
+        while let Some(rec) = r.next(0).unwrap() {
+            out.push(rec);
+        }
+        out
+    }
+
+    fn lines_and_reasons(recs: &[Record]) -> Vec<(u64, Option<String>)> {
+        recs.iter()
+            .map(|r| (r.line, r.puzzle.as_ref().err().cloned()))
+            .collect()
+    }
+
     #[test]
-    fn notes_every_lf_and_no_cr() {
-        let text: Vec<u8> = (0..200u8)
-            .map(|i| match i % 7 {
-                0 => b'\n',
-                3 if i % 2 == 0 => b'\r',
-                _ => b'a' + i % 26,
-            })
-            .collect();
-        let mut breaks = Breaks {
-            inner: &text[..],
-            offset: 0,
-            breaks: VecDeque::new(),
-            lf_before: 0,
-        };
-        let mut sink = Vec::new();
-        breaks.read_to_end(&mut sink).unwrap();
-        let expected: Vec<_> = text
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| **b == b'\n')
-            .map(|(i, _)| i as u64)
-            .collect();
-        assert_eq!(Vec::from(breaks.breaks), expected);
+    fn a_row_longer_than_the_cap_is_malformed_and_reading_goes_on() {
+        let p = "1".repeat(81);
+        let big = "x".repeat(200_000);
+        let text = format!("id,puzzle\n1,{p}\n{big},{p}\n\n3,{p}\n\"{big}\",{p}\n5,{p}");
+        let recs = read_capped(text.as_bytes(), 1000);
+        let long = Some("row longer than 1000 bytes".to_string());
+        assert_eq!(
+            lines_and_reasons(&recs),
+            [
+                (2, None),
+                (3, long.clone()),
+                (5, None),
+                (6, long),
+                (7, None)
+            ]
+        );
+        assert!(recs[1].cells.chars().count() <= 200);
+        // a row of exactly the cap is not too long
+        let row = format!("{},{p}", "y".repeat(1000 - 82));
+        let text = format!("id,puzzle\n{row}\n{row}");
+        assert!(
+            read_capped(text.as_bytes(), 1000)
+                .iter()
+                .all(|r| r.puzzle.is_ok())
+        );
+    }
+
+    #[test]
+    fn an_unclosed_quote_costs_one_record_not_the_rest_of_the_file() {
+        let p = "1".repeat(81);
+        let mut text = format!("id,puzzle\n1,{p}\n\"2,{p}\n");
+        for i in 3..200 {
+            text.push_str(&format!("{i},{p}\n"));
+        }
+        let recs = read_capped(text.as_bytes(), 1000);
+        // the quote swallows rows up to the cap; reading resumes at the next line
+        assert_eq!(recs[0].line, 2);
+        assert_eq!(
+            recs[1].puzzle,
+            Err("row longer than 1000 bytes (lines 3 to 14: an unclosed quote?)".into())
+        );
+        assert_eq!(recs[2].line, 15);
+        assert!(recs[2..].iter().all(|r| r.puzzle.is_ok()));
+        assert_eq!(recs.last().unwrap().line, 200);
+        assert_eq!(recs.len(), 2 + (200 - 15 + 1));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use std::io::{self, BufRead};
 
 use super::InputFormat;
+use super::bounded;
 
 /// The UTF-8 byte order mark some editors put at the start of a file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -52,13 +53,14 @@ pub(crate) struct Sniffed {
 }
 
 /// Reads up to the first line that is neither blank nor a `#` comment, dropping a leading BOM.
-/// `None` when the input holds no such line.
-pub(crate) fn read_preamble<R: BufRead>(src: &mut R) -> io::Result<Option<Preamble>> {
+/// `None` when the input holds no such line. Lines longer than `max` bytes are cut as
+/// [`bounded::read_line`] cuts them.
+pub(crate) fn read_preamble<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Preamble>> {
     let mut buf = Vec::new();
     let mut skipped = 0u64;
     loop {
         buf.clear();
-        if src.read_until(b'\n', &mut buf)? == 0 {
+        if bounded::read_line(src, &mut buf, max)?.is_none() {
             return Ok(None);
         }
         if skipped == 0 && buf.starts_with(BOM) {
@@ -78,9 +80,10 @@ pub(crate) fn read_preamble<R: BufRead>(src: &mut R) -> io::Result<Option<Preamb
 /// Reads the preamble and then lines until one tells the format ([`detect`]): the first meaningful
 /// line may tell any format; later ones only line or grid, since a CSV header is the first line. Looks
 /// at [`SNIFF_LINES`] meaningful lines at most and stops reading once [`SNIFF_BYTES`] are held.
-/// `None` when the input holds no meaningful line.
-pub(crate) fn sniff<R: BufRead>(src: &mut R) -> io::Result<Option<Sniffed>> {
-    let Some(mut preamble) = read_preamble(src)? else {
+/// `None` when the input holds no meaningful line. Lines longer than `max` bytes are cut as
+/// [`bounded::read_line`] cuts them (the reader that reads them again still finds them too long).
+pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sniffed>> {
+    let Some(mut preamble) = read_preamble(src, max)? else {
         return Ok(None);
     };
     let buf = &mut preamble.first;
@@ -90,7 +93,7 @@ pub(crate) fn sniff<R: BufRead>(src: &mut R) -> io::Result<Option<Sniffed>> {
     let mut looked = 1;
     while format.is_none() && looked < SNIFF_LINES && buf.len() <= SNIFF_BYTES {
         let start = buf.len();
-        if src.read_until(b'\n', buf)? == 0 {
+        if bounded::read_line(src, buf, max)?.is_none() {
             break;
         }
         line += 1;
@@ -387,6 +390,7 @@ pub(crate) fn plural(n: usize, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::bounded::DEFAULT_MAX_RECORD;
 
     const PUZZLE: &str =
         "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
@@ -407,14 +411,14 @@ mod tests {
 
     fn sniffed(text: &[u8]) -> Sniffed {
         let mut src = text;
-        sniff(&mut src).unwrap().unwrap()
+        sniff(&mut src, DEFAULT_MAX_RECORD).unwrap().unwrap()
     }
 
     #[test]
     fn looks_past_a_broken_first_line_and_keeps_the_lines_looked_at() {
         let text = format!("# c\n{}\n\n# c\nhello\n{PUZZLE}\nrest\n", &PUZZLE[..80]);
         let mut src = text.as_bytes();
-        let s = sniff(&mut src).unwrap().unwrap();
+        let s = sniff(&mut src, DEFAULT_MAX_RECORD).unwrap().unwrap();
         assert_eq!(s.format, Some(InputFormat::Line));
         assert_eq!((s.preamble.skipped, s.last_line), (1, 6));
         let expected = format!("{}\n\n# c\nhello\n{PUZZLE}\n", &PUZZLE[..80]);
@@ -447,9 +451,15 @@ mod tests {
 
         let long = format!("{}\n", "x".repeat(300_000));
         let text = format!("{}{PUZZLE}\n", long.repeat(10));
-        let s = sniffed(text.as_bytes());
+        let mut src = text.as_bytes();
+        let s = sniff(&mut src, 1 << 30).unwrap().unwrap();
         assert_eq!((s.format, s.last_line), (None, 4));
         assert_eq!(s.preamble.first.len(), 4 * long.len());
+        // lines over the record cap are cut, so more of them fit
+        let s = sniffed(text.as_bytes());
+        assert_eq!((s.format, s.last_line), (Some(InputFormat::Line), 11));
+        let cut = DEFAULT_MAX_RECORD + 2;
+        assert_eq!(s.preamble.first.len(), 10 * cut + PUZZLE.len() + 1);
     }
 
     #[test]
@@ -477,12 +487,18 @@ mod tests {
     #[test]
     fn skips_bom_blank_and_comment_lines_before_the_first_line() {
         let mut src: &[u8] = b"\xEF\xBB\xBF# comment\r\n\n   \n12,34\nrest\n";
-        let p = read_preamble(&mut src).unwrap().unwrap();
+        let p = read_preamble(&mut src, DEFAULT_MAX_RECORD)
+            .unwrap()
+            .unwrap();
         assert_eq!(p.skipped, 3);
         assert_eq!(p.first, b"12,34\n");
         assert_eq!(src, b"rest\n");
         let mut empty: &[u8] = b"\xEF\xBB\xBF\n# only a comment";
-        assert!(read_preamble(&mut empty).unwrap().is_none());
+        assert!(
+            read_preamble(&mut empty, DEFAULT_MAX_RECORD)
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]

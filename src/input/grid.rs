@@ -16,6 +16,7 @@
 use std::io::{self, BufRead};
 
 use super::Record;
+use super::bounded::{self, DEFAULT_MAX_RECORD};
 use super::detect::{RowError, excerpt, is_skipped, plural, row_cells, to_text};
 use crate::grid::CELLS;
 use crate::grid::Grid;
@@ -35,6 +36,8 @@ pub(crate) struct GridReader<R> {
     cells: Vec<u8>,
     /// Why the grid being read is malformed, from its first bad row.
     error: Option<String>,
+    /// Bytes a row may hold (see the `bounded` module).
+    max: usize,
 }
 
 impl<R: BufRead> GridReader<R> {
@@ -49,7 +52,13 @@ impl<R: BufRead> GridReader<R> {
             start: 0,
             cells: Vec::with_capacity(CELLS),
             error: None,
+            max: DEFAULT_MAX_RECORD,
         }
+    }
+
+    /// Rows longer than `max` bytes make their grid malformed (read past in bounded memory).
+    pub(crate) fn set_max(&mut self, max: usize) {
+        self.max = max;
     }
 
     /// The last line read (1-based; 0 before any).
@@ -61,9 +70,9 @@ impl<R: BufRead> GridReader<R> {
     pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
         loop {
             self.buf.clear();
-            if self.src.read_until(b'\n', &mut self.buf)? == 0 {
+            let Some(length) = bounded::read_line(&mut self.src, &mut self.buf, self.max)? else {
                 return Ok((self.count > 0).then(|| self.short_grid(source)));
-            }
+            };
             self.line += 1;
             let row = self.buf.trim_ascii();
             if row.is_empty() {
@@ -84,6 +93,10 @@ impl<R: BufRead> GridReader<R> {
             self.count += 1;
             self.rows.extend_from_slice(row);
             self.rows.push(b'/');
+            if self.error.is_none() && length > self.max as u64 {
+                let long = bounded::too_long("line", self.max);
+                self.error = Some(format!("row {}: {long}", self.count));
+            }
             if self.error.is_none() {
                 match row_cells(row) {
                     Ok(()) => self
@@ -237,6 +250,29 @@ mod tests {
                 (19, Ok(())),
             ]
         );
+    }
+
+    #[test]
+    fn a_row_longer_than_the_cap_spoils_its_grid_only() {
+        let good = "123456789\n".repeat(9);
+        let mut long = "123456789\n".repeat(9);
+        long.replace_range(10..19, &"1 ".repeat(3000));
+        let text = format!("{good}\n{long}\n{good}");
+        let mut r = GridReader::new(text.as_bytes(), 0);
+        r.set_max(100);
+        let mut recs = Vec::new();
+        while let Some(rec) = r.next(0).unwrap() {
+            recs.push(rec);
+        }
+        assert_eq!(
+            summary(&recs),
+            [
+                (1, Ok(())),
+                (11, Err("row 2: line longer than 100 bytes".into())),
+                (21, Ok(())),
+            ]
+        );
+        assert!(recs[1].cells.chars().count() <= 200);
     }
 
     #[test]

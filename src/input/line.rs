@@ -14,6 +14,7 @@
 use std::io::{self, BufRead};
 
 use super::Record;
+use super::bounded::{self, DEFAULT_MAX_RECORD};
 use super::detect::{
     excerpt, fields, is_cell_string, is_skipped, puzzle_field, set_optional_text, set_text,
 };
@@ -26,6 +27,8 @@ pub(crate) struct LineReader<R> {
     line: u64,
     /// Given solutions are read.
     solutions: bool,
+    /// Bytes a line may hold (see the `bounded` module).
+    max: usize,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -36,7 +39,13 @@ impl<R: BufRead> LineReader<R> {
             buf: Vec::with_capacity(256),
             line: skipped,
             solutions: false,
+            max: DEFAULT_MAX_RECORD,
         }
+    }
+
+    /// Lines longer than `max` bytes are malformed records (read past in bounded memory).
+    pub(crate) fn set_max(&mut self, max: usize) {
+        self.max = max;
     }
 
     /// Also read each record's given solution (see the module documentation).
@@ -60,9 +69,9 @@ impl<R: BufRead> LineReader<R> {
     pub(crate) fn next_into(&mut self, source: u32, record: &mut Record) -> io::Result<bool> {
         loop {
             self.buf.clear();
-            if self.src.read_until(b'\n', &mut self.buf)? == 0 {
+            let Some(length) = bounded::read_line(&mut self.src, &mut self.buf, self.max)? else {
                 return Ok(false);
-            }
+            };
             self.line += 1;
             let text = self.buf.trim_ascii();
             if is_skipped(text) {
@@ -71,6 +80,12 @@ impl<R: BufRead> LineReader<R> {
             record.source = source;
             record.line = self.line;
             record.fields.clear();
+            if length > self.max as u64 {
+                record.cells = excerpt(text);
+                record.puzzle = Err(bounded::too_long("line", self.max));
+                record.solution = None;
+                return Ok(true);
+            }
             record.puzzle = parse_line(text, &mut record.cells);
             let solution = self.solutions.then(|| given_solution(text)).flatten();
             set_optional_text(&mut record.solution, solution);
@@ -222,6 +237,36 @@ mod tests {
         let recs = read_with(text.as_bytes(), true);
         assert_eq!(recs[0].cells, PUZZLE);
         assert_eq!(recs[0].solution.as_deref(), Some(SOLUTION));
+    }
+
+    #[test]
+    fn a_line_longer_than_the_cap_is_malformed_and_reading_goes_on() {
+        let long = "1".repeat(5000);
+        let comment = format!("# {long}");
+        let text = format!("{PUZZLE}\n{long}\n{comment}\n{PUZZLE} {SOLUTION}\n");
+        let mut r = LineReader::new(text.as_bytes(), 0);
+        r.set_max(200);
+        r.set_solutions(true);
+        let mut recs = Vec::new();
+        while let Some(rec) = r.next(0).unwrap() {
+            recs.push(rec);
+        }
+        let got: Vec<_> = recs
+            .iter()
+            .map(|r| (r.line, r.puzzle.clone().err()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, None),
+                (2, Some("line longer than 200 bytes".to_string())),
+                (4, None),
+            ],
+            "a long comment is still a comment"
+        );
+        assert_eq!(recs[1].cells, excerpt(long.as_bytes()));
+        assert_eq!(recs[1].solution, None);
+        assert_eq!(recs[2].solution.as_deref(), Some(SOLUTION));
     }
 
     #[test]

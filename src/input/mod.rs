@@ -34,11 +34,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::grid::Grid;
 
+mod bounded;
 mod csv;
 mod detect;
 mod grid;
 mod line;
 
+pub use self::bounded::DEFAULT_MAX_RECORD;
 pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column, find_named};
 pub use self::detect::SOLUTION_COLUMNS;
@@ -87,6 +89,19 @@ pub struct ReaderOptions {
     pub format: InputFormat,
     /// CSV puzzle column; found by name when `None`.
     pub column: Option<Column>,
+    /// Bytes a record (a line, a grid row, a CSV row) may hold: a longer one is a malformed
+    /// record, read past in bounded memory ([`DEFAULT_MAX_RECORD`] by default).
+    pub max_record: usize,
+}
+
+impl Default for ReaderOptions {
+    fn default() -> ReaderOptions {
+        ReaderOptions {
+            format: InputFormat::Auto,
+            column: None,
+            max_record: DEFAULT_MAX_RECORD,
+        }
+    }
 }
 
 /// One input record.
@@ -172,7 +187,8 @@ type Src = io::Chain<Cursor<Vec<u8>>, BufReader<Counted>>;
 enum Active {
     Line(LineReader<Src>),
     Grid(GridReader<Src>),
-    Csv(CsvReader<Src>),
+    /// Boxed: the CSV parser's state tables make it far larger than the others.
+    Csv(Box<CsvReader<Src>>),
 }
 
 impl Active {
@@ -216,6 +232,8 @@ pub struct Reader {
     names: Vec<String>,
     requested: InputFormat,
     column: Option<Column>,
+    /// Bytes a record may hold.
+    max_record: usize,
     /// The resolved format (meaningful once `resolved`; before, the requested one or Line for Auto).
     format: InputFormat,
     resolved: bool,
@@ -275,6 +293,7 @@ impl Reader {
             names,
             requested: options.format,
             column: options.column.clone(),
+            max_record: options.max_record,
             format: match options.format {
                 InputFormat::Auto => InputFormat::Line,
                 f => f,
@@ -480,7 +499,8 @@ impl Reader {
         let mut buffered = BufReader::with_capacity(BUFFER, counted);
         let sniffing = self.requested == InputFormat::Auto && !self.resolved;
         let (skipped, first, format) = if sniffing {
-            let sniffed = sniff(&mut buffered).map_err(|e| self.io_error(index, 0, e))?;
+            let sniffed =
+                sniff(&mut buffered, self.max_record).map_err(|e| self.io_error(index, 0, e))?;
             let Some(Sniffed {
                 preamble: Preamble { skipped, first },
                 format,
@@ -504,7 +524,8 @@ impl Reader {
             };
             (skipped, first, format)
         } else {
-            let preamble = read_preamble(&mut buffered).map_err(|e| self.io_error(index, 0, e))?;
+            let preamble = read_preamble(&mut buffered, self.max_record)
+                .map_err(|e| self.io_error(index, 0, e))?;
             let Some(Preamble { skipped, first }) = preamble else {
                 return Ok(()); // empty: no records, nothing to agree with
             };
@@ -531,12 +552,23 @@ impl Reader {
             InputFormat::Line | InputFormat::Auto => {
                 let mut reader = LineReader::new(src, skipped);
                 reader.set_solutions(self.solutions);
+                reader.set_max(self.max_record);
                 Active::Line(reader)
             }
-            InputFormat::Grid => Active::Grid(GridReader::new(src, skipped)),
+            InputFormat::Grid => {
+                let mut reader = GridReader::new(src, skipped);
+                reader.set_max(self.max_record);
+                Active::Grid(reader)
+            }
             InputFormat::Csv => {
-                let (mut reader, header) = CsvReader::new(src, skipped, delimiter, BUFFER)
-                    .map_err(|e| self.io_error(index, first_line, e))?;
+                let (mut reader, header) = CsvReader::new(src, skipped, delimiter, self.max_record)
+                    .map_err(|e| {
+                        if e.kind() == io::ErrorKind::InvalidData {
+                            self.format_error(index, first_line, e.to_string())
+                        } else {
+                            self.io_error(index, first_line, e)
+                        }
+                    })?;
                 match &self.header {
                     Some(first_header) => {
                         if !same_header(first_header, &header) {
@@ -566,7 +598,7 @@ impl Reader {
                 }
                 reader.set_column(self.puzzle_column);
                 reader.set_solution_column(self.solution_column);
-                Active::Csv(reader)
+                Active::Csv(Box::new(reader))
             }
         };
         self.format = format;

@@ -83,3 +83,100 @@ fn a_truncated_puzzle_before_its_solution_is_malformed_in_every_layout() {
         );
     }
 }
+
+#[test]
+fn a_record_longer_than_the_cap_is_malformed_and_the_run_goes_on() {
+    let dir = Workdir::new();
+    let huge = "1".repeat(3 << 20);
+    let lines = dir.write(
+        "long.txt",
+        format!("{PUZZLE}\n{huge}\n{PUZZLE}\n# {huge}\n{PUZZLE}\n"),
+    );
+    let out = bin()
+        .args(["solve", "-q", "-O", "jsonl"])
+        .arg(&lines)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let want: Vec<(u64, String)> = [
+        (1, "solved"),
+        (2, "malformed"),
+        (3, "solved"),
+        (5, "solved"),
+    ]
+    .iter()
+    .map(|&(l, s)| (l, s.to_string()))
+    .collect();
+    assert_eq!(outcomes(&out.stdout, "status"), want);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(":2: line longer than 65536 bytes"),
+        "{stderr}"
+    );
+
+    // CSV: a long row, and a row whose quote never closes, each cost one record
+    let mut csv = format!("id,puzzle\n1,{PUZZLE}\n2,{huge}\n3,{PUZZLE}\n\"4,{PUZZLE}\n");
+    for i in 5..20 {
+        csv.push_str(&format!("{i},{PUZZLE}\n"));
+    }
+    let csv = dir.write("long.csv", csv);
+    let out = bin()
+        .args(["check", "-q", "-O", "jsonl", "--max-record", "1K"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let records = jsonl(&out.stdout);
+    let details: Vec<(u64, &str)> = records
+        .iter()
+        .filter(|r| r["verdict"] == "malformed")
+        .map(|r| (r["line"].as_u64().unwrap(), r["detail"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        details,
+        [
+            (3, "row longer than 1024 bytes"),
+            (
+                5,
+                "row longer than 1024 bytes (lines 5 to 17: an unclosed quote?)"
+            ),
+        ]
+    );
+    let last = records.last().unwrap();
+    assert_eq!(
+        (last["line"].as_u64(), last["verdict"].as_str()),
+        (Some(20), Some("unique"))
+    );
+    // raising the cap reads the long row whole (a malformed puzzle of 3 Mi cells)
+    let out = bin()
+        .args(["solve", "-q", "-O", "jsonl", "--max-record", "4M"])
+        .arg(&lines)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(":2: found 3145728 cells, expected 81"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn max_record_takes_sizes_with_binary_suffixes() {
+    let help = bin().args(["solve", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--max-record <SIZE>"), "{help}");
+    assert!(help.contains("[default: 64K]"), "{help}");
+    for bad in ["0", "12X", "-5", "K"] {
+        let out = bin()
+            .args(["solve", "--max-record", bad, "data/hardest_300.txt"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+    for good in ["100", "64k", "1MiB", "2G"] {
+        bin()
+            .args(["solve", "-q", "--max-record", good, "data/hardest_300.txt"])
+            .assert()
+            .success();
+    }
+}

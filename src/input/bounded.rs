@@ -1,0 +1,153 @@
+//! Reading lines in bounded memory: a record (a line, a grid row, a CSV row) longer than the cap
+//! is not held whole. Its first bytes are kept (enough to show it and to tell that it is too
+//! long), the rest is read past, and reading goes on at the next line, so a 2 GB line or a CSV row
+//! running away behind an unclosed quote costs no more memory than a record of the cap's size.
+//!
+//! The one rule, shared by the line, grid and CSV readers and by format detection: a record is
+//! too long when it holds more than `max` bytes (line ends not counted). A reader keeps at most
+//! `max + 1` bytes of a line, so what it keeps says by itself whether the line was too long, even
+//! when it is read again later (detection hands the lines it looked at back to the reader).
+
+use std::io::{self, BufRead};
+
+/// Bytes a record may hold by default: 64 KiB, 800 times the longest usual record (a Kaggle row
+/// of puzzle and solution is 164 bytes).
+pub const DEFAULT_MAX_RECORD: usize = 64 * 1024;
+
+/// Reads one line and appends to `buf` at most `max + 1` of its bytes and then its LF, if it has
+/// one; the rest of a longer line is read and dropped. Returns the line's length (without its LF,
+/// whatever was kept), or `None` at the end of the input.
+pub(crate) fn read_line<R: BufRead>(
+    src: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Option<u64>> {
+    let keep = max.saturating_add(1);
+    let mut length = 0u64;
+    let mut kept = 0usize;
+    let mut any = false;
+    loop {
+        let available = fill(src)?;
+        if available.is_empty() {
+            return Ok(any.then_some(length));
+        }
+        any = true;
+        let (content, used, ended) = match memchr::memchr(b'\n', available) {
+            Some(i) => (&available[..i], i + 1, true),
+            None => (available, available.len(), false),
+        };
+        let take = content.len().min(keep - kept);
+        buf.extend_from_slice(&content[..take]);
+        kept += take;
+        length += content.len() as u64;
+        if ended {
+            buf.push(b'\n');
+        }
+        src.consume(used);
+        if ended {
+            return Ok(Some(length));
+        }
+    }
+}
+
+/// Reads past the rest of the current line, through its LF. Returns false when the input ended
+/// first.
+pub(crate) fn skip_line<R: BufRead>(src: &mut R) -> io::Result<bool> {
+    loop {
+        let available = fill(src)?;
+        if available.is_empty() {
+            return Ok(false);
+        }
+        match memchr::memchr(b'\n', available) {
+            Some(i) => {
+                src.consume(i + 1);
+                return Ok(true);
+            }
+            None => {
+                let n = available.len();
+                src.consume(n);
+            }
+        }
+    }
+}
+
+/// The bytes `src` has buffered, filling its buffer when empty (empty at the end of the input);
+/// a read interrupted by a signal is tried again.
+pub(crate) fn fill<R: BufRead>(src: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match src.fill_buf() {
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    // the buffer is filled: this returns it without reading
+    src.fill_buf()
+}
+
+/// The reason given for a record longer than `max` bytes.
+pub(crate) fn too_long(what: &str, max: usize) -> String {
+    format!("{what} longer than {max} bytes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads every line of `text` through a small buffer (so lines span many fills).
+    fn lines(text: &[u8], max: usize) -> Vec<(Vec<u8>, u64)> {
+        let mut src = io::BufReader::with_capacity(7, text);
+        let mut out = Vec::new();
+        loop {
+            let mut buf = Vec::new();
+            match read_line(&mut src, &mut buf, max).unwrap() {
+                Some(n) => out.push((buf, n)),
+                None => return out,
+            }
+        }
+    }
+
+    #[test]
+    fn keeps_short_lines_whole_with_their_line_end() {
+        let got = lines(b"ab\n\ncdefgh\r\nlast", 10);
+        let want: Vec<(Vec<u8>, u64)> = vec![
+            (b"ab\n".to_vec(), 2),
+            (b"\n".to_vec(), 0),
+            (b"cdefgh\r\n".to_vec(), 7),
+            (b"last".to_vec(), 4),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn keeps_one_byte_more_than_the_cap_of_a_long_line_and_reads_on() {
+        let long = "x".repeat(1000);
+        let text = format!("{long}\nnext\n{}\n", "y".repeat(11));
+        let got = lines(text.as_bytes(), 10);
+        assert_eq!(got[0], (format!("{}\n", &long[..11]).into_bytes(), 1000));
+        assert_eq!(got[1], (b"next\n".to_vec(), 4));
+        assert_eq!(got[2], (format!("{}\n", "y".repeat(11)).into_bytes(), 11));
+        assert_eq!(got.len(), 3);
+        // a line of exactly the cap is not too long, and is kept whole
+        let got = lines(b"0123456789\n", 10);
+        assert_eq!(got, [(b"0123456789\n".to_vec(), 10)]);
+    }
+
+    #[test]
+    fn kept_bytes_say_by_themselves_that_a_line_was_too_long() {
+        // read again (as detection hands lines back), a cut line is still too long
+        let text = format!("{}\nok\n", "z".repeat(500));
+        let first = lines(text.as_bytes(), 64);
+        let again = lines(&first[0].0, 64);
+        assert!(again[0].1 > 64);
+    }
+
+    #[test]
+    fn skips_to_the_next_line() {
+        let mut src = io::BufReader::with_capacity(4, &b"0123456789\nrest\n"[..]);
+        assert!(skip_line(&mut src).unwrap());
+        let mut buf = Vec::new();
+        assert_eq!(read_line(&mut src, &mut buf, 10).unwrap(), Some(4));
+        assert!(!skip_line(&mut src).unwrap());
+    }
+}
