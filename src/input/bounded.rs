@@ -10,7 +10,7 @@
 
 use std::io::{self, BufRead};
 
-/// Bytes a record may hold by default: 64 KiB, 800 times the longest usual record (a Kaggle row
+/// Bytes a record may hold by default: 64 KiB, 400 times the longest usual record (a Kaggle row
 /// of puzzle and solution is 164 bytes).
 pub const DEFAULT_MAX_RECORD: usize = 64 * 1024;
 

@@ -23,6 +23,12 @@
 //! CSV input has no comment lines: after the header, a row starting with `#` is a record like any
 //! other (malformed when it has no puzzle). Only the lines before the header may be comments.
 //!
+//! Before any of that, each input's bytes are opened by the `compressed` submodule: decoded when
+//! they are gzip, zstd, xz or bzip2 (or the one data file of a zip), and refused, with a message
+//! saying what they look like, when their first block is not UTF-8 text. No record may hold more
+//! than [`ReaderOptions::max_record`] bytes (the `bounded` submodule): a longer one is a malformed
+//! record read past in bounded memory.
+//!
 //! The layouts themselves, with their rules for malformed records, are described in the `line`,
 //! `csv` and `grid` submodules.
 
@@ -35,12 +41,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::grid::Grid;
 
 mod bounded;
+mod compressed;
 mod csv;
 mod detect;
 mod grid;
 mod line;
 
 pub use self::bounded::DEFAULT_MAX_RECORD;
+use self::compressed::{OpenError, Raw, Stream};
 pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column, find_named};
 pub use self::detect::SOLUTION_COLUMNS;
@@ -151,6 +159,15 @@ pub enum InputError {
         /// print it twice.
         error: std::io::Error,
     },
+    /// The input is not puzzle text (binary data, UTF-16, an image), or an archive that cannot
+    /// be read as one (several data files, an unknown method); the message says which.
+    #[error("{name}: {message}")]
+    Unreadable {
+        /// Input name.
+        name: String,
+        /// What the input is, and what to do.
+        message: String,
+    },
     /// The input cannot be read in the chosen format.
     #[error("{name}:{line}: {message}")]
     Format {
@@ -168,7 +185,7 @@ const BUFFER: usize = 256 * 1024;
 
 /// Counts the bytes read from an input into the shared counter, once per read call (a buffer fill).
 struct Counted {
-    inner: Box<dyn Read + Send>,
+    inner: Stream,
     bytes: Arc<AtomicU64>,
 }
 
@@ -181,7 +198,7 @@ impl Read for Counted {
 }
 
 /// An opened input: its first meaningful line (already read while detecting) followed by the rest.
-type Src = io::Chain<Cursor<Vec<u8>>, BufReader<Counted>>;
+type Src = io::Chain<Cursor<Vec<u8>>, BufReader<Stream>>;
 
 /// The reader of the input being read.
 enum Active {
@@ -482,21 +499,38 @@ impl Reader {
         let Some(origin) = self.origins.get_mut(index) else {
             return Ok(());
         };
-        let raw: Box<dyn Read + Send> = match origin {
-            Origin::Stdin => Box::new(io::stdin()),
-            Origin::Path(p) => Box::new(File::open(&*p).map_err(|e| self.io_error(index, 0, e))?),
-            #[cfg(test)]
-            Origin::Memory(data) => Box::new(Cursor::new(std::mem::take(data))),
-            #[cfg(test)]
-            Origin::Failing(data) => {
-                Box::new(Cursor::new(std::mem::take(data)).chain(tests::Failing))
+        let raw = match origin {
+            Origin::Stdin => Raw::Stream(Box::new(io::stdin())),
+            Origin::Path(p) => {
+                let file = File::open(&*p).map_err(|e| self.io_error(index, 0, e))?;
+                match file.metadata() {
+                    Ok(m) if m.is_file() => Raw::File(file),
+                    // a pipe (`<(zcat x)`), a device: read as a stream
+                    _ => Raw::Stream(Box::new(file)),
+                }
             }
+            #[cfg(test)]
+            Origin::Memory(data) => Raw::Stream(Box::new(Cursor::new(std::mem::take(data)))),
+            #[cfg(test)]
+            Origin::Failing(data) => Raw::Stream(Box::new(
+                Cursor::new(std::mem::take(data)).chain(tests::Failing),
+            )),
         };
-        let counted = Counted {
-            inner: raw,
-            bytes: Arc::clone(&self.bytes),
+        let bytes = &self.bytes;
+        let count = |inner: Stream| -> Stream {
+            Box::new(Counted {
+                inner,
+                bytes: Arc::clone(bytes),
+            })
         };
-        let mut buffered = BufReader::with_capacity(BUFFER, counted);
+        let stream = compressed::open(raw, count).map_err(|e| match e {
+            OpenError::Io(e) => self.io_error(index, 0, e),
+            OpenError::Unreadable(message) => InputError::Unreadable {
+                name: self.source_name(index as u32).to_string(),
+                message,
+            },
+        })?;
+        let mut buffered = BufReader::with_capacity(BUFFER, stream);
         let sniffing = self.requested == InputFormat::Auto && !self.resolved;
         let (skipped, first, format) = if sniffing {
             let sniffed =

@@ -526,24 +526,75 @@ fn semicolon_and_tab_separated_csv() {
     }
 }
 
+/// Lines of puzzles (CSV rows, with `row`) filling the first block that must be text.
+fn first_block(row: &str) -> Vec<u8> {
+    let n = compressed::TEXT_CHECK / row.len() + 1;
+    row.repeat(n).into_bytes()
+}
+
 #[test]
-fn invalid_utf8_is_malformed_not_an_error() {
-    let mut line = PUZZLE.as_bytes().to_vec();
-    line[0] = 0xC3;
+fn invalid_utf8_after_the_first_block_is_malformed_not_an_error() {
+    let mut line = first_block(&format!("{PUZZLE}\n"));
+    let good = line.len() / 82;
+    let mut bad = PUZZLE.as_bytes().to_vec();
+    bad[0] = 0xC3;
+    line.extend_from_slice(&bad);
     line.extend_from_slice(format!("\n{PUZZLE}\n").as_bytes());
     let mut reader = memory(&[&line], &options(InputFormat::Line)).unwrap();
     let recs = read_all(&mut reader);
-    assert_eq!(recs.len(), 2);
-    assert!(recs[0].puzzle.is_err() && recs[1].puzzle.is_ok());
+    assert_eq!(recs.len(), good + 2);
+    assert!(recs[good].puzzle.is_err() && recs[good + 1].puzzle.is_ok());
 
     let mut csv = b"puzzle,note\n".to_vec();
+    csv.extend_from_slice(&first_block(&format!("{PUZZLE},ok\n")));
     csv.extend_from_slice(format!("{PUZZLE},").as_bytes());
     csv.extend_from_slice(b"\xE9t\xE9\n"); // Latin-1 "été"
     csv.extend_from_slice(format!("{PUZZLE},ok\n").as_bytes());
     let mut reader = memory(&[&csv], &options(InputFormat::Auto)).unwrap();
     let recs = read_all(&mut reader);
-    assert_eq!(recs[0].puzzle, Err("invalid UTF-8 in column 2".to_string()));
-    assert!(recs[1].puzzle.is_ok());
+    let n = recs.len();
+    assert_eq!(
+        recs[n - 2].puzzle,
+        Err("invalid UTF-8 in column 2".to_string())
+    );
+    assert!(recs[n - 1].puzzle.is_ok());
+}
+
+#[test]
+fn binary_or_non_utf8_first_block_is_an_error_that_says_what_it_is() {
+    let cases: [(&[u8], &str); 5] = [
+        (
+            b"\x89PNG\r\n\x1a\n\x00\x00",
+            "in0: a PNG image, not puzzle text (a NUL byte at offset 8)",
+        ),
+        (
+            b"puzzle\x00\n",
+            "in0: binary data, not puzzle text (a NUL byte at offset 6)",
+        ),
+        (
+            b"# caf\xe9\n",
+            "in0: not UTF-8 text (byte 0xE9 at offset 5); puzzle text must be UTF-8 (iconv -f \
+             LATIN1 -t UTF-8 converts Latin-1)",
+        ),
+        (
+            b"\xff\xfe#\x00",
+            "in0: UTF-16 text, not UTF-8; convert it first (iconv -f UTF-16 -t UTF-8)",
+        ),
+        (
+            b"%PDF-1.7\n\xe2\xe3\xcf\xd3",
+            "in0: a PDF document (byte 0xE2 at offset 9); puzzle text must be UTF-8 (iconv -f LATIN1 -t UTF-8 converts Latin-1)",
+        ),
+    ];
+    for (bytes, message) in cases {
+        let err = memory(&[bytes], &options(InputFormat::Auto)).err().unwrap();
+        assert!(matches!(err, InputError::Unreadable { .. }), "{err}");
+        assert_eq!(err.to_string(), message);
+    }
+    // a character cut by the end of the first block is not a fault
+    let mut text = first_block(&format!("{PUZZLE}\n"));
+    text.truncate(compressed::TEXT_CHECK - 1);
+    text.extend_from_slice("\né\n".as_bytes());
+    assert!(memory(&[&text], &options(InputFormat::Line)).is_ok());
 }
 
 #[test]
@@ -592,20 +643,26 @@ impl Read for Failing {
 
 #[test]
 fn read_error_names_the_input_and_line() {
-    for (format, text) in [
-        (InputFormat::Line, format!("{PUZZLE}\n{PUZZLE}\n")),
-        (InputFormat::Csv, format!("puzzle\n{PUZZLE}\n{PUZZLE}\n")),
-    ] {
-        // a small input is read whole before the error, so make the error come first
-        let origins = vec![Origin::Failing(text.into_bytes())];
+    let body = first_block(&format!("{PUZZLE}\n"));
+    let n = body.len() / 82;
+    for (format, header) in [(InputFormat::Line, ""), (InputFormat::Csv, "puzzle\n")] {
+        // more than the first block, which is read whole when the input is opened
+        let mut text = header.as_bytes().to_vec();
+        text.extend_from_slice(&body);
+        let origins = vec![Origin::Failing(text)];
         let mut reader =
             Reader::with_origins(origins, vec!["in0".into()], None, &options(format)).unwrap();
         let mut out = Vec::new();
-        // both records come out first; the error follows on the next call
-        assert_eq!(reader.read_batch(10, &mut out).unwrap(), 2);
-        let err = reader.read_batch(10, &mut out).unwrap_err();
+        // every record comes out first; the error follows on the next call
+        let err = loop {
+            match reader.read_batch(1000, &mut out) {
+                Ok(got) => assert!(got > 0, "the error comes before the end"),
+                Err(err) => break err,
+            }
+        };
+        assert_eq!(out.len(), n);
         assert!(matches!(err, InputError::Io { .. }));
-        let lines = if format == InputFormat::Csv { 3 } else { 2 };
+        let lines = if format == InputFormat::Csv { n + 1 } else { n };
         assert_eq!(
             err.to_string(),
             format!("in0: after line {lines}: disk on fire"),

@@ -1,7 +1,7 @@
 //! What the readers make of real-world files, through the real binary: truncated fields,
 //! compressed and binary input, overlong records.
 
-use crate::{Workdir, bin, jsonl};
+use crate::{Workdir, bin, jsonl, repo};
 
 const PUZZLE: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
@@ -179,4 +179,231 @@ fn max_record_takes_sizes_with_binary_suffixes() {
             .assert()
             .success();
     }
+}
+
+/// Compressed copies of data/ samples, made by the real tools (gzip -9 -n, zstd -19, xz -9,
+/// bzip2 -9; the two-part ones are two compressed halves concatenated, as pigz and pbzip2 write;
+/// the zips by Info-ZIP `zip -X` (deflate, stored, bzip2) and Python's zipfile (a folder, macOS
+/// metadata, an LZMA entry)).
+const COMPRESSED: &str = "tests/fixtures/compressed";
+
+/// `solve -q -j1 --no-timings ARGS`, which must succeed; its stdout.
+fn solved(args: &[&str], stdin: Option<&[u8]>) -> Vec<u8> {
+    let mut cmd = bin();
+    cmd.args(["solve", "-q", "-j1", "--no-timings"]).args(args);
+    if let Some(bytes) = stdin {
+        cmd.write_stdin(bytes.to_vec());
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn compressed_files_and_stdin_read_as_their_plain_text() {
+    let plain = solved(&["data/hardest_300.txt"], None);
+    for name in [
+        "hardest_300.txt.gz",
+        "hardest_300.txt.zst",
+        "hardest_300.txt.xz",
+        "hardest_300.txt.bz2",
+        "hardest_300_two_members.txt.gz",
+        "hardest_300_two_frames.txt.zst",
+        "hardest_300_two_streams.txt.xz",
+        "hardest_300_two_streams.txt.bz2",
+    ] {
+        let path = format!("{COMPRESSED}/{name}");
+        assert_eq!(solved(&[&path], None), plain, "{name}");
+        let bytes = std::fs::read(repo(&path)).unwrap();
+        assert_eq!(solved(&["-"], Some(&bytes)), plain, "{name} on stdin");
+    }
+    let csv = solved(&["data/kaggle_200.csv"], None);
+    for name in [
+        "kaggle_200.csv.zip",
+        "kaggle_200_stored.csv.zip",
+        "kaggle_200_bzip2.csv.zip",
+        "kaggle_200_macos.csv.zip",
+    ] {
+        let path = format!("{COMPRESSED}/{name}");
+        assert_eq!(solved(&[&path], None), csv, "{name}");
+        let bytes = std::fs::read(repo(&path)).unwrap();
+        assert_eq!(solved(&["-"], Some(&bytes)), csv, "{name} on stdin");
+    }
+    // inputs of different kinds in one run
+    let both = solved(
+        &[
+            &format!("{COMPRESSED}/hardest_300.txt.gz"),
+            "data/hardest_300.txt",
+        ],
+        None,
+    );
+    assert_eq!(both, [plain.clone(), plain].concat());
+}
+
+/// Runs `solve` on `path`, which must fail with exit 2; returns (stdout, stderr).
+fn fails(path: &std::path::Path) -> (Vec<u8>, String) {
+    let out = bin()
+        .args(["solve", "-q", "-j1"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).expect("messages are UTF-8");
+    assert_eq!(out.status.code(), Some(2), "{}: {stderr}", path.display());
+    assert!(
+        !stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "no raw bytes in messages: {stderr:?}"
+    );
+    (out.stdout, stderr)
+}
+
+#[test]
+fn a_cut_or_damaged_compressed_file_is_an_error_after_the_records_before_it() {
+    use std::io::Write as _;
+    let dir = Workdir::new();
+    // 3,000 puzzles, gzipped here: large enough that records come out before the cut
+    let text = std::fs::read_to_string(repo("data/hardest_300.txt")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    for _ in 0..10 {
+        gz.write_all(text.as_bytes()).unwrap();
+    }
+    let gz = gz.finish().unwrap();
+    let cut = dir.write("cut.txt.gz", &gz[..gz.len() * 3 / 4]);
+    let (stdout, stderr) = fails(&cut);
+    let lines = stdout.iter().filter(|&&b| b == b'\n').count();
+    assert!(
+        (1000..3000).contains(&lines),
+        "{lines} records before the cut"
+    );
+    assert!(
+        stderr.starts_with(&format!(
+            "sudoku-batch: error: {}: after line {lines}: gzip data: ",
+            cut.display()
+        )),
+        "{stderr}"
+    );
+    // every format, cut short (at half, and just before its end)
+    for ext in ["gz", "zst", "xz", "bz2"] {
+        let whole = std::fs::read(repo(&format!("{COMPRESSED}/hardest_300.txt.{ext}"))).unwrap();
+        for keep in [whole.len() / 2, whole.len() - 4] {
+            let path = dir.write(&format!("cut.{ext}"), &whole[..keep]);
+            let (_, stderr) = fails(&path);
+            let format = match ext {
+                "gz" => "gzip",
+                "zst" => "zstd",
+                "bz2" => "bzip2",
+                other => other,
+            };
+            assert!(
+                stderr.contains(&format!("{format} data: ")),
+                "{ext} {keep}: {stderr}"
+            );
+        }
+    }
+    // a zip whose stored data was changed: the CRC-32 says so
+    let mut zip = std::fs::read(repo(&format!("{COMPRESSED}/kaggle_200_stored.csv.zip"))).unwrap();
+    let at = zip.len() / 2;
+    zip[at] = if zip[at] == b'1' { b'2' } else { b'1' };
+    let path = dir.write("changed.zip", &zip);
+    let (_, stderr) = fails(&path);
+    assert!(
+        stderr.contains("zip data file kaggle_200.csv: ")
+            && stderr.contains("the archive is damaged"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn zips_that_are_not_one_data_file_are_errors_that_say_why() {
+    let dir = Workdir::new();
+    let (_, stderr) = fails(&repo(&format!("{COMPRESSED}/two_files.zip")));
+    assert!(
+        stderr.ends_with(
+            "two_files.zip: a zip archive with 2 data files (kaggle_200.csv, h.txt); unzip it \
+             and give the one to read\n"
+        ),
+        "{stderr}"
+    );
+    let (_, stderr) = fails(&repo(&format!("{COMPRESSED}/kaggle_200_lzma.csv.zip")));
+    assert!(
+        stderr.contains("data file kaggle_200.csv is compressed with LZMA, which is not read here"),
+        "{stderr}"
+    );
+    // an Excel workbook is a zip of XML files
+    let mut xlsx = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for name in [
+        "[Content_Types].xml",
+        "xl/workbook.xml",
+        "xl/worksheets/sheet1.xml",
+    ] {
+        xlsx.start_file(
+            name,
+            zip::write::SimpleFileOptions::default()
+                .compression_method(zip::CompressionMethod::Stored),
+        )
+        .unwrap();
+    }
+    let path = dir.write("book.xlsx", xlsx.finish().unwrap().into_inner());
+    let (_, stderr) = fails(&path);
+    assert!(
+        stderr.contains("an Office document (xlsx?): export the sheet as CSV"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn binary_input_is_an_error_that_says_what_it_looks_like() {
+    let dir = Workdir::new();
+    let cases: [(&str, &[u8], &str); 5] = [
+        (
+            "image.png",
+            b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+            "a PNG image, not puzzle text (a NUL byte at offset 8)",
+        ),
+        (
+            "nul.txt",
+            b"0 0 0\x00\n",
+            "binary data, not puzzle text (a NUL byte at offset 5)",
+        ),
+        (
+            "latin1.txt",
+            b"# caf\xe9\n",
+            "not UTF-8 text (byte 0xE9 at offset 5)",
+        ),
+        ("utf16.txt", b"\xff\xfe#\x00 \x00", "UTF-16 text, not UTF-8"),
+        (
+            "data.7z",
+            b"7z\xbc\xaf\x27\x1c\x00\x04",
+            "a 7-Zip archive, not puzzle text",
+        ),
+    ];
+    for (name, bytes, message) in cases {
+        let path = dir.write(name, bytes);
+        let (stdout, stderr) = fails(&path);
+        assert!(stdout.is_empty());
+        assert!(stderr.contains(&format!("{name}: {message}")), "{stderr}");
+        // the same on stdin
+        let out = bin()
+            .args(["check", "-"])
+            .write_stdin(bytes.to_vec())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("<stdin>: {message}")));
+    }
+    // a tar archive, gzipped
+    let mut tar = vec![0u8; 1024];
+    tar[..9].copy_from_slice(b"puzzles/\x00");
+    tar[257..263].copy_from_slice(b"ustar\x00");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &tar).unwrap();
+    let path = dir.write("puzzles.tar.gz", gz.finish().unwrap());
+    let (_, stderr) = fails(&path);
+    assert!(
+        stderr.contains("gzip data holding a tar archive, not puzzle text"),
+        "{stderr}"
+    );
 }

@@ -1,0 +1,393 @@
+//! Compressed, archived and binary inputs: what an input's bytes are, told by their first bytes
+//! (magic numbers), never by the file name, so stdin works the same as files.
+//!
+//! - gzip, zstd, xz and bzip2 streams are decoded as they are read, each with its crate
+//!   (`flate2`, `zstd`, `liblzma`, `bzip2`); concatenated streams (pigz, pbzip2, `cat a.gz b.gz`)
+//!   are read through to the end. A stream cut short or damaged is an error naming its format,
+//!   never a quiet end of input.
+//! - A zip archive (a Kaggle download) is read when it holds one data file: its directory is read
+//!   with the `zip` crate, and the entry (stored, deflate, bzip2, zstd or xz) is decoded as a
+//!   stream and its CRC-32 checked at the end. Directories and macOS metadata (`__MACOSX/`,
+//!   `._*`, `.DS_Store`) are not data files; a zip with several data files is an error that lists
+//!   them. A zip on stdin is first copied to an unnamed temporary file, since a zip's directory
+//!   is at its end.
+//! - Anything else must be text: its first block after decoding (one read of up to
+//!   [`TEXT_CHECK`] bytes: all of them for a file, what has come for a pipe) must hold no NUL
+//!   byte and be UTF-8. Otherwise the input is an error that says what it looks like (a PNG
+//!   image, a 7-Zip archive, UTF-16 text, binary data, ...) and where, without printing its bytes.
+//!
+//! Progress counts the bytes read from the file, before decoding, so it matches the file's size.
+
+use std::fs::File;
+use std::io::{self, Cursor, Read, Seek, SeekFrom};
+
+/// Bytes of decoded input that must be text, at most: the first read of up to 64 KiB.
+pub(crate) const TEXT_CHECK: usize = 64 * 1024;
+
+/// A byte stream of an input, as it comes (files, stdin) or decoded.
+pub(crate) type Stream = Box<dyn Read + Send>;
+
+/// Where an input's raw bytes come from.
+pub(crate) enum Raw {
+    /// A regular file, which can seek (a zip's directory is at its end).
+    File(File),
+    /// Anything else: stdin, a pipe, a device.
+    Stream(Stream),
+}
+
+/// Why an input cannot be read as puzzle text: a message naming what it is (never its bytes).
+#[derive(Debug)]
+pub(crate) enum OpenError {
+    /// Reading failed.
+    Io(io::Error),
+    /// The input is not readable text, or an archive that cannot be read as one.
+    Unreadable(String),
+}
+
+impl From<io::Error> for OpenError {
+    fn from(e: io::Error) -> OpenError {
+        OpenError::Io(e)
+    }
+}
+
+/// A compressed format told by its magic number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Gzip,
+    Zstd,
+    Xz,
+    Bzip2,
+    Zip,
+}
+
+impl Format {
+    /// The format of a stream starting with `head`, if it is one this module reads.
+    fn of(head: &[u8]) -> Option<Format> {
+        if head.starts_with(b"\x1f\x8b") {
+            Some(Format::Gzip)
+        } else if head.starts_with(b"\x28\xb5\x2f\xfd") {
+            Some(Format::Zstd)
+        } else if head.starts_with(b"\xfd7zXZ\x00") {
+            Some(Format::Xz)
+        } else if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
+            Some(Format::Bzip2)
+        } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+            Some(Format::Zip)
+        } else {
+            None
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::Gzip => "gzip",
+            Format::Zstd => "zstd",
+            Format::Xz => "xz",
+            Format::Bzip2 => "bzip2",
+            Format::Zip => "zip",
+        }
+    }
+
+    /// A decoder of this format over `raw` (not for zip, whose entries are opened apart).
+    fn decoder(self, raw: Stream) -> io::Result<Stream> {
+        Ok(match self {
+            Format::Gzip => Box::new(flate2::read::MultiGzDecoder::new(raw)),
+            Format::Zstd => Box::new(zstd::stream::read::Decoder::new(raw)?),
+            Format::Xz => Box::new(liblzma::read::XzDecoder::new_multi_decoder(raw)),
+            Format::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(raw)),
+            Format::Zip => raw,
+        })
+    }
+}
+
+/// Opens the bytes of an input for reading as text: decoded when compressed, the one data file
+/// of a zip, checked to be text. `count` wraps the raw bytes (before decoding) for progress.
+pub(crate) fn open(raw: Raw, count: impl Fn(Stream) -> Stream) -> Result<Stream, OpenError> {
+    let (format, raw) = match raw {
+        Raw::File(mut file) => {
+            let head = peek(&mut file, 8)?;
+            file.seek(SeekFrom::Start(0))?;
+            (Format::of(&head), Raw::File(file))
+        }
+        Raw::Stream(mut stream) => {
+            // a whole first block, not just the magic: the text check reads from it again
+            let head = first_block(&mut stream, 8)?;
+            let format = Format::of(&head);
+            let whole: Stream = Box::new(Cursor::new(head).chain(stream));
+            (format, Raw::Stream(whole))
+        }
+    };
+    let decoded = match (format, raw) {
+        (Some(Format::Zip), Raw::File(file)) => zip_entry(file, &count)?,
+        (Some(Format::Zip), Raw::Stream(mut stream)) => {
+            // the directory is at the end: keep the whole archive in an unnamed temporary file
+            let mut spool = tempfile::tempfile()?;
+            io::copy(&mut stream, &mut spool)?;
+            spool.seek(SeekFrom::Start(0))?;
+            zip_entry(spool, &count)?
+        }
+        (format, raw) => {
+            let raw = count(match raw {
+                Raw::File(file) => Box::new(file),
+                Raw::Stream(stream) => stream,
+            });
+            match format {
+                Some(format) => Box::new(Named {
+                    inner: format.decoder(raw)?,
+                    format: format.name(),
+                }),
+                None => raw,
+            }
+        }
+    };
+    text(decoded, format)
+}
+
+/// Reads up to `n` bytes (fewer only at the end of the input).
+fn peek(src: &mut impl Read, n: usize) -> io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(n);
+    src.take(n as u64).read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// Reads the first block of `src`: up to [`TEXT_CHECK`] bytes, in as few reads as give at least
+/// `min` of them (fewer at the end of the input). Reading no more than that keeps a pipe that
+/// delivers a few lines and waits (a slow generator, a test feeding stdin) from stalling the run
+/// until 64 KiB have come; a regular file gives the whole block in one read.
+fn first_block(src: &mut impl Read, min: usize) -> io::Result<Vec<u8>> {
+    let mut block = vec![0; TEXT_CHECK];
+    let mut len = 0;
+    while len < min {
+        match src.read(&mut block[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    block.truncate(len);
+    Ok(block)
+}
+
+/// Checks that the first block of `stream` is text (see the module documentation); returns the
+/// stream whole.
+fn text(mut stream: Stream, format: Option<Format>) -> Result<Stream, OpenError> {
+    // a decoding error already names its format (see `Named`)
+    let block = first_block(&mut stream, 1)?;
+    let within = |what: String| match format {
+        Some(f) => format!("{} data holding {what}", f.name()),
+        None => what,
+    };
+    if block.starts_with(b"\xff\xfe") || block.starts_with(b"\xfe\xff") {
+        return Err(OpenError::Unreadable(within(
+            "UTF-16 text, not UTF-8; convert it first (iconv -f UTF-16 -t UTF-8)".to_string(),
+        )));
+    }
+    if let Some(at) = memchr::memchr(0, &block) {
+        let what = looks_like(&block).unwrap_or("binary data");
+        return Err(OpenError::Unreadable(within(format!(
+            "{what}, not puzzle text (a NUL byte at offset {at})"
+        ))));
+    }
+    if let Err(e) = std::str::from_utf8(&block) {
+        // a character cut at the end of the block is not a fault: the next read holds its end
+        if e.error_len().is_some() {
+            let at = e.valid_up_to();
+            let what = looks_like(&block).unwrap_or("not UTF-8 text");
+            return Err(OpenError::Unreadable(within(format!(
+                "{what} (byte 0x{:02X} at offset {at}); puzzle text must be UTF-8 (iconv -f \
+                 LATIN1 -t UTF-8 converts Latin-1)",
+                block[at]
+            ))));
+        }
+    }
+    Ok(Box::new(Cursor::new(block).chain(stream)))
+}
+
+/// What a binary input's first bytes say it is, for the error message.
+fn looks_like(head: &[u8]) -> Option<&'static str> {
+    const MAGIC: [(&[u8], &str); 12] = [
+        (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+        (b"Rar!\x1a\x07", "a RAR archive"),
+        (b"\x04\x22\x4d\x18", "LZ4-compressed data"),
+        (b"\x89PNG", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF8", "a GIF image"),
+        (b"%PDF", "a PDF document"),
+        (b"\x7fELF", "an executable"),
+        (b"PAR1", "a Parquet file"),
+        (b"ARROW1", "an Arrow file"),
+        (b"SQLite format 3\x00", "an SQLite database"),
+        (
+            b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+            "an old Microsoft Office document",
+        ),
+    ];
+    if head.get(257..262) == Some(b"ustar") {
+        return Some("a tar archive");
+    }
+    MAGIC
+        .iter()
+        .find(|(magic, _)| head.starts_with(magic))
+        .map(|&(_, what)| what)
+}
+
+/// A decoder whose errors name its format (`gzip data: ...`).
+struct Named {
+    inner: Stream,
+    format: &'static str,
+}
+
+impl Read for Named {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                return e;
+            }
+            io::Error::new(e.kind(), format!("{} data: {e}", self.format))
+        })
+    }
+}
+
+/// The one data file of a zip archive, decoded as a stream.
+fn zip_entry(file: File, count: &impl Fn(Stream) -> Stream) -> Result<Stream, OpenError> {
+    let unreadable = |what: String| OpenError::Unreadable(what);
+    let mut archive = zip::ZipArchive::new(file)
+        .map_err(|e| unreadable(format!("a damaged zip archive ({e})")))?;
+    let mut data = Vec::new();
+    for i in 0..archive.len() {
+        let entry = archive
+            .by_index_raw(i)
+            .map_err(|e| unreadable(format!("a damaged zip archive ({e})")))?;
+        if entry.is_file() && !is_metadata(entry.name()) {
+            data.push(i);
+        }
+    }
+    let names = |archive: &zip::ZipArchive<File>, of: &[usize]| {
+        let names: Vec<String> = of
+            .iter()
+            .filter_map(|&i| archive.name_for_index(i))
+            .map(String::from)
+            .collect();
+        super::detect::names_excerpt(&names)
+    };
+    let index = match data.as_slice() {
+        [one] => *one,
+        [] => return Err(unreadable("a zip archive with no data file".to_string())),
+        several => {
+            let spreadsheet = (0..archive.len())
+                .filter_map(|i| archive.name_for_index(i))
+                .any(|n| n == "[Content_Types].xml");
+            let hint = if spreadsheet {
+                "an Office document (xlsx?): export the sheet as CSV"
+            } else {
+                "unzip it and give the one to read"
+            };
+            return Err(unreadable(format!(
+                "a zip archive with {} data files ({}); {hint}",
+                several.len(),
+                names(&archive, several)
+            )));
+        }
+    };
+    let name = names(&archive, &[index]);
+    let (method, start, compressed, size, crc, encrypted) = {
+        let entry = archive
+            .by_index_raw(index)
+            .map_err(|e| unreadable(format!("a damaged zip archive ({e})")))?;
+        (
+            entry.compression(),
+            entry.data_start(),
+            entry.compressed_size(),
+            entry.size(),
+            entry.crc32(),
+            entry.encrypted(),
+        )
+    };
+    if encrypted {
+        return Err(unreadable(format!(
+            "a zip archive whose data file {name} is encrypted"
+        )));
+    }
+    let start = start.ok_or_else(|| unreadable("a damaged zip archive".to_string()))?;
+    let mut file = archive.into_inner();
+    file.seek(SeekFrom::Start(start))?;
+    let raw = count(Box::new(file.take(compressed)));
+    // the zip crate is built without its decoders (the stream is decoded here, with the crates
+    // the other formats use), so every method but stored is one of its constants
+    use zip::CompressionMethod as Method;
+    let decoded: Stream = match method {
+        Method::STORE => raw,
+        Method::DEFLATE => Box::new(flate2::read::DeflateDecoder::new(raw)),
+        Method::BZIP2 => Box::new(bzip2::read::BzDecoder::new(raw)),
+        Method::ZSTD => Box::new(zstd::stream::read::Decoder::new(raw)?),
+        Method::XZ => Box::new(liblzma::read::XzDecoder::new(raw)),
+        other => {
+            let method = match other {
+                Method::DEFLATE64 => "Deflate64",
+                Method::LZMA => "LZMA",
+                Method::PPMD => "PPMd",
+                Method::AES => "AES encryption",
+                Method::SHRINK | Method::IMPLODE | Method::REDUCE_1 | Method::REDUCE_2 => {
+                    "a legacy method"
+                }
+                Method::REDUCE_3 | Method::REDUCE_4 => "a legacy method",
+                _ => "an unknown method",
+            };
+            return Err(unreadable(format!(
+                "a zip archive whose data file {name} is compressed with {method}, which is not \
+                 read here (stored, deflate, bzip2, zstd and xz are): unzip it first"
+            )));
+        }
+    };
+    Ok(Box::new(Checked {
+        inner: decoded,
+        hasher: crc32fast::Hasher::new(),
+        length: 0,
+        size,
+        crc,
+        name,
+    }))
+}
+
+/// Directories' siblings that are not data: macOS metadata.
+fn is_metadata(name: &str) -> bool {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    name.starts_with("__MACOSX/") || base.starts_with("._") || base == ".DS_Store"
+}
+
+/// A zip entry's decoded bytes, their length and CRC-32 checked against the directory at the end.
+struct Checked {
+    inner: Stream,
+    hasher: crc32fast::Hasher,
+    length: u64,
+    size: u64,
+    crc: u32,
+    name: String,
+}
+
+impl Read for Checked {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self
+            .inner
+            .read(buf)
+            .map_err(|e| io::Error::new(e.kind(), format!("zip data file {}: {e}", self.name)))?;
+        if n > 0 {
+            self.hasher.update(&buf[..n]);
+            self.length += n as u64;
+        } else {
+            let crc = self.hasher.clone().finalize();
+            if self.length != self.size || crc != self.crc {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "zip data file {}: {} bytes with CRC-32 {crc:08x}, the archive says {} \
+                         with {:08x}: the archive is damaged",
+                        self.name, self.length, self.size, self.crc
+                    ),
+                ));
+            }
+        }
+        Ok(n)
+    }
+}
