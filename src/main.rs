@@ -10,7 +10,8 @@ use clap::Parser;
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match &cli.command {
-        cli::Command::Solve(args) => cmd::solve::run(args).map(|()| ExitCode::SUCCESS),
+        // 128 + a signal's number when one stopped the run
+        cli::Command::Solve(args) => cmd::solve::run(args),
         // 1 when the datasets have problems
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Bench(args) => cmd::bench::run(args).map(|()| ExitCode::SUCCESS),

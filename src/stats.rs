@@ -193,6 +193,7 @@ impl Stats {
             },
             guesses_per_puzzle: per(self.guesses),
             no_guess_share: per(self.no_guess),
+            interrupted: None,
         }
     }
 }
@@ -275,6 +276,34 @@ pub struct Summary {
     pub guesses_per_puzzle: f64,
     /// Share of puzzles solved (or proved unsolvable) without guessing, 0..=1.
     pub no_guess_share: f64,
+    /// Set when a signal stopped the run before the end of its input (`null` otherwise).
+    pub interrupted: Option<Interruption>,
+}
+
+/// How a run that a signal stopped ended: every record read before the signal was written
+/// whole, in order, and the output ends with the record at `file`:`line`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Interruption {
+    /// The signal: `SIGINT` (Ctrl-C), `SIGTERM` or `SIGHUP`.
+    pub signal: &'static str,
+    /// Input of the last record written (`null` when none was).
+    pub file: Option<String>,
+    /// Line where the last record written starts in its input (`null` when none was); a run
+    /// resumed after it misses nothing.
+    pub line: Option<u64>,
+}
+
+impl std::fmt::Display for Interruption {
+    /// `interrupted by SIGINT: the output ends with the record at big.txt:48213`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "interrupted by {}: ", self.signal)?;
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => {
+                write!(f, "the output ends with the record at {file}:{line}")
+            }
+            _ => f.write_str("no record was written"),
+        }
+    }
 }
 
 impl std::fmt::Display for Summary {
@@ -304,7 +333,11 @@ impl std::fmt::Display for Summary {
             "guesses:    {:.2} per puzzle, {:.1}% without guessing",
             self.guesses_per_puzzle,
             self.no_guess_share * 100.0
-        )
+        )?;
+        if let Some(interruption) = &self.interrupted {
+            write!(f, "\n{interruption}")?;
+        }
+        Ok(())
     }
 }
 

@@ -28,6 +28,7 @@ use serde::ser::SerializeMap;
 use crate::grid::{CELLS, Grid, ParseError, cell_name};
 use crate::input::Record;
 use crate::solver;
+use crate::stats::Interruption;
 
 pub mod report;
 
@@ -490,6 +491,7 @@ impl Tally {
             verdicts: self.verdicts.clone(),
             given_solutions: self.given_solutions,
             minimal: (minimal || self.looked_minimal).then(|| self.minimal.clone()),
+            interrupted: None,
         }
     }
 }
@@ -548,6 +550,9 @@ pub struct Totals {
     pub given_solutions: u64,
     /// Minimality of the unique puzzles, when it was tested (`null` otherwise).
     pub minimal: Option<Minimality>,
+    /// Set when a signal stopped the run before the end of its input (`null` otherwise): the
+    /// totals count the records checked up to then.
+    pub interrupted: Option<Interruption>,
 }
 
 impl std::fmt::Display for Totals {
@@ -593,6 +598,9 @@ impl std::fmt::Display for Totals {
                     m.not_minimal, m.redundant_givens
                 )?;
             }
+        }
+        if let Some(interruption) = &self.interrupted {
+            write!(f, "\n{interruption}")?;
         }
         Ok(())
     }

@@ -189,6 +189,10 @@ impl<W: Write> Report for Markdown<W> {
                 m.minimal, m.checked, m.not_minimal, m.redundant_givens
             )?;
         }
+        if let Some(interruption) = &totals.interrupted {
+            let what = cell(&interruption.to_string());
+            writeln!(self.out, "\n**Incomplete:** {what}.")?;
+        }
         self.out.flush()
     }
 }

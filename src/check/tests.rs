@@ -323,7 +323,7 @@ fn tally_counts_verdicts_problems_and_minimality() {
     );
     assert_eq!(
         serde_json::to_string(&totals).unwrap(),
-        r#"{"records":4,"problems":3,"verdicts":{"unique":1,"multiple":0,"unsolvable":1,"contradiction":0,"malformed":1,"wrong_solution":1,"duplicate":0},"given_solutions":1,"minimal":{"checked":2,"minimal":1,"not_minimal":1,"redundant_givens":81}}"#
+        r#"{"records":4,"problems":3,"verdicts":{"unique":1,"multiple":0,"unsolvable":1,"contradiction":0,"malformed":1,"wrong_solution":1,"duplicate":0},"given_solutions":1,"minimal":{"checked":2,"minimal":1,"not_minimal":1,"redundant_givens":81},"interrupted":null}"#
     );
     let none = Tally::default().totals(false);
     assert_eq!(none.to_string(), "0 records\ngiven solutions: none");

@@ -23,14 +23,17 @@ use sudoku_batch::pipeline::{self, Config, PipelineError};
 
 use super::NamedFormat;
 use super::progress::Progress;
+use super::signals::Signals;
 use crate::cli::CheckArgs;
 
 /// A record and, when its puzzle repeats an earlier one, where that one was first seen.
 type Item = (Record, Option<String>);
 
-/// Runs `check`; the exit code is 1 when any record has a problem.
+/// Runs `check`; the exit code is 1 when any record has a problem, 128 plus the number of a
+/// signal that stopped it.
 pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let start = Instant::now();
+    let signals = Signals::install()?;
     // everything that can fail on the command line alone fails before stdin is read
     let pool = super::thread_pool(args.input.threads, args.input.quiet)?;
     let threads = pool.current_num_threads();
@@ -47,7 +50,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         Some(path) => Some((path, open_report(path, args)?)),
         None => None,
     };
-    let mut reader = super::open_reader(&args.input)?;
+    let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
     if args.solution_column.is_some() && reader.format() != InputFormat::Csv {
         anyhow::bail!(
             "--solution-column applies to CSV input only; {} is {} input",
@@ -83,6 +86,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let mut batch = Vec::new();
     let mut tally = Tally::default();
     let mut listing = Listing::new(args.max_problems);
+    // the input and line of the last record written, for an interrupted run's summary
+    let mut last = None;
 
     let result = pipeline::run(
         |max, out: &mut Vec<Item>| {
@@ -128,6 +133,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             // the batch's findings are listed as they are found, not at the end of the run
             progress.print(&listing.take());
             progress.add(items.len());
+            last = items.last().map(|(r, _)| (r.source, r.line));
             Ok(())
         },
     );
@@ -142,7 +148,13 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         sink.finish()
             .with_context(|| format!("writing {output_name}"))?;
     }
-    let totals = tally.totals(args.minimal);
+    let mut totals = tally.totals(args.minimal);
+    totals.interrupted = signals.interruption(last.map(|(source, line)| {
+        (
+            names.get(source as usize).cloned().unwrap_or_default(),
+            line,
+        )
+    }));
     if let Some((path, report)) = report.as_mut() {
         report
             .finish(&totals)
@@ -163,6 +175,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     }
     if let Some(err) = read_error {
         return Err(err.into());
+    }
+    if let Some(code) = signals.exit_code() {
+        return Ok(code);
     }
     Ok(if totals.problems > 0 {
         ExitCode::from(1)

@@ -4,11 +4,14 @@
 pub mod bench;
 pub mod check;
 pub mod progress;
+pub mod signals;
 pub mod solve;
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result};
 
@@ -36,17 +39,22 @@ pub fn sources(inputs: &[PathBuf]) -> Vec<Source> {
         .collect()
 }
 
-/// Opens the inputs named on the command line.
-pub fn open_reader(args: &InputArgs) -> Result<Reader> {
-    open_sources(sources(&args.inputs), &args.format)
+/// Opens the inputs named on the command line; raising `stop` stops reading.
+pub fn open_reader(args: &InputArgs, stop: Arc<AtomicBool>) -> Result<Reader> {
+    open_sources(sources(&args.inputs), &args.format, Some(stop))
 }
 
 /// Opens `sources` as one stream of records in the layout `args` asks for.
-pub fn open_sources(sources: Vec<Source>, args: &FormatArgs) -> Result<Reader> {
+pub fn open_sources(
+    sources: Vec<Source>,
+    args: &FormatArgs,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<Reader> {
     let options = ReaderOptions {
         format: args.input_format.into(),
         column: args.column.clone(),
         max_record: args.max_record.0,
+        stop,
     };
     let reader = Reader::open(sources, &options)?;
     if args.column.is_some() && reader.format() != InputFormat::Csv {

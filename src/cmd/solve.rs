@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -17,18 +18,20 @@ use sudoku_batch::status::Answer;
 
 use super::NamedFormat;
 use super::progress::Progress;
+use super::signals::Signals;
 use crate::cli::SolveArgs;
 
-/// Runs `solve`.
-pub fn run(args: &SolveArgs) -> Result<()> {
+/// Runs `solve`; the exit code is 0, or 128 plus the number of a signal that stopped it.
+pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let start = Instant::now();
+    let signals = Signals::install()?;
     // everything that can fail on the command line alone fails before stdin is read
     let pool = super::thread_pool(args.input.threads, args.input.quiet)?;
     let threads = pool.current_num_threads();
     let out = super::open_output(args.output.as_deref(), &args.input.inputs)?;
     let output_name = super::output_name(args.output.as_deref());
     let stats_file = args.stats.as_deref().map(super::create_file).transpose()?;
-    let mut reader = super::open_reader(&args.input)?;
+    let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
     let format = output_format(args).resolve(reader.format());
     let options = super::output_options(&reader, &args.input, args.no_timings);
     let mut sink = output::sink(format, out, reader.header(), &options);
@@ -40,6 +43,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let (mut progress, records_read) = Progress::for_reader(&args.input, &reader);
     let mut stats = Stats::default();
     let unique = args.unique;
+    // the input and line of the last record written, for an interrupted run's summary
+    let mut last = None;
 
     let result = pipeline::run(
         |max, batch: &mut Vec<Record>| {
@@ -66,6 +71,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             }
             progress.print(&reasons);
             progress.add(records.len());
+            last = records.last().map(|r| (r.source, r.line));
             Ok(())
         },
     );
@@ -80,7 +86,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         Ok(()) => finished.with_context(writing)?,
     }
 
-    let summary = stats.summary(start.elapsed(), threads);
+    let mut summary = stats.summary(start.elapsed(), threads);
+    summary.interrupted = signals.interruption(last.map(|(source, line)| {
+        (
+            names.get(source as usize).cloned().unwrap_or_default(),
+            line,
+        )
+    }));
     if !args.input.quiet {
         super::stderr_line(&summary);
     }
@@ -89,7 +101,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         file.write_all((json + "\n").as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    Ok(())
+    Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }
 
 /// The output format: `-O`, else for `auto` the one the name of `-o` asks for (`.jsonl`, `.csv`),

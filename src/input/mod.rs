@@ -36,7 +36,7 @@ use std::fs::File;
 use std::io::{self, BufReader, Cursor, Read};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::grid::Grid;
 
@@ -46,6 +46,7 @@ mod csv;
 mod detect;
 mod grid;
 mod line;
+mod pump;
 
 pub use self::bounded::DEFAULT_MAX_RECORD;
 use self::compressed::{OpenError, Raw, Stream};
@@ -58,6 +59,7 @@ use self::detect::{
 };
 use self::grid::GridReader;
 use self::line::LineReader;
+use self::pump::Pump;
 
 /// Layout of an input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +102,11 @@ pub struct ReaderOptions {
     /// Bytes a record (a line, a grid row, a CSV row) may hold: a longer one is a malformed
     /// record, read past in bounded memory ([`DEFAULT_MAX_RECORD`] by default).
     pub max_record: usize,
+    /// When set, raising this flag (a signal handler does) stops reading: the record being read
+    /// is dropped and the reader acts as if every input had ended. Streams (stdin, pipes) are
+    /// then read on a thread of their own, so that a read waiting on an idle pipe does not hold
+    /// the stop up (the `pump` submodule).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for ReaderOptions {
@@ -108,6 +115,7 @@ impl Default for ReaderOptions {
             format: InputFormat::Auto,
             column: None,
             max_record: DEFAULT_MAX_RECORD,
+            stop: None,
         }
     }
 }
@@ -251,6 +259,8 @@ pub struct Reader {
     column: Option<Column>,
     /// Bytes a record may hold.
     max_record: usize,
+    /// Raised to stop reading (see [`ReaderOptions::stop`]).
+    stop: Option<Arc<AtomicBool>>,
     /// The resolved format (meaningful once `resolved`; before, the requested one or Line for Auto).
     format: InputFormat,
     resolved: bool,
@@ -311,6 +321,7 @@ impl Reader {
             requested: options.format,
             column: options.column.clone(),
             max_record: options.max_record,
+            stop: options.stop.clone(),
             format: match options.format {
                 InputFormat::Auto => InputFormat::Line,
                 f => f,
@@ -329,9 +340,33 @@ impl Reader {
             solution_column: None,
         };
         while !reader.resolved && reader.next < reader.origins.len() {
-            reader.open_next()?;
+            reader.open_next_or_stop()?;
         }
         Ok(reader)
+    }
+
+    /// True once the stop flag is up.
+    fn stopping(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Stops reading: no input is read any further.
+    fn stop_reading(&mut self) {
+        self.active = None;
+        self.next = self.origins.len();
+    }
+
+    /// Opens the next input; when that fails because reading was stopped, stops instead.
+    fn open_next_or_stop(&mut self) -> Result<(), InputError> {
+        match self.open_next() {
+            Err(_) if self.stopping() => {
+                self.stop_reading();
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     /// The resolved format (of the first input; every input must resolve to the same).
@@ -415,7 +450,7 @@ impl Reader {
                 if self.next >= self.origins.len() {
                     break;
                 }
-                self.open_next()?;
+                self.open_next_or_stop()?;
                 continue;
             };
             let source = *source;
@@ -426,11 +461,18 @@ impl Reader {
             let Some(slot) = out.get_mut(at) else {
                 break; // cannot happen: the slot was just made
             };
-            match active.next_into(source, slot) {
+            let read = active.next_into(source, slot);
+            // once stopped, the record just read is dropped: it may be one cut short by a
+            // source that ended with the stop (a `zcat | ` upstream killed by the same Ctrl-C)
+            if self.stopping() {
+                self.stop_reading();
+                break;
+            }
+            match read {
                 Ok(true) => *count += 1,
                 Ok(false) => self.active = None,
                 Err(e) => {
-                    let line = active.line();
+                    let line = self.active.as_ref().map_or(0, |(_, a)| a.line());
                     self.active = None;
                     return Err(self.io_error(source as usize, line, e));
                 }
@@ -515,6 +557,13 @@ impl Reader {
             Origin::Failing(data) => Raw::Stream(Box::new(
                 Cursor::new(std::mem::take(data)).chain(tests::Failing),
             )),
+        };
+        // a stream that may block is read on a thread of its own when the run can be stopped
+        let raw = match (raw, &self.stop) {
+            (Raw::Stream(stream), Some(stop)) => Raw::Stream(Box::new(
+                Pump::start(stream, Arc::clone(stop)).map_err(|e| self.io_error(index, 0, e))?,
+            )),
+            (raw, _) => raw,
         };
         let bytes = &self.bytes;
         let count = |inner: Stream| -> Stream {

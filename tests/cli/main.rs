@@ -8,6 +8,7 @@ mod check;
 mod corpora;
 mod faults;
 mod input;
+mod signals;
 mod solve;
 
 use std::path::{Path, PathBuf};

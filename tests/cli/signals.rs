@@ -1,0 +1,311 @@
+//! Ctrl-C, SIGTERM and SIGHUP through the real binary: runs stopped at random points must leave
+//! an in-order prefix of whole records, finished files and a summary that says where they end.
+#![cfg(target_os = "linux")]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::{Workdir, jsonl, repo};
+
+/// Repetitions of data/hardest_300.txt in the input: far more than a run gets through before it
+/// is stopped.
+const REPEAT: usize = 100;
+
+/// The binary as a std command, run from the repository root.
+fn command(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR")).args(args);
+    cmd
+}
+
+/// Waits until `child` has its handler for `signal` in place (Linux: the caught-signals mask in
+/// /proc), so that a signal sent now is the run's to handle, not the default action's.
+fn wait_for_handler(child: &Child, signal: i32) {
+    let status = format!("/proc/{}/status", child.id());
+    let bit = 1u64 << (signal - 1);
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let caught = text
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+            .unwrap_or(0);
+        if caught & bit != 0 {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no handler for {signal}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn send(child: &Child, signal: i32) {
+    // SAFETY: kill(2) with the pid of a child this test started and still holds.
+    let done = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    assert_eq!(done, 0, "kill");
+}
+
+/// A tiny seeded generator (xorshift64), so the stop points are the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// The answers to data/hardest_300.txt, one output line each, in `format` (`--no-timings`).
+fn answers(format: &str) -> Vec<String> {
+    let out = command(&[
+        "solve",
+        "-q",
+        "--no-timings",
+        "-O",
+        format,
+        "data/hardest_300.txt",
+    ])
+    .output()
+    .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// The summary line of an interrupted run that wrote `records` records of `input`.
+fn interrupted_line(signal: &str, input: &str, records: usize) -> String {
+    match records {
+        0 => format!("interrupted by {signal}: no record was written"),
+        n => format!("interrupted by {signal}: the output ends with the record at {input}:{n}"),
+    }
+}
+
+#[test]
+fn runs_stopped_at_random_points_leave_whole_records_in_order_and_a_summary() {
+    let dir = Workdir::new();
+    let text = std::fs::read_to_string(repo("data/hardest_300.txt")).unwrap();
+    let input = dir.write("big.txt", text.repeat(REPEAT));
+    let input_name = input.to_str().unwrap().to_string();
+    let line_answers = answers("line");
+    let csv_answers = answers("csv");
+    let mut rng = Rng(0x5EED_1234_ABCD);
+    let signals = [
+        (libc::SIGINT, "SIGINT", 130),
+        (libc::SIGTERM, "SIGTERM", 143),
+        (libc::SIGHUP, "SIGHUP", 129),
+    ];
+    let mut stopped_mid_run = 0;
+    for run in 0..30 {
+        let (signal, name, code) = signals[run % 3];
+        let format = ["line", "csv", "jsonl"][(run / 3) % 3];
+        let check = run % 5 == 4;
+        let stats = dir.path(&format!("stats{run}.json"));
+        let report = dir.path(&format!("report{run}.json"));
+        // small batches: more places to stop at, and a quick finish in a debug build
+        let mut cmd = if check {
+            let mut c = command(&["check", "-j2", "--batch-size", "64", "-O", "jsonl"]);
+            c.arg("--report").arg(&report);
+            c
+        } else {
+            let mut c = command(&["solve", "-j2", "--batch-size", "64", "--no-timings"]);
+            c.args(["-O", format, "--stats"]).arg(&stats);
+            c
+        };
+        let mut child = cmd
+            .arg(&input)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let reading = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            stdout.read_to_end(&mut out).unwrap();
+            out
+        });
+        wait_for_handler(&child, signal);
+        std::thread::sleep(Duration::from_millis(rng.below(600)));
+        send(&child, signal);
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        let status = child.wait().unwrap();
+        let out = String::from_utf8(reading.join().unwrap()).expect("whole UTF-8 records");
+        assert_eq!(status.code(), Some(code), "run {run}: {stderr}");
+        assert!(
+            out.is_empty() || out.ends_with('\n'),
+            "run {run}: a torn last line"
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        // the records written: an in-order prefix of the answers
+        let records = if check {
+            let records = jsonl(out.as_bytes());
+            for (i, r) in records.iter().enumerate() {
+                assert_eq!(r["line"].as_u64(), Some(i as u64 + 1), "run {run}");
+                assert_eq!(r["verdict"], "unique", "run {run}");
+            }
+            records.len()
+        } else {
+            match format {
+                "line" => {
+                    for (i, l) in lines.iter().enumerate() {
+                        assert_eq!(*l, line_answers[i % 300], "run {run}, record {i}");
+                    }
+                    lines.len()
+                }
+                "csv" => {
+                    assert_eq!(
+                        lines.first(),
+                        Some(&csv_answers[0].as_str()),
+                        "run {run}: header"
+                    );
+                    for (i, l) in lines.iter().enumerate().skip(1) {
+                        assert_eq!(*l, csv_answers[1 + (i - 1) % 300], "run {run}, row {i}");
+                    }
+                    lines.len().saturating_sub(1)
+                }
+                _ => {
+                    let records = jsonl(out.as_bytes());
+                    for (i, r) in records.iter().enumerate() {
+                        assert_eq!(r["line"].as_u64(), Some(i as u64 + 1), "run {run}");
+                        assert_eq!(
+                            r["solution"].as_str(),
+                            Some(line_answers[i % 300].as_str()),
+                            "run {run}, record {i}"
+                        );
+                    }
+                    records.len()
+                }
+            }
+        };
+        assert!(
+            records < 300 * REPEAT,
+            "run {run} finished before the signal"
+        );
+        stopped_mid_run += usize::from(records > 0);
+        let summary = interrupted_line(name, &input_name, records);
+        assert!(
+            stderr.lines().any(|l| l == summary),
+            "run {run}: {summary}\nin\n{stderr}"
+        );
+        // the files are finished, and say so too
+        let file = if check { &report } else { &stats };
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(file).unwrap()).expect("whole JSON");
+        let interrupted = if check {
+            assert_eq!(json["totals"]["records"].as_u64(), Some(records as u64));
+            &json["totals"]["interrupted"]
+        } else {
+            assert_eq!(json["records"].as_u64(), Some(records as u64));
+            &json["interrupted"]
+        };
+        assert_eq!(interrupted["signal"], name, "run {run}");
+        if records > 0 {
+            assert_eq!(
+                interrupted["line"].as_u64(),
+                Some(records as u64),
+                "run {run}"
+            );
+        }
+    }
+    assert!(
+        stopped_mid_run >= 10,
+        "only {stopped_mid_run} runs were stopped mid-way"
+    );
+}
+
+#[test]
+fn a_run_waiting_on_an_idle_stdin_stops_at_once_with_what_it_read() {
+    let easy = std::fs::read_to_string(repo("data/easy_300.txt")).unwrap();
+    let three: Vec<&str> = easy.lines().take(3).collect();
+    let mut child = command(&["solve", "-j2", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{}", three.join("\n")).unwrap();
+    stdin.flush().unwrap();
+    wait_for_handler(&child, libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(200));
+    let start = Instant::now();
+    send(&child, libc::SIGINT);
+    let status = child.wait().unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "stopped while stdin stays open"
+    );
+    drop(stdin);
+    assert_eq!(status.code(), Some(130));
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert_eq!(out.lines().count(), 3, "the three records read are written");
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(
+        err.contains("interrupted by SIGINT: the output ends with the record at <stdin>:3"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_second_signal_exits_at_once_when_finishing_hangs() {
+    let dir = Workdir::new();
+    let text = std::fs::read_to_string(repo("data/easy_300.txt")).unwrap();
+    let input = dir.write("many.txt", text.repeat(REPEAT));
+    // nobody reads stdout: once the pipe is full the writer waits for ever, and so does the
+    // orderly finish the first signal asks for
+    let mut child = command(&["solve", "-j2", "-q"])
+        .arg(&input)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    wait_for_handler(&child, libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(500));
+    send(&child, libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(child.try_wait().unwrap().is_none(), "still finishing");
+    send(&child, libc::SIGINT);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the second signal did not end it"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(130));
+    // what was written before the pipe filled is there for a reader
+    let mut first = String::new();
+    BufReader::new(stdout).read_line(&mut first).unwrap();
+    assert_eq!(first.len(), 82);
+}
