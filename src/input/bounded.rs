@@ -85,6 +85,18 @@ pub(crate) fn fill<R: BufRead>(src: &mut R) -> io::Result<&[u8]> {
     src.fill_buf()
 }
 
+/// True for a line that carries no record: blank or a `#` comment (`trimmed` is what was kept of
+/// it, spaces around dropped; `length` its length). A line longer than `max` bytes is a comment
+/// when what was kept starts one, and otherwise a record (malformed), however blank its start:
+/// what was read past is not looked at, and a record must never be lost.
+pub(crate) fn carries_no_record(trimmed: &[u8], length: u64, max: usize) -> bool {
+    if length > max as u64 {
+        trimmed.first() == Some(&b'#')
+    } else {
+        super::detect::is_skipped(trimmed)
+    }
+}
+
 /// The reason given for a record longer than `max` bytes.
 pub(crate) fn too_long(what: &str, max: usize) -> String {
     format!("{what} longer than {max} bytes")

@@ -60,13 +60,13 @@ pub(crate) fn read_preamble<R: BufRead>(src: &mut R, max: usize) -> io::Result<O
     let mut skipped = 0u64;
     loop {
         buf.clear();
-        if bounded::read_line(src, &mut buf, max)?.is_none() {
+        let Some(length) = bounded::read_line(src, &mut buf, max)? else {
             return Ok(None);
-        }
+        };
         if skipped == 0 && buf.starts_with(BOM) {
             buf.drain(..BOM.len());
         }
-        if is_skipped(buf.trim_ascii()) {
+        if bounded::carries_no_record(buf.trim_ascii(), length, max) {
             skipped += 1;
             continue;
         }
@@ -93,12 +93,12 @@ pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sn
     let mut looked = 1;
     while format.is_none() && looked < SNIFF_LINES && buf.len() <= SNIFF_BYTES {
         let start = buf.len();
-        if bounded::read_line(src, buf, max)?.is_none() {
+        let Some(length) = bounded::read_line(src, buf, max)? else {
             break;
-        }
+        };
         line += 1;
         let text = buf.get(start..).unwrap_or_default().trim_ascii();
-        if is_skipped(text) {
+        if bounded::carries_no_record(text, length, max) {
             continue;
         }
         looked += 1;

@@ -17,7 +17,7 @@ use std::io::{self, BufRead};
 
 use super::Record;
 use super::bounded::{self, DEFAULT_MAX_RECORD};
-use super::detect::{RowError, excerpt, is_skipped, plural, row_cells, to_text};
+use super::detect::{RowError, excerpt, plural, row_cells, to_text};
 use crate::grid::CELLS;
 use crate::grid::Grid;
 
@@ -75,13 +75,14 @@ impl<R: BufRead> GridReader<R> {
             };
             self.line += 1;
             let row = self.buf.trim_ascii();
-            if row.is_empty() {
+            let long = length > self.max as u64;
+            if row.is_empty() && !long {
                 if self.count > 0 {
                     return Ok(Some(self.short_grid(source)));
                 }
                 continue;
             }
-            if is_skipped(row) {
+            if bounded::carries_no_record(row, length, self.max) {
                 continue; // a comment, even inside a grid
             }
             if self.count == 0 {
@@ -93,7 +94,7 @@ impl<R: BufRead> GridReader<R> {
             self.count += 1;
             self.rows.extend_from_slice(row);
             self.rows.push(b'/');
-            if self.error.is_none() && length > self.max as u64 {
+            if self.error.is_none() && long {
                 let long = bounded::too_long("line", self.max);
                 self.error = Some(format!("row {}: {long}", self.count));
             }

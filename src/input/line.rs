@@ -16,7 +16,7 @@ use std::io::{self, BufRead};
 use super::Record;
 use super::bounded::{self, DEFAULT_MAX_RECORD};
 use super::detect::{
-    excerpt, fields, is_cell_string, is_skipped, puzzle_field, set_optional_text, set_text,
+    excerpt, fields, is_cell_string, puzzle_field, set_optional_text, set_text,
 };
 use crate::grid::{CELLS, Grid};
 
@@ -74,7 +74,7 @@ impl<R: BufRead> LineReader<R> {
             };
             self.line += 1;
             let text = self.buf.trim_ascii();
-            if is_skipped(text) {
+            if bounded::carries_no_record(text, length, self.max) {
                 continue;
             }
             record.source = source;
@@ -243,7 +243,8 @@ mod tests {
     fn a_line_longer_than_the_cap_is_malformed_and_reading_goes_on() {
         let long = "1".repeat(5000);
         let comment = format!("# {long}");
-        let text = format!("{PUZZLE}\n{long}\n{comment}\n{PUZZLE} {SOLUTION}\n");
+        let spaces = " ".repeat(5000);
+        let text = format!("{PUZZLE}\n{long}\n{comment}\n{PUZZLE} {SOLUTION}\n{spaces}x\n");
         let mut r = LineReader::new(text.as_bytes(), 0);
         r.set_max(200);
         r.set_solutions(true);
@@ -261,8 +262,9 @@ mod tests {
                 (1, None),
                 (2, Some("line longer than 200 bytes".to_string())),
                 (4, None),
+                (5, Some("line longer than 200 bytes".to_string())),
             ],
-            "a long comment is still a comment"
+            "a long comment is still a comment; a long line of blank start is a record"
         );
         assert_eq!(recs[1].cells, excerpt(long.as_bytes()));
         assert_eq!(recs[1].solution, None);

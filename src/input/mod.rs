@@ -81,6 +81,8 @@ pub enum Source {
     Stdin,
     /// A file.
     Path(PathBuf),
+    /// Bytes in memory, read like a file's (named `<memory>` in messages).
+    Bytes(Vec<u8>),
 }
 
 /// A CSV column chosen by header name or by 1-based position.
@@ -240,7 +242,6 @@ impl Active {
 enum Origin {
     Stdin,
     Path(PathBuf),
-    #[cfg(test)]
     Memory(Vec<u8>),
     /// These bytes, then a read error.
     #[cfg(test)]
@@ -296,6 +297,7 @@ impl Reader {
                     .ok()
                     .filter(|m| m.is_file())
                     .map(|m| m.len()),
+                Source::Bytes(b) => Some(b.len() as u64),
             })
             .sum::<Option<u64>>();
         let names = sources.iter().map(Source::name).collect();
@@ -304,6 +306,7 @@ impl Reader {
             .map(|s| match s {
                 Source::Stdin => Origin::Stdin,
                 Source::Path(p) => Origin::Path(p),
+                Source::Bytes(b) => Origin::Memory(b),
             })
             .collect();
         Reader::with_origins(origins, names, total, options)
@@ -551,7 +554,6 @@ impl Reader {
                     _ => Raw::Stream(Box::new(file)),
                 }
             }
-            #[cfg(test)]
             Origin::Memory(data) => Raw::Stream(Box::new(Cursor::new(std::mem::take(data)))),
             #[cfg(test)]
             Origin::Failing(data) => Raw::Stream(Box::new(
@@ -725,11 +727,12 @@ impl Reader {
 }
 
 impl Source {
-    /// The name used in messages: `<stdin>`, or the path as given.
+    /// The name used in messages: `<stdin>`, the path as given, or `<memory>`.
     pub fn name(&self) -> String {
         match self {
             Source::Stdin => "<stdin>".to_string(),
             Source::Path(p) => p.display().to_string(),
+            Source::Bytes(_) => "<memory>".to_string(),
         }
     }
 }

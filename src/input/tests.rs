@@ -90,6 +90,20 @@ fn reads_the_radcliffe_header_and_fields() {
 }
 
 #[test]
+fn bytes_in_memory_read_like_a_file() {
+    let text = std::fs::read(data("kaggle_200.csv")).unwrap();
+    let (_, from_file) = open_files(&["kaggle_200.csv"], InputFormat::Auto);
+    let mut reader = Reader::open(
+        vec![Source::Bytes(text.clone())],
+        &options(InputFormat::Auto),
+    )
+    .unwrap();
+    assert_eq!(reader.source_name(0), "<memory>");
+    assert_eq!(reader.total_bytes(), Some(text.len() as u64));
+    assert_eq!(read_all(&mut reader), from_file);
+}
+
+#[test]
 fn exchange_lines_give_the_puzzle_field() {
     let (_, recs) = open_files(&["exchange_hard_200.txt"], InputFormat::Auto);
     assert_eq!(

@@ -1,0 +1,94 @@
+//! Any bytes, read as an input in every format, each record solved and checked: no panic, and
+//! every answer consistent.
+//!
+//! The first byte chooses the options (format, a small or the default record cap, given
+//! solutions read or not); the rest is the input, compressed or not, text or not. Every record
+//! is read; the first 16 are solved and checked. Checked for each run: records come in strictly
+//! increasing line order (within the input's lines when it
+//! is plain text); a malformed record is exactly one whose puzzle did not parse; the solver's
+//! count, solutions and conflicts agree with `check`'s verdict; every solution solves its
+//! puzzle; and on puzzles with enough givens, the reference solver agrees on the count.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sudoku_batch::check::{self, Options, Verdict};
+use sudoku_batch::input::{InputFormat, Reader, ReaderOptions, Source};
+use sudoku_batch::solver::{self, reference};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&knobs, bytes)) = data.split_first() else {
+        return;
+    };
+    let formats = [
+        InputFormat::Auto,
+        InputFormat::Line,
+        InputFormat::Csv,
+        InputFormat::Grid,
+    ];
+    let options = ReaderOptions {
+        format: formats[usize::from(knobs & 3)],
+        max_record: if knobs & 4 != 0 { 100 } else { 64 * 1024 },
+        ..ReaderOptions::default()
+    };
+    let Ok(mut reader) = Reader::open(vec![Source::Bytes(bytes.to_vec())], &options) else {
+        return;
+    };
+    if knobs & 8 != 0 && reader.read_solutions(None).is_err() {
+        return;
+    }
+    let mut records = Vec::new();
+    while let Ok(1..) = reader.read_batch(64, &mut records) {}
+
+    for pair in records.windows(2) {
+        assert!(pair[0].line < pair[1].line, "lines out of order");
+    }
+    let plain = std::str::from_utf8(bytes).is_ok() && !bytes.starts_with(b"BZh");
+    if plain && !bytes.starts_with(b"PK") {
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+        assert!(records.iter().all(|r| (1..=lines).contains(&r.line)));
+    }
+
+    // every record was read; the first few are solved and checked (hard puzzles take a
+    // millisecond each in this build, and the fuzzer's worth is in many runs)
+    for record in records.iter().take(16) {
+        let check = check::check_record(record, None, &Options::default());
+        let Ok(puzzle) = &record.puzzle else {
+            assert_eq!(check.verdict, Verdict::Malformed);
+            continue;
+        };
+        assert_ne!(check.verdict, Verdict::Malformed);
+        let outcome = match solver::solve(puzzle, 2) {
+            Err(_) => {
+                assert!(puzzle.conflict().is_some());
+                assert_eq!(check.verdict, Verdict::Contradiction);
+                continue;
+            }
+            Ok(outcome) => outcome,
+        };
+        assert!(puzzle.conflict().is_none());
+        assert_eq!(outcome.solution.is_some(), outcome.count >= 1);
+        assert_eq!(outcome.second.is_some(), outcome.count >= 2);
+        if let Some(first) = outcome.solution {
+            assert!(first.solves(puzzle));
+        }
+        if let Some(second) = outcome.second {
+            assert!(second.solves(puzzle));
+            assert_ne!(Some(second), outcome.solution);
+        }
+        match (outcome.count, check.verdict) {
+            (0, Verdict::Unsolvable) => {}
+            (1, Verdict::Unique) => assert_eq!(check.solution, outcome.solution),
+            (1, Verdict::WrongSolution) => assert!(record.solution.is_some()),
+            (2, Verdict::Multiple) => {
+                assert!(check.detail.as_deref().is_some_and(|d| d.contains("differ in")));
+            }
+            (2, Verdict::WrongSolution) => assert!(record.solution.is_some()),
+            (count, verdict) => panic!("{count} solutions but verdict {verdict}"),
+        }
+        // the oracle is quick enough with this many givens
+        let givens = puzzle.cells().iter().filter(|&&v| v != 0).count();
+        if givens >= 30 {
+            assert_eq!(reference::solve(puzzle, 2).count, outcome.count);
+        }
+    }
+});
