@@ -25,6 +25,8 @@ pub mod grid;
 pub mod input;
 pub mod output;
 pub mod pipeline;
+#[cfg(test)]
+mod properties;
 pub mod report;
 pub mod solver;
 pub mod stats;

@@ -1,0 +1,170 @@
+//! Property tests (proptest) of the promise the whole tool rests on: every input record yields
+//! exactly one result, in input order, with the line it starts on, whatever the mix of good and
+//! broken records, the thread count and the batch size.
+//!
+//! Inputs are generated from a model that knows which lines are records: for line input, good,
+//! truncated, overlong and garbage lines among blank and comment lines, LF or CRLF ends; for CSV,
+//! rows with quoted fields (some spanning lines), short and long rows, `#` rows and blank lines.
+//! The reader runs over them through the real pipeline (`pipeline::run`, on a rayon pool) and
+//! the sink's view is compared with the model.
+
+use proptest::prelude::*;
+
+use crate::input::{InputFormat, Reader, ReaderOptions, Record, Source};
+use crate::pipeline::{self, Config};
+
+const PUZZLE: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+/// The record cap the tests read with: small, so overlong records are cheap to make.
+const CAP: usize = 300;
+
+/// One line of a line-format input, and whether it is a record (and a good one).
+#[derive(Debug, Clone)]
+enum LineKind {
+    Good,
+    Truncated(usize),
+    Garbage(String),
+    Overlong(usize),
+    Blank(String),
+    Comment(String),
+    WithSolution,
+}
+
+impl LineKind {
+    fn text(&self) -> String {
+        match self {
+            LineKind::Good => PUZZLE.to_string(),
+            LineKind::Truncated(n) => PUZZLE[..*n].to_string(),
+            LineKind::Garbage(g) => g.clone(),
+            LineKind::Overlong(n) => "7".repeat(CAP + 1 + n),
+            LineKind::Blank(spaces) => spaces.clone(),
+            LineKind::Comment(c) => format!("#{c}"),
+            LineKind::WithSolution => format!("{PUZZLE} {}", &PUZZLE[..80]),
+        }
+    }
+
+    /// `None` for a line that is no record, else whether the record is a puzzle.
+    fn record(&self) -> Option<bool> {
+        match self {
+            LineKind::Blank(_) | LineKind::Comment(_) => None,
+            LineKind::Good | LineKind::WithSolution => Some(true),
+            LineKind::Truncated(_) | LineKind::Overlong(_) | LineKind::Garbage(_) => Some(false),
+        }
+    }
+}
+
+fn line_kind() -> impl Strategy<Value = LineKind> {
+    prop_oneof![
+        4 => Just(LineKind::Good),
+        1 => (1usize..81).prop_map(LineKind::Truncated),
+        1 => "[a-z0-9 ,;:.]{1,40}"
+            .prop_filter("not blank or a comment", |g| {
+                !g.trim().is_empty() && !g.trim_start().starts_with('#')
+            })
+            .prop_map(LineKind::Garbage),
+        1 => (0usize..400).prop_map(LineKind::Overlong),
+        1 => "[ \t]{0,5}".prop_map(LineKind::Blank),
+        1 => "[ -~]{0,30}".prop_map(LineKind::Comment),
+        1 => Just(LineKind::WithSolution),
+    ]
+}
+
+/// Runs the reader over `input` through the pipeline; returns `(line, parsed)` of every record
+/// in the order the sink saw them.
+fn through_pipeline(
+    input: Vec<u8>,
+    format: InputFormat,
+    threads: usize,
+    batch_size: usize,
+) -> Vec<(u64, bool)> {
+    let options = ReaderOptions {
+        format,
+        max_record: CAP,
+        ..ReaderOptions::default()
+    };
+    let mut reader = Reader::open(vec![Source::Bytes(input)], &options).expect("open");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool");
+    let config = Config {
+        batch_size,
+        in_flight: 2 * threads + 2,
+    };
+    let mut seen = Vec::new();
+    pipeline::run(
+        |max, batch: &mut Vec<Record>| reader.refill_batch(max, batch),
+        &pool,
+        config,
+        |record: &Record| record.puzzle.as_ref().map_or(0, |p| p.cells()[2]),
+        |records: &[Record], results: &[u8]| {
+            assert_eq!(records.len(), results.len());
+            seen.extend(records.iter().map(|r| (r.line, r.puzzle.is_ok())));
+            Ok::<(), ()>(())
+        },
+    )
+    .expect("run");
+    seen
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn every_line_record_comes_out_once_in_order(
+        kinds in proptest::collection::vec(line_kind(), 1..120),
+        crlf in any::<bool>(),
+        threads in 1usize..4,
+        batch_size in 1usize..40,
+    ) {
+        let end = if crlf { "\r\n" } else { "\n" };
+        // a good first line, so the format is told at once
+        let mut text = format!("{PUZZLE}{end}");
+        let mut want = vec![(1, true)];
+        for (i, kind) in kinds.iter().enumerate() {
+            text.push_str(&kind.text());
+            text.push_str(end);
+            if let Some(good) = kind.record() {
+                want.push((i as u64 + 2, good));
+            }
+        }
+        let got = through_pipeline(text.into_bytes(), InputFormat::Auto, threads, batch_size);
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn every_csv_row_comes_out_once_in_order(
+        rows in proptest::collection::vec(
+            (0u8..6, "[a-z ]{0,8}", 0usize..3), 1..80),
+        threads in 1usize..4,
+        batch_size in 1usize..40,
+    ) {
+        let mut text = "id,puzzle,note\n".to_string();
+        let mut line = 2u64;
+        let mut want = Vec::new();
+        for (kind, note, breaks) in &rows {
+            let quoted = format!("\"{}{}\"", note, "\n".repeat(*breaks));
+            let (row, record) = match kind {
+                // a good row, its note quoted across `breaks` line ends
+                0 | 1 => (format!("{line},{PUZZLE},{quoted}"), Some(true)),
+                // too few fields
+                2 => (format!("{line},{PUZZLE}"), Some(false)),
+                // a `#` row is a record, not a comment
+                3 => (format!("#{note},x,y"), Some(false)),
+                // a blank line
+                4 => (String::new(), None),
+                // a row longer than the cap
+                _ => (format!("{line},{},x", "1".repeat(CAP)), Some(false)),
+            };
+            if let Some(good) = record {
+                want.push((line, good));
+            }
+            line += 1 + row.matches('\n').count() as u64;
+            text.push_str(&row);
+            text.push('\n');
+        }
+        let got = through_pipeline(text.into_bytes(), InputFormat::Csv, threads, batch_size);
+        prop_assert_eq!(got, want);
+    }
+}
