@@ -193,30 +193,28 @@ const AMBIGUOUS_SHOWN: usize = 10;
 /// Where two solutions of a puzzle differ, for a maintainer to add a given there:
 /// `two of them differ in 4 cells: r1c2 (3/5), r1c7 (5/3), r9c2 (5/3), r9c7 (3/5)`.
 fn ambiguity(first: &Grid, second: &Grid) -> String {
+    let (n, cells) = differing(first, second, AMBIGUOUS_SHOWN, |i| {
+        format!(
+            "{} ({}/{})",
+            cell_name(i),
+            first.cells()[i],
+            second.cells()[i]
+        )
+    });
+    format!("two of them differ in {n} cells: {cells}")
+}
+
+/// The cells where `a` and `b` differ: how many, and the first `shown` of them as `show` names
+/// each, joined with `, ` (and `, ...` after them when some were left out).
+fn differing(a: &Grid, b: &Grid, shown: usize, show: impl Fn(usize) -> String) -> (usize, String) {
     let differ: Vec<usize> = (0..CELLS)
-        .filter(|&i| first.cells()[i] != second.cells()[i])
+        .filter(|&i| a.cells()[i] != b.cells()[i])
         .collect();
-    let shown: Vec<String> = differ
-        .iter()
-        .take(AMBIGUOUS_SHOWN)
-        .map(|&i| {
-            format!(
-                "{} ({}/{})",
-                cell_name(i),
-                first.cells()[i],
-                second.cells()[i]
-            )
-        })
-        .collect();
-    let more = match differ.len().saturating_sub(AMBIGUOUS_SHOWN) {
-        0 => String::new(),
-        n => format!(", and {n} more"),
-    };
-    format!(
-        "two of them differ in {} cells: {}{more}",
-        differ.len(),
-        shown.join(", ")
-    )
+    let mut listed: Vec<String> = differ.iter().take(shown).map(|&i| show(i)).collect();
+    if differ.len() > shown {
+        listed.push("...".to_string());
+    }
+    (differ.len(), listed.join(", "))
 }
 
 /// Why `given` is not right for `puzzle` (whose only solution is `only`, when it has one), or
@@ -281,35 +279,19 @@ const DIFFERENCES_SHOWN: usize = 3;
 
 /// Where `given` differs from `only`: `2 cells differ from the only solution: r1c1 is 4 not 3, ...`.
 fn differences(given: &Grid, only: &Grid) -> String {
-    let differ: Vec<usize> = (0..CELLS)
-        .filter(|&i| given.cells()[i] != only.cells()[i])
-        .collect();
-    let shown: Vec<String> = differ
-        .iter()
-        .take(DIFFERENCES_SHOWN)
-        .map(|&i| {
-            let had = match given.cells()[i] {
-                0 => "blank".to_string(),
-                d => d.to_string(),
-            };
-            format!("{} is {had} not {}", cell_name(i), only.cells()[i])
-        })
-        .collect();
-    let more = if differ.len() > DIFFERENCES_SHOWN {
-        ", ..."
-    } else {
-        ""
-    };
-    let cells = if differ.len() == 1 {
+    let (n, cells) = differing(given, only, DIFFERENCES_SHOWN, |i| {
+        let had = match given.cells()[i] {
+            0 => "blank".to_string(),
+            d => d.to_string(),
+        };
+        format!("{} is {had} not {}", cell_name(i), only.cells()[i])
+    });
+    let differ = if n == 1 {
         "cell differs"
     } else {
         "cells differ"
     };
-    format!(
-        "{} {cells} from the only solution: {}{more}",
-        differ.len(),
-        shown.join(", ")
-    )
+    format!("{n} {differ} from the only solution: {cells}")
 }
 
 /// The givens of a puzzle with one solution whose removal alone leaves it with one solution.

@@ -15,9 +15,7 @@ use std::io::{self, BufRead};
 
 use super::Record;
 use super::bounded::{self, DEFAULT_MAX_RECORD};
-use super::detect::{
-    excerpt, fields, is_cell_string, puzzle_field, set_optional_text, set_text,
-};
+use super::detect::{excerpt, fields, is_cell_string, puzzle_field, set_optional_text, set_text};
 use crate::grid::{CELLS, Grid};
 
 /// Reads line-format records from a buffered source.

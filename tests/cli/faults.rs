@@ -2,10 +2,10 @@
 //! that cannot be written, findings reported while the input still streams in.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
-use crate::{Workdir, repo};
+use crate::{Workdir, command, repo};
 
 /// A line file of `n` puzzles (data/easy_300.txt over and over): large enough that its output
 /// outgrows every buffer between us and a reader.
@@ -16,13 +16,6 @@ fn many_puzzles(dir: &Workdir, n: usize) -> std::path::PathBuf {
         .map(|i| format!("{}\n", lines[i % lines.len()]))
         .collect();
     dir.write("many.txt", body)
-}
-
-/// The binary as a std command (for spawning with pipes), run from the repository root.
-fn command(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"));
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR")).args(args);
-    cmd
 }
 
 #[test]

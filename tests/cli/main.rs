@@ -27,6 +27,14 @@ pub fn bin() -> Command {
     cmd
 }
 
+/// The binary as a std command, for runs that hold pipes open or send signals; run from the
+/// repository root like [`bin`].
+pub fn command(args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR")).args(args);
+    cmd
+}
+
 /// Runs `cmd`, which must succeed (else the test fails with its stderr), and returns its stdout.
 pub fn stdout_ok(cmd: &mut Command) -> Vec<u8> {
     let out = cmd.output().expect("run");

@@ -3,21 +3,15 @@
 #![cfg(target_os = "linux")]
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::os::fd::AsRawFd;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::{Workdir, jsonl, repo};
+use crate::{Workdir, command, jsonl, repo};
 
 /// Repetitions of data/hardest_300.txt in the input: far more than a run gets through before it
 /// is stopped.
 const REPEAT: usize = 100;
-
-/// The binary as a std command, run from the repository root.
-fn command(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"));
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR")).args(args);
-    cmd
-}
 
 /// Waits until `child` has its handler for `signal` in place (Linux: the caught-signals mask in
 /// /proc), so that a signal sent now is the run's to handle, not the default action's.
@@ -287,7 +281,22 @@ fn a_second_signal_exits_at_once_when_finishing_hangs() {
         .unwrap();
     let stdout = child.stdout.take().unwrap();
     wait_for_handler(&child, libc::SIGINT);
-    std::thread::sleep(Duration::from_millis(500));
+    // wait until the pipe is full (64 KiB on Linux): the writer is then blocked in write(2)
+    let start = Instant::now();
+    loop {
+        let mut queued: libc::c_int = 0;
+        // SAFETY: FIONREAD on a pipe fd we own writes one c_int.
+        let done = unsafe { libc::ioctl(stdout.as_raw_fd(), libc::FIONREAD, &mut queued) };
+        assert_eq!(done, 0, "ioctl");
+        if queued >= 65536 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the pipe never filled"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     send(&child, libc::SIGINT);
     std::thread::sleep(Duration::from_millis(500));
     assert!(child.try_wait().unwrap().is_none(), "still finishing");
