@@ -47,7 +47,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     };
     let output_name = super::output_name(args.output.as_deref());
     let report_file = match &args.report {
-        Some(path) => Some((path, open_report(path, args)?)),
+        Some(path) => Some((path, open_report(path, args, stream)?)),
         None => None,
     };
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
@@ -70,10 +70,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         )),
         _ => None,
     };
-    let mut report = report_file.map(|(path, (format, file))| {
-        let writer: Box<dyn Write + Send> = Box::new(file);
-        (path, report::report(format, writer))
-    });
+    let mut report =
+        report_file.map(|(path, (format, writer))| (path, report::report(format, writer)));
     let config = Config {
         batch_size: args.input.batch_size.get(),
         ..Config::for_threads(threads)
@@ -120,9 +118,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                     };
                     listing.add(&finding);
                     if let Some((path, report)) = report.as_mut() {
-                        report
-                            .finding(&finding)
-                            .with_context(|| format!("writing {}", path.display()))?;
+                        report.finding(&finding).with_context(|| {
+                            format!("writing {}", super::output_name(Some(path)))
+                        })?;
                     }
                 }
                 if let Some(sink) = sink.as_mut() {
@@ -158,7 +156,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     if let Some((path, report)) = report.as_mut() {
         report
             .finish(&totals)
-            .with_context(|| format!("writing {}", path.display()))?;
+            .with_context(|| format!("writing {}", super::output_name(Some(path))))?;
     }
     listing.finish(args.report.is_some());
     if !args.input.quiet {
@@ -205,8 +203,13 @@ fn stream_format(args: &CheckArgs) -> Result<Option<CheckFormat>> {
     }
 }
 
-/// The report's format (`--report-format`, else the file's extension) and its file, created.
-fn open_report(path: &Path, args: &CheckArgs) -> Result<(ReportFormat, std::fs::File)> {
+/// The report's format (`--report-format`, else the file's extension) and its file, created
+/// (standard output for `-`, unless the per-record stream goes there).
+fn open_report(
+    path: &Path,
+    args: &CheckArgs,
+    stream: Option<CheckFormat>,
+) -> Result<(ReportFormat, Box<dyn Write + Send>)> {
     let format = match args.report_format {
         Some(format) => format.into(),
         None => ReportFormat::from_path(path).with_context(|| {
@@ -217,7 +220,6 @@ fn open_report(path: &Path, args: &CheckArgs) -> Result<(ReportFormat, std::fs::
             )
         })?,
     };
-    super::refuse_input(path, &args.input.inputs, "report")?;
     let stream_path = args.output.as_deref().map(PathBuf::from);
     if stream_path.is_some_and(|o| o.as_os_str() != "-" && o == path) {
         anyhow::bail!(
@@ -225,7 +227,9 @@ fn open_report(path: &Path, args: &CheckArgs) -> Result<(ReportFormat, std::fs::
             path.display()
         );
     }
-    Ok((format, super::create_file(path)?))
+    let stream_on_stdout = stream.is_some() && super::on_stdout(args.output.as_deref());
+    let file = super::open_side_file(path, "report", &args.input.inputs, stream_on_stdout)?;
+    Ok((format, file))
 }
 
 /// The findings listed on stderr as they are found: the first `max`, then how many more there

@@ -186,6 +186,33 @@ pub fn output_name(path: Option<&Path>) -> String {
     }
 }
 
+/// A file beside the main output (`--stats`, `--report`, named `what` in messages): created at
+/// `path`, or standard output for `-`, which must then not carry the main output
+/// (`output_on_stdout`). Refuses a file that is also an input.
+pub fn open_side_file(
+    path: &Path,
+    what: &str,
+    inputs: &[PathBuf],
+    output_on_stdout: bool,
+) -> Result<Box<dyn Write + Send>> {
+    if path.as_os_str() == "-" {
+        if output_on_stdout {
+            anyhow::bail!(
+                "the {what} cannot go to standard output, which carries the output; write the \
+                 output to a file with -o"
+            );
+        }
+        return Ok(Box::new(io::stdout()));
+    }
+    refuse_input(path, inputs, what)?;
+    Ok(Box::new(create_file(path)?))
+}
+
+/// True when `-o` (`output`) leaves the output on standard output.
+pub fn on_stdout(output: Option<&Path>) -> bool {
+    output.is_none_or(|p| p.as_os_str() == "-")
+}
+
 /// Creates (or truncates) a file for writing, naming it in the error.
 pub fn create_file(path: &Path) -> Result<File> {
     File::create(path).with_context(|| format!("{}: cannot create", path.display()))

@@ -30,7 +30,14 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let threads = pool.current_num_threads();
     let out = super::open_output(args.output.as_deref(), &args.input.inputs)?;
     let output_name = super::output_name(args.output.as_deref());
-    let stats_file = args.stats.as_deref().map(super::create_file).transpose()?;
+    let stats_file = args
+        .stats
+        .as_deref()
+        .map(|path| {
+            let on_stdout = super::on_stdout(args.output.as_deref());
+            super::open_side_file(path, "stats", &args.input.inputs, on_stdout)
+        })
+        .transpose()?;
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
     let format = output_format(args).resolve(reader.format());
     let options = super::output_options(&reader, &args.input, args.no_timings);
@@ -99,7 +106,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     if let (Some(mut file), Some(path)) = (stats_file, &args.stats) {
         let json = serde_json::to_string_pretty(&summary).context("encoding the stats")?;
         file.write_all((json + "\n").as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
+            .and_then(|()| file.flush())
+            .with_context(|| format!("writing {}", super::output_name(Some(path))))?;
     }
     Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }

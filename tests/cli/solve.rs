@@ -711,3 +711,47 @@ fn semicolon_and_tab_csv_are_written_back_with_their_delimiter() {
         }
     }
 }
+
+#[test]
+fn stats_and_report_go_to_stdout_for_dash_when_stdout_is_free() {
+    let dir = Workdir::new();
+    let out = dir.path("out.txt");
+    let stats = stdout_ok(
+        bin()
+            .args(["solve", "-q", "--stats", "-", "data/hardest_300.txt", "-o"])
+            .arg(&out),
+    );
+    let stats: serde_json::Value = serde_json::from_slice(&stats).expect("JSON on stdout");
+    assert_eq!(stats["records"], 300);
+    assert_eq!(dir.read("out.txt").lines().count(), 300);
+    let taken = bin()
+        .args(["solve", "--stats", "-", "data/hardest_300.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(taken.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&taken.stderr).contains("cannot go to standard output"));
+
+    let report = bin()
+        .args(["check", "-q", "--report", "-", "--report-format", "json"])
+        .arg("data/kaggle_200.csv")
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&report.stdout).expect("JSON");
+    assert_eq!(report["totals"]["records"], 200);
+    let taken = bin()
+        .args([
+            "check",
+            "-O",
+            "jsonl",
+            "--report",
+            "-",
+            "--report-format",
+            "md",
+        ])
+        .arg("data/kaggle_200.csv")
+        .output()
+        .unwrap();
+    assert_eq!(taken.status.code(), Some(2));
+    assert!(!std::path::Path::new("-").exists(), "no file named -");
+}
