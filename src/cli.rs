@@ -46,8 +46,15 @@ Status words (the same in every output format):
   contradiction  two equal givens in a row, column or box
   malformed      not readable as a puzzle; the reason goes to stderr as FILE:LINE: reason
 
+Inputs may be gzip, zstd, xz or bzip2 compressed, or a zip holding one data file (told by
+their first bytes, on stdin too). A record longer than --max-record is malformed.
+
+Ctrl-C, SIGTERM or SIGHUP stop reading; the records read are still written, whole and in
+order, and the summary says where the output ends. A second one exits at once.
+
 Exit status: 0 when every record was read and written (a record's failure is its status),
-2 for usage, I/O or format errors. A closed output pipe ends the run quietly with 0.
+2 for usage, I/O or format errors; 130, 143, 129 when stopped by SIGINT, SIGTERM, SIGHUP.
+A closed output pipe ends the run quietly with 0.
 
 Examples:
   sudoku-batch solve < data/baekjoon_example1.in
@@ -75,8 +82,12 @@ with --minimal also unique puzzles that are not minimal), then the counts. Nothi
 unless -O jsonl|csv (one record per input record, in input order) or -o FILE.jsonl|FILE.csv.
 --report FILE writes every finding and the counts as JSON, CSV or Markdown.
 
+Inputs are read as for solve (compressed, zipped, --max-record); Ctrl-C stops as for solve,
+with the counts and report of what was checked.
+
 Exit status: 0 when every record is unique (and its given solution right), 1 when any
-problem was found, 2 for usage, I/O or format errors.
+problem was found, 2 for usage, I/O or format errors; 130, 143, 129 when stopped by
+SIGINT, SIGTERM, SIGHUP.
 
 Examples:
   sudoku-batch check data/kaggle_200.csv
