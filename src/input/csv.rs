@@ -185,6 +185,10 @@ impl<R: BufRead> CsvReader<R> {
                 | ::csv_core::ReadRecordResult::OutputFull
                 | ::csv_core::ReadRecordResult::OutputEndsFull => {}
                 ::csv_core::ReadRecordResult::Record => {
+                    // a last row with no LF may have taken one byte over
+                    if taken - usize::from(at_line_start) > self.max {
+                        return self.too_long(true);
+                    }
                     self.fields = nend;
                     return Ok(Row::Fields);
                 }
@@ -529,18 +533,25 @@ mod tests {
                 (2, None),
                 (3, long.clone()),
                 (5, None),
-                (6, long),
+                (6, long.clone()),
                 (7, None)
             ]
         );
         assert!(recs[1].cells.chars().count() <= 200);
-        // a row of exactly the cap is not too long
+        // a row of exactly the cap is not too long, with or without its LF; one byte more is
         let row = format!("{},{p}", "y".repeat(1000 - 82));
         let text = format!("id,puzzle\n{row}\n{row}");
         assert!(
             read_capped(text.as_bytes(), 1000)
                 .iter()
                 .all(|r| r.puzzle.is_ok())
+        );
+        let text = format!("id,puzzle\ny{row}\ny{row}");
+        let recs = read_capped(text.as_bytes(), 1000);
+        assert_eq!(
+            lines_and_reasons(&recs),
+            [(2, long.clone()), (3, long)],
+            "with and without a final LF"
         );
     }
 
