@@ -120,7 +120,10 @@ fn needs_quotes(field: &[u8], delimiter: u8) -> bool {
 
 /// [`needs_quotes`] for the delimiter `D`.
 fn needs_quotes_with<const D: u8>(field: &[u8]) -> bool {
-    find_byte(field, |b| (b == D) | (b == b'"') | (b == b'\r') | (b == b'\n')).is_some()
+    find_byte(field, |b| {
+        (b == D) | (b == b'"') | (b == b'\r') | (b == b'\n')
+    })
+    .is_some()
 }
 
 /// The columns a CSV sink appends to the input's, and how one record's answer fills them.

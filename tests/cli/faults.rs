@@ -1,11 +1,11 @@
 //! Faults around a run, through the real binary: a reader of our output that goes away, a stderr
 //! that cannot be written, findings reported while the input still streams in.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 use std::time::Duration;
 
-use crate::{Workdir, command, repo};
+use crate::{Workdir, command, read_all, repo};
 
 /// A line file of `n` puzzles (data/easy_300.txt over and over): large enough that its output
 /// outgrows every buffer between us and a reader.
@@ -44,13 +44,7 @@ fn a_reader_that_goes_away_ends_the_run_with_0_in_every_format() {
             .read_line(&mut first)
             .unwrap();
         assert!(!first.is_empty(), "{args:?}");
-        let mut stderr = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut stderr)
-            .unwrap();
+        let stderr = read_all(child.stderr.take());
         let status = child.wait().unwrap();
         assert_eq!(status.code(), Some(0), "{args:?}: {stderr}");
         assert!(!stderr.contains("error"), "{args:?}: {stderr}");

@@ -35,6 +35,13 @@ pub fn command(args: &[&str]) -> std::process::Command {
     cmd
 }
 
+/// Everything a child writes to `pipe` (its stdout or stderr, taken from it), to the end.
+pub fn read_all(pipe: Option<impl std::io::Read>) -> String {
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut pipe.expect("a piped stream"), &mut text).expect("read");
+    text
+}
+
 /// Runs `cmd`, which must succeed (else the test fails with its stderr), and returns its stdout.
 pub fn stdout_ok(cmd: &mut Command) -> Vec<u8> {
     let out = cmd.output().expect("run");

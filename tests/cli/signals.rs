@@ -7,7 +7,7 @@ use std::os::fd::AsRawFd;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::{Workdir, command, jsonl, repo};
+use crate::{Workdir, command, jsonl, read_all, repo};
 
 /// Repetitions of data/hardest_300.txt in the input: far more than a run gets through before it
 /// is stopped.
@@ -129,13 +129,7 @@ fn runs_stopped_at_random_points_leave_whole_records_in_order_and_a_summary() {
         wait_for_handler(&child, signal);
         std::thread::sleep(Duration::from_millis(rng.below(600)));
         send(&child, signal);
-        let mut stderr = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut stderr)
-            .unwrap();
+        let stderr = read_all(child.stderr.take());
         let status = child.wait().unwrap();
         let out = String::from_utf8(reading.join().unwrap()).expect("whole UTF-8 records");
         assert_eq!(status.code(), Some(code), "run {run}: {stderr}");
@@ -245,21 +239,9 @@ fn a_run_waiting_on_an_idle_stdin_stops_at_once_with_what_it_read() {
     );
     drop(stdin);
     assert_eq!(status.code(), Some(130));
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
+    let out = read_all(child.stdout.take());
     assert_eq!(out.lines().count(), 3, "the three records read are written");
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let err = read_all(child.stderr.take());
     assert!(
         err.contains("interrupted by SIGINT: the output ends with the record at <stdin>:3"),
         "{err}"
