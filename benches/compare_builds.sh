@@ -26,8 +26,9 @@ trap 'rm -rf "$TMP"' EXIT
 kaggle="$SHARED/data/csv/kaggle_quizzes_solutions_20k.csv"
 hard="$SHARED/data/sudoku_exchange/hard.txt"
 forum="$SHARED/data/tdoku/puzzles5_forum_hardest_1905_11+"
-# 1M Kaggle rows: the header once, then the 20k rows 50 times
-{ cat "$kaggle"; for _ in $(seq 49); do tail -n +2 "$kaggle"; done; } > "$TMP/kaggle1m.csv"
+# 1M Kaggle rows: the header once, then the 20k rows 50 times (the file has no final LF)
+{ sed -e '$a\' "$kaggle"; for _ in $(seq 49); do tail -n +2 "$kaggle" | sed -e '$a\'; done; } \
+    > "$TMP/kaggle1m.csv"
 
 secs() { # seconds taken by a command, stdout to $TMP/out
     local t0 t1
