@@ -1,14 +1,17 @@
-//! The only place that knows rayon: items (records) are read in batches on the calling thread, each batch is
-//! solved on the pool with an indexed `par_iter` (which keeps its order), and a writer thread hands
-//! the batches to the caller's sink strictly in input order.
+//! The only place that knows rayon: batches are read on the calling thread, each is worked on
+//! the pool, and a writer thread hands the batches to the caller's sink strictly in input order.
+//!
+//! A batch is whatever the caller makes of it ([`run_batches`]): `solve` reads raw bytes cut at
+//! record boundaries into it, and the pool parses them, solves the puzzles and formats the output
+//! bytes, so that the two serial stages only move bytes. [`run`] is the simple case: a batch of
+//! items, each mapped to a result with an indexed `par_iter` (which keeps their order).
 //!
 //! Memory stays bounded whatever the input size: at most `in_flight` batches exist at once (being
-//! read, solved, or waiting in the reorder buffer), because the reader takes a batch from a bounded
-//! channel before reading into it and the writer sends each batch back there once written. The
-//! batches are recycled, items and all, so a reader that overwrites the items it is handed (as
-//! [`crate::input::Reader::refill_batch`] does) allocates nothing per item in a steady run. Reading,
-//! solving and writing overlap. `-j1` goes through the same code, so output does not depend on the
-//! thread count.
+//! read, worked, or waiting in the reorder buffer), because the reader takes a batch from a
+//! bounded channel before reading into it and the writer sends each batch back there once
+//! written. The batches are recycled, buffers and all, so a reader that overwrites what it is
+//! handed allocates nothing per item in a steady run. Reading, working and writing overlap.
+//! `-j1` goes through the same code, so output does not depend on the thread count.
 //!
 //! [`Workers`] is the in-memory counterpart for benchmarks: a slice mapped on N threads, in order.
 
@@ -45,7 +48,7 @@ impl Config {
 /// Why a run stopped early.
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError<R, W> {
-    /// Reading failed (records read before the failure were still processed and written).
+    /// Reading failed (batches read before the failure were still worked and written).
     #[error(transparent)]
     Read(R),
     /// The sink failed; the run stopped at once.
@@ -53,35 +56,33 @@ pub enum PipelineError<R, W> {
     Write(W),
 }
 
-type Done<I, T> = (u64, Vec<I>, Vec<T>);
-
-/// Pulls batches from `read`, maps each item with `work` on `pool`, and calls `sink` with each batch
-/// of items and their results, in input order, on a separate writer thread.
+/// Reads batches with `read`, works each with `work` on `pool`, and calls `sink` with each batch,
+/// in input order, on a separate writer thread.
 ///
-/// `read` is handed a recycled batch (empty at first, later holding the items of a batch already
-/// written) and the most items to read; it must leave in it just the items it read (reusing the old
-/// ones as it likes) and return how many, 0 at the end.
-pub fn run<I, T, R, S, RE, WE>(
+/// `read` is handed a recycled batch (a fresh `B::default()` at first, later one already
+/// written) to fill; it returns false at the end, when the batch it was handed is not used.
+/// `work` runs on the pool and may use rayon's parallel iterators inside.
+pub fn run_batches<B, R, W, S, RE, WE>(
     mut read: R,
     pool: &rayon::ThreadPool,
-    config: Config,
-    work: impl Fn(&I) -> T + Sync,
+    in_flight: usize,
+    work: W,
     sink: S,
 ) -> Result<(), PipelineError<RE, WE>>
 where
-    I: Send + Sync,
-    T: Send,
-    R: FnMut(usize, &mut Vec<I>) -> Result<usize, RE>,
-    S: FnMut(&[I], &[T]) -> Result<(), WE> + Send,
+    B: Default + Send,
+    R: FnMut(&mut B) -> Result<bool, RE>,
+    W: Fn(&mut B) + Sync,
+    S: FnMut(&B) -> Result<(), WE> + Send,
     WE: Send,
 {
-    let in_flight = config.in_flight.max(1);
-    let (free_tx, free_rx) = sync_channel::<Vec<I>>(in_flight);
+    let in_flight = in_flight.max(1);
+    let (free_tx, free_rx) = sync_channel::<B>(in_flight);
     for _ in 0..in_flight {
         // cannot fail: the channel has room for every batch and its receiver is alive
-        let _ = free_tx.send(Vec::new());
+        let _ = free_tx.send(B::default());
     }
-    let (done_tx, done_rx) = sync_channel::<Done<I, T>>(in_flight);
+    let (done_tx, done_rx) = sync_channel::<(u64, B)>(in_flight);
     let work = &work;
 
     std::thread::scope(|scope| {
@@ -89,18 +90,17 @@ where
         let read_result = pool.in_place_scope(|jobs| -> Result<(), RE> {
             let mut batch_no = 0u64;
             // the free batches bound the batches alive; none coming means the writer has stopped
-            while let Ok(mut records) = free_rx.recv() {
-                if read(config.batch_size, &mut records)? == 0 {
+            while let Ok(mut batch) = free_rx.recv() {
+                if !read(&mut batch)? {
                     break;
                 }
                 let done_tx = done_tx.clone();
                 let no = batch_no;
                 batch_no += 1;
                 jobs.spawn(move |_| {
-                    let mut results = Vec::with_capacity(records.len());
-                    records.par_iter().map(work).collect_into_vec(&mut results);
+                    work(&mut batch);
                     // the writer may have stopped on an error; then the batch is dropped
-                    let _ = done_tx.send((no, records, results));
+                    let _ = done_tx.send((no, batch));
                 });
             }
             Ok(())
@@ -117,26 +117,76 @@ where
 /// The writer thread: reorders finished batches by number and feeds the sink, sending each batch
 /// written back to the reader. Stops at the first sink error (dropping its channels unblocks the
 /// reader).
-fn write_in_order<I, T, S, E>(
-    done: Receiver<Done<I, T>>,
-    free: SyncSender<Vec<I>>,
+fn write_in_order<B, S, E>(
+    done: Receiver<(u64, B)>,
+    free: SyncSender<B>,
     mut sink: S,
 ) -> Result<(), E>
 where
-    S: FnMut(&[I], &[T]) -> Result<(), E>,
+    S: FnMut(&B) -> Result<(), E>,
 {
     let mut pending = BTreeMap::new();
     let mut next = 0u64;
-    for (no, records, results) in done {
-        pending.insert(no, (records, results));
-        while let Some((records, results)) = pending.remove(&next) {
-            sink(&records, &results)?;
+    for (no, batch) in done {
+        pending.insert(no, batch);
+        while let Some(batch) = pending.remove(&next) {
+            sink(&batch)?;
             next += 1;
             // the reader may have stopped; then the batch is dropped
-            let _ = free.send(records);
+            let _ = free.send(batch);
         }
     }
     Ok(())
+}
+
+/// A batch of items and their results, for [`run`].
+struct Mapped<I, T> {
+    items: Vec<I>,
+    results: Vec<T>,
+}
+
+impl<I, T> Default for Mapped<I, T> {
+    fn default() -> Self {
+        Mapped {
+            items: Vec::new(),
+            results: Vec::new(),
+        }
+    }
+}
+
+/// Pulls batches of items from `read`, maps each item with `work` on `pool`, and calls `sink`
+/// with each batch of items and their results, in input order, on a separate writer thread.
+///
+/// `read` is handed a recycled batch (empty at first, later holding the items of a batch already
+/// written) and the most items to read; it must leave in it just the items it read (reusing the
+/// old ones as it likes) and return how many, 0 at the end.
+pub fn run<I, T, R, S, RE, WE>(
+    mut read: R,
+    pool: &rayon::ThreadPool,
+    config: Config,
+    work: impl Fn(&I) -> T + Sync,
+    mut sink: S,
+) -> Result<(), PipelineError<RE, WE>>
+where
+    I: Send + Sync,
+    T: Send,
+    R: FnMut(usize, &mut Vec<I>) -> Result<usize, RE>,
+    S: FnMut(&[I], &[T]) -> Result<(), WE> + Send,
+    WE: Send,
+{
+    run_batches(
+        |batch: &mut Mapped<I, T>| Ok(read(config.batch_size, &mut batch.items)? > 0),
+        pool,
+        config.in_flight,
+        |batch: &mut Mapped<I, T>| {
+            batch
+                .items
+                .par_iter()
+                .map(&work)
+                .collect_into_vec(&mut batch.results);
+        },
+        |batch: &Mapped<I, T>| sink(&batch.items, &batch.results),
+    )
 }
 
 /// Maps slices of items on a fixed number of threads, for in-memory work such as benchmarks: one

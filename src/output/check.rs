@@ -8,12 +8,12 @@
 //!   `detail`, `solution`, `redundant` (empty cells for null), renamed where they clash with an
 //!   input column as in `solve`'s CSV.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 
 use serde::Serialize;
 
-use super::csv::{Appended, CsvRow, CsvSink};
-use super::{BUFFER, OutputOptions, Sink};
+use super::csv::{Appended, CsvFormat, CsvRow};
+use super::{Format, FormatSink, OutputOptions, Sink};
 use crate::check::{Check, Verdict};
 use crate::grid::Grid;
 use crate::input::Record;
@@ -30,22 +30,18 @@ pub enum CheckFormat {
 /// The columns appended to the input's, before renaming.
 const APPENDED: [&str; 4] = ["verdict", "detail", "solution", "redundant"];
 
-/// The sink for `format`, writing to `out`. `header` is the CSV input header, if any; `options`
-/// give the input names (jsonl's `file`) and the CSV delimiter. Buffered inside; [`Sink::finish`]
-/// flushes.
-pub fn check_sink<'a>(
+/// The formatter for `format`. `header` is the CSV input header, if any; `options` give the
+/// input names (jsonl's `file`) and the CSV delimiter.
+pub fn check_formatter(
     format: CheckFormat,
-    out: Box<dyn Write + Send + 'a>,
     header: Option<&[String]>,
     options: &OutputOptions,
-) -> Box<dyn Sink<Check> + Send + 'a> {
+) -> Box<dyn Format<Check>> {
     match format {
         CheckFormat::Jsonl => Box::new(JsonlChecks {
-            out: BufWriter::with_capacity(BUFFER, out),
             names: options.names.clone(),
         }),
-        CheckFormat::Csv => Box::new(CsvSink::with_columns(
-            out,
+        CheckFormat::Csv => Box::new(CsvFormat::with_columns(
             header,
             options.delimiter,
             CheckColumns,
@@ -53,13 +49,26 @@ pub fn check_sink<'a>(
     }
 }
 
+/// The sink for `format` (see [`check_formatter`]), writing to `out`. Buffered inside;
+/// [`Sink::finish`] flushes.
+pub fn check_sink<'a>(
+    format: CheckFormat,
+    out: Box<dyn Write + Send + 'a>,
+    header: Option<&[String]>,
+    options: &OutputOptions,
+) -> Box<dyn Sink<Check> + Send + 'a> {
+    Box::new(FormatSink::new(
+        check_formatter(format, header, options),
+        out,
+    ))
+}
+
 /// The only solution as 81 digits.
 fn digits(solution: &Grid) -> [u8; 81] {
     solution.to_line(b'0')
 }
 
-struct JsonlChecks<W: Write> {
-    out: BufWriter<W>,
+struct JsonlChecks {
     names: Vec<String>,
 }
 
@@ -75,8 +84,8 @@ struct Row<'a> {
     redundant: Option<usize>,
 }
 
-impl<W: Write> Sink<Check> for JsonlChecks<W> {
-    fn write(&mut self, record: &Record, check: &Check) -> io::Result<()> {
+impl Format<Check> for JsonlChecks {
+    fn record(&self, record: &Record, check: &Check, _first: bool, out: &mut Vec<u8>) {
         let solution = check.solution.as_ref().map(digits);
         let row = Row {
             file: self
@@ -91,12 +100,9 @@ impl<W: Write> Sink<Check> for JsonlChecks<W> {
             solution: solution.as_ref().and_then(|d| std::str::from_utf8(d).ok()),
             redundant: check.redundant.as_ref().map(Vec::len),
         };
-        serde_json::to_writer(&mut self.out, &row).map_err(io::Error::from)?;
-        self.out.write_all(b"\n")
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        // strings and numbers always serialise
+        let _ = serde_json::to_writer(&mut *out, &row);
+        out.push(b'\n');
     }
 }
 
@@ -108,7 +114,7 @@ impl Appended<Check> for CheckColumns {
         &APPENDED
     }
 
-    fn write(&mut self, row: &mut CsvRow, check: &Check) {
+    fn write(&self, row: &mut CsvRow<'_>, check: &Check) {
         row.field(check.verdict.as_str());
         row.field(check.detail.as_deref().unwrap_or(""));
         match &check.solution {

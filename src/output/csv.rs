@@ -13,9 +13,7 @@
 //! (the CSV input's own, so a `;` or tab file is written back with it; else a comma), rows ended
 //! by LF, a field quoted only when it holds the delimiter, a quote, CR or LF (its quotes doubled).
 
-use std::io::{self, BufWriter, Write};
-
-use super::{BUFFER, OutputOptions, Sink, push_micros, push_u64};
+use super::{Format, OutputOptions, push_micros, push_u64};
 use crate::input::{Record, find_byte};
 use crate::status::Answer;
 
@@ -48,21 +46,24 @@ pub(crate) fn header_with(input: Option<&[String]>, appended: &[&str]) -> Vec<St
     header
 }
 
-/// One CSV row being built, written out whole by the sink. Writing CSV by hand rather than
-/// through the `csv` crate's writer halves its cost per record: a field that needs no quotes (the
-/// usual one) is found with a scan the compiler vectorizes and copied as it is, with no per-byte
-/// state machine.
-pub(crate) struct CsvRow {
-    bytes: Vec<u8>,
+/// One CSV row being appended to an output buffer. Writing CSV by hand rather than through the
+/// `csv` crate's writer halves its cost per record: a field that needs no quotes (the usual one)
+/// is found with a scan the compiler vectorizes and copied as it is, with no per-byte state
+/// machine.
+pub(crate) struct CsvRow<'a> {
+    out: &'a mut Vec<u8>,
+    /// Where the row starts in `out`.
+    start: usize,
     fields: usize,
     delimiter: u8,
 }
 
-impl CsvRow {
-    /// An empty row whose fields are separated by `delimiter`.
-    pub(crate) fn new(delimiter: u8) -> CsvRow {
+impl<'a> CsvRow<'a> {
+    /// A row appended to `out`, its fields separated by `delimiter`.
+    pub(crate) fn new(out: &'a mut Vec<u8>, delimiter: u8) -> CsvRow<'a> {
         CsvRow {
-            bytes: Vec::new(),
+            start: out.len(),
+            out,
             fields: 0,
             delimiter,
         }
@@ -71,35 +72,41 @@ impl CsvRow {
     /// Appends a field, quoted when it must be.
     pub(crate) fn field(&mut self, field: impl AsRef<[u8]>) {
         let field = field.as_ref();
-        if self.fields > 0 {
-            self.bytes.push(self.delimiter);
-        }
-        self.fields += 1;
+        self.separate();
         if needs_quotes(field, self.delimiter) {
-            self.bytes.push(b'"');
+            self.out.push(b'"');
             for &b in field {
                 if b == b'"' {
-                    self.bytes.push(b'"');
+                    self.out.push(b'"');
                 }
-                self.bytes.push(b);
+                self.out.push(b);
             }
-            self.bytes.push(b'"');
+            self.out.push(b'"');
         } else {
-            self.bytes.extend_from_slice(field);
+            self.out.extend_from_slice(field);
         }
     }
 
-    /// Ends the row and writes it to `out`, leaving the row empty for the next one.
-    fn write_to(&mut self, out: &mut impl Write) -> io::Result<()> {
-        if self.fields == 1 && self.bytes.is_empty() {
-            // a lone empty field is written `""`, or the row would read as no row at all
-            self.bytes.extend_from_slice(b"\"\"");
+    /// Appends a field that needs no quotes (a number), written by `write`.
+    fn plain_field(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        self.separate();
+        write(self.out);
+    }
+
+    fn separate(&mut self) {
+        if self.fields > 0 {
+            self.out.push(self.delimiter);
         }
-        self.bytes.push(b'\n');
-        let written = out.write_all(&self.bytes);
-        self.bytes.clear();
-        self.fields = 0;
-        written
+        self.fields += 1;
+    }
+
+    /// Ends the row.
+    fn end(self) {
+        if self.fields == 1 && self.out.len() == self.start {
+            // a lone empty field is written `""`, or the row would read as no row at all
+            self.out.extend_from_slice(b"\"\"");
+        }
+        self.out.push(b'\n');
     }
 }
 
@@ -126,100 +133,77 @@ fn needs_quotes_with<const D: u8>(field: &[u8]) -> bool {
     .is_some()
 }
 
-/// The columns a CSV sink appends to the input's, and how one record's answer fills them.
-pub(crate) trait Appended<A> {
+/// The columns a CSV format appends to the input's, and how one record's answer fills them.
+pub(crate) trait Appended<A>: Send + Sync {
     /// The column names, before renaming.
     fn names(&self) -> &'static [&'static str];
-    /// Appends the fields of one row (the row is ended by the sink).
-    fn write(&mut self, row: &mut CsvRow, answer: &A);
+    /// Appends the fields of one row (the row is ended by the format).
+    fn write(&self, row: &mut CsvRow<'_>, answer: &A);
 }
 
-/// Writes CSV: the input columns, then the columns `C` appends.
-pub(crate) struct CsvSink<W: Write, C> {
-    out: BufWriter<W>,
-    row: CsvRow,
+/// Formats CSV: the input columns, then the columns `C` appends.
+pub(crate) struct CsvFormat<C> {
     header: Vec<String>,
     /// Input columns per row; 0 for line and grid input (the cells are the one input column).
     width: usize,
-    header_written: bool,
+    delimiter: u8,
     columns: C,
 }
 
-impl<W: Write> CsvSink<W, SolveColumns> {
-    /// The sink of `solve`.
-    pub(crate) fn new(out: W, header: Option<&[String]>, options: &OutputOptions) -> Self {
+impl CsvFormat<SolveColumns> {
+    /// The format of `solve`.
+    pub(crate) fn new(header: Option<&[String]>, options: &OutputOptions) -> Self {
         let columns = SolveColumns {
             no_timings: options.no_timings,
-            number: Vec::with_capacity(24),
         };
-        CsvSink::with_columns(out, header, options.delimiter, columns)
+        CsvFormat::with_columns(header, options.delimiter, columns)
     }
 }
 
-impl<W: Write, C> CsvSink<W, C> {
-    /// A sink for input with CSV header `header` (`None`: line or grid input), appending `columns`,
-    /// fields separated by `delimiter`.
-    pub(crate) fn with_columns<A>(
-        out: W,
-        header: Option<&[String]>,
-        delimiter: u8,
-        columns: C,
-    ) -> Self
+impl<C> CsvFormat<C> {
+    /// A format for input with CSV header `header` (`None`: line or grid input), appending
+    /// `columns`, fields separated by `delimiter`.
+    pub(crate) fn with_columns<A>(header: Option<&[String]>, delimiter: u8, columns: C) -> Self
     where
         C: Appended<A>,
     {
-        CsvSink {
-            out: BufWriter::with_capacity(BUFFER, out),
-            row: CsvRow::new(delimiter),
+        CsvFormat {
             header: header_with(header, columns.names()),
             width: header.map_or(0, <[String]>::len),
-            header_written: false,
+            delimiter,
             columns,
-        }
-    }
-
-    fn write_header(&mut self) -> io::Result<()> {
-        if !self.header_written {
-            self.header_written = true;
-            for name in &self.header {
-                self.row.field(name);
-            }
-            self.row.write_to(&mut self.out)?;
-        }
-        Ok(())
-    }
-
-    /// Appends a row's input columns: its `width` fields (padded with empty ones or cut), or for
-    /// line and grid input (`width` 0) the cells as read.
-    fn input_fields(&mut self, record: &Record) {
-        if self.width == 0 {
-            return self.row.field(&record.cells);
-        }
-        for i in 0..self.width {
-            let field = record.fields.get(i).map_or("", String::as_str);
-            self.row.field(field);
         }
     }
 }
 
-impl<W: Write, A, C: Appended<A>> Sink<A> for CsvSink<W, C> {
-    fn write(&mut self, record: &Record, answer: &A) -> io::Result<()> {
-        self.write_header()?;
-        self.input_fields(record);
-        self.columns.write(&mut self.row, answer);
-        self.row.write_to(&mut self.out)
+impl<A, C: Appended<A>> Format<A> for CsvFormat<C> {
+    fn header(&self, out: &mut Vec<u8>) {
+        let mut row = CsvRow::new(out, self.delimiter);
+        for name in &self.header {
+            row.field(name);
+        }
+        row.end();
     }
 
-    fn finish(&mut self) -> io::Result<()> {
-        self.write_header()?;
-        self.out.flush()
+    fn record(&self, record: &Record, answer: &A, _first: bool, out: &mut Vec<u8>) {
+        let mut row = CsvRow::new(out, self.delimiter);
+        // the input columns: `width` fields (padded with empty ones or cut), or for line and
+        // grid input (`width` 0) the cells as read
+        if self.width == 0 {
+            row.field(&record.cells);
+        } else {
+            for i in 0..self.width {
+                row.field(record.fields.get(i).map_or("", String::as_str));
+            }
+        }
+        self.columns.write(&mut row, answer);
+        row.end();
     }
 }
 
 /// The columns `solve` appends: `status`, `solution`, `guesses`, `micros`.
 pub(crate) struct SolveColumns {
     no_timings: bool,
-    number: Vec<u8>,
 }
 
 impl Appended<Answer> for SolveColumns {
@@ -227,20 +211,18 @@ impl Appended<Answer> for SolveColumns {
         &APPENDED
     }
 
-    fn write(&mut self, row: &mut CsvRow, answer: &Answer) {
+    fn write(&self, row: &mut CsvRow<'_>, answer: &Answer) {
         row.field(answer.status.as_str());
         match answer.solution {
             Some(solution) => row.field(solution.to_line(b'0')),
             None => row.field(""),
         }
-        self.number.clear();
-        push_u64(&mut self.number, answer.guesses);
-        row.field(&self.number);
-        self.number.clear();
-        if !self.no_timings {
-            push_micros(&mut self.number, answer.nanos);
-        }
-        row.field(&self.number);
+        row.plain_field(|out| push_u64(out, answer.guesses));
+        row.plain_field(|out| {
+            if !self.no_timings {
+                push_micros(out, answer.nanos);
+            }
+        });
     }
 }
 
@@ -353,16 +335,16 @@ mod tests {
         ];
         for delimiter in [b',', b';', b'\t'] {
             let mut ours = Vec::new();
-            let mut row = CsvRow::new(delimiter);
             let mut theirs = ::csv::WriterBuilder::new()
                 .flexible(true)
                 .delimiter(delimiter)
                 .from_writer(Vec::new());
             for fields in rows {
+                let mut row = CsvRow::new(&mut ours, delimiter);
                 for f in fields {
                     row.field(f);
                 }
-                row.write_to(&mut ours).unwrap();
+                row.end();
                 theirs.write_record(fields).unwrap();
             }
             assert_eq!(

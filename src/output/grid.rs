@@ -3,48 +3,25 @@
 //! none before the first or after the last (so one solved puzzle prints exactly as Baekjoon 2580
 //! expects).
 
-use std::io::{self, BufWriter, Write};
-
-use super::Sink;
+use super::Format;
 use crate::input::Record;
 use crate::status::Answer;
 
-/// Writes the grid format.
-pub(crate) struct GridSink<W: Write> {
-    out: BufWriter<W>,
-    rows: Vec<u8>,
-    first: bool,
-}
+/// Formats the grid format.
+pub(crate) struct GridFormat;
 
-impl<W: Write> GridSink<W> {
-    pub(crate) fn new(out: BufWriter<W>) -> GridSink<W> {
-        GridSink {
-            out,
-            rows: Vec::with_capacity(2 * 81 + 1),
-            first: true,
-        }
-    }
-}
-
-impl<W: Write> Sink for GridSink<W> {
-    fn write(&mut self, _record: &Record, answer: &Answer) -> io::Result<()> {
-        self.rows.clear();
-        if !std::mem::take(&mut self.first) {
-            self.rows.push(b'\n');
+impl Format for GridFormat {
+    fn record(&self, _record: &Record, answer: &Answer, first: bool, out: &mut Vec<u8>) {
+        if !first {
+            out.push(b'\n');
         }
         match answer.solution {
-            Some(solution) if answer.status.is_solved() => solution.write_rows(&mut self.rows),
+            Some(solution) if answer.status.is_solved() => solution.write_rows(out),
             _ => {
-                self.rows
-                    .extend_from_slice(answer.status.as_str().as_bytes());
-                self.rows.push(b'\n');
+                out.extend_from_slice(answer.status.as_str().as_bytes());
+                out.push(b'\n');
             }
         }
-        self.out.write_all(&self.rows)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
     }
 }
 

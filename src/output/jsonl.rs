@@ -4,23 +4,19 @@
 //! (3 decimals, or null with `no_timings`), in that order. Strings go through serde_json, so any
 //! text read from a malformed record is escaped correctly.
 
-use std::io::{self, BufWriter, Write};
-
-use super::{OutputOptions, Sink, push_micros, push_u64};
+use super::{Format, OutputOptions, push_micros, push_u64};
 use crate::input::Record;
 use crate::status::Answer;
 
-/// Writes JSON Lines.
-pub(crate) struct JsonlSink<W: Write> {
-    out: BufWriter<W>,
-    line: Vec<u8>,
+/// Formats JSON Lines.
+pub(crate) struct JsonlFormat {
     no_timings: bool,
     /// `{"file":NAME,"line":` for each input, its name escaped once here rather than per record.
     starts: Vec<Vec<u8>>,
 }
 
-impl<W: Write> JsonlSink<W> {
-    pub(crate) fn new(out: BufWriter<W>, options: &OutputOptions) -> JsonlSink<W> {
+impl JsonlFormat {
+    pub(crate) fn new(options: &OutputOptions) -> JsonlFormat {
         let start = |name: &str| {
             let mut start = b"{\"file\":".to_vec();
             // a String always serialises
@@ -29,26 +25,23 @@ impl<W: Write> JsonlSink<W> {
             start
         };
         let inputs = options.names.len().max(1) as u32;
-        JsonlSink {
-            out,
-            line: Vec::with_capacity(512),
+        JsonlFormat {
             no_timings: options.no_timings,
             starts: (0..inputs).map(|i| start(options.name(i))).collect(),
         }
     }
 }
 
-impl<W: Write> Sink for JsonlSink<W> {
-    fn write(&mut self, record: &Record, answer: &Answer) -> io::Result<()> {
-        let l = &mut self.line;
-        l.clear();
+impl Format for JsonlFormat {
+    fn record(&self, record: &Record, answer: &Answer, _first: bool, l: &mut Vec<u8>) {
         match self.starts.get(record.source as usize) {
             Some(start) => l.extend_from_slice(start),
             None => l.extend_from_slice(b"{\"file\":\"<unknown input>\",\"line\":"),
         }
         push_u64(l, record.line);
         l.extend_from_slice(b",\"puzzle\":");
-        serde_json::to_writer(&mut *l, &record.cells).map_err(io::Error::from)?;
+        // a String always serialises
+        let _ = serde_json::to_writer(&mut *l, &record.cells);
         l.extend_from_slice(b",\"status\":\"");
         l.extend_from_slice(answer.status.as_str().as_bytes());
         l.extend_from_slice(b"\",\"solution\":");
@@ -69,11 +62,6 @@ impl<W: Write> Sink for JsonlSink<W> {
             push_micros(l, answer.nanos);
         }
         l.extend_from_slice(b"}\n");
-        self.out.write_all(l)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
     }
 }
 

@@ -2,41 +2,27 @@
 //! or `unique`), else the status word (`multiple`, `unsolvable`, `contradiction`, `malformed`; a
 //! `multiple` record prints its word, not one of its solutions, so nothing is hidden).
 
-use std::io::{self, BufWriter, Write};
-
-use super::Sink;
+use super::Format;
 use crate::grid::CELLS;
 use crate::input::Record;
 use crate::status::Answer;
 
-/// Writes the line format.
-pub(crate) struct LineSink<W: Write> {
-    out: BufWriter<W>,
-}
+/// Formats the line format.
+pub(crate) struct LineFormat;
 
-impl<W: Write> LineSink<W> {
-    pub(crate) fn new(out: BufWriter<W>) -> LineSink<W> {
-        LineSink { out }
-    }
-}
-
-impl<W: Write> Sink for LineSink<W> {
-    fn write(&mut self, _record: &Record, answer: &Answer) -> io::Result<()> {
+impl Format for LineFormat {
+    fn record(&self, _record: &Record, answer: &Answer, _first: bool, out: &mut Vec<u8>) {
         match answer.solution {
             Some(solution) if answer.status.is_solved() => {
                 let mut line = [b'\n'; CELLS + 1];
                 line[..CELLS].copy_from_slice(&solution.to_line(b'0'));
-                self.out.write_all(&line)
+                out.extend_from_slice(&line);
             }
             _ => {
-                self.out.write_all(answer.status.as_str().as_bytes())?;
-                self.out.write_all(b"\n")
+                out.extend_from_slice(answer.status.as_str().as_bytes());
+                out.push(b'\n');
             }
         }
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
     }
 }
 

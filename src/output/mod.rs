@@ -13,7 +13,7 @@ mod grid;
 mod jsonl;
 mod line;
 
-pub use self::check::{CheckFormat, check_sink};
+pub use self::check::{CheckFormat, check_formatter, check_sink};
 pub use self::csv::csv_header;
 
 /// Layout of the output.
@@ -86,6 +86,21 @@ impl OutputOptions {
     }
 }
 
+/// Turns records with their answers (by default a solve [`Answer`]) into output bytes, one record
+/// at a time and with no state between records, so that batches can be formatted on any thread
+/// and their bytes written in order by the one thread that writes.
+pub trait Format<A = Answer>: Send + Sync {
+    /// The bytes before the first record (a CSV header); none for the other formats. Written
+    /// once, even when there are no records.
+    fn header(&self, out: &mut Vec<u8>) {
+        let _ = out;
+    }
+
+    /// Appends one record. `first` says it is the first record of the whole output (the grid
+    /// format separates records with blank lines).
+    fn record(&self, record: &Record, answer: &A, first: bool, out: &mut Vec<u8>);
+}
+
 /// Receives every record with its answer (by default a solve [`Answer`]), in input order.
 pub trait Sink<A = Answer> {
     /// Writes one record.
@@ -97,26 +112,74 @@ pub trait Sink<A = Answer> {
 /// Output buffer of every sink: large, so writes to the terminal, pipe or file are few.
 const BUFFER: usize = 128 * 1024;
 
-/// The sink for `format` (not `Auto`), writing to `out`. `header` is the CSV input header, if any.
-///
-/// `Auto` should be resolved first ([`OutputFormat::resolve`]); if it is not, it is taken as `Line`.
-/// Output is buffered inside the sink; [`Sink::finish`] flushes it.
+/// The formatter for `format` (not `Auto`; taken as `Line` if it is). `header` is the CSV input
+/// header, if any. ([`OutputFormat::resolve`] resolves `Auto`.)
+pub fn formatter(
+    format: OutputFormat,
+    header: Option<&[String]>,
+    options: &OutputOptions,
+) -> Box<dyn Format> {
+    match format {
+        OutputFormat::Auto | OutputFormat::Line => Box::new(line::LineFormat),
+        OutputFormat::Grid => Box::new(grid::GridFormat),
+        OutputFormat::Jsonl => Box::new(jsonl::JsonlFormat::new(options)),
+        OutputFormat::Csv => Box::new(csv::CsvFormat::new(header, options)),
+    }
+}
+
+/// The sink for `format` (see [`formatter`]), writing to `out`, buffered inside; [`Sink::finish`]
+/// writes the header if no record did and flushes.
 pub fn sink<'a>(
     format: OutputFormat,
     out: Box<dyn Write + Send + 'a>,
     header: Option<&[String]>,
     options: &OutputOptions,
 ) -> Box<dyn Sink + Send + 'a> {
-    match format {
-        OutputFormat::Auto | OutputFormat::Line => {
-            Box::new(line::LineSink::new(BufWriter::with_capacity(BUFFER, out)))
+    Box::new(FormatSink::new(formatter(format, header, options), out))
+}
+
+/// A [`Sink`] made of a [`Format`]: formats each record and writes its bytes.
+pub(crate) struct FormatSink<'a, A> {
+    format: Box<dyn Format<A>>,
+    out: BufWriter<Box<dyn Write + Send + 'a>>,
+    bytes: Vec<u8>,
+    /// No record nor header written yet.
+    first: bool,
+}
+
+impl<'a, A> FormatSink<'a, A> {
+    pub(crate) fn new(format: Box<dyn Format<A>>, out: Box<dyn Write + Send + 'a>) -> Self {
+        FormatSink {
+            format,
+            out: BufWriter::with_capacity(BUFFER, out),
+            bytes: Vec::with_capacity(512),
+            first: true,
         }
-        OutputFormat::Grid => Box::new(grid::GridSink::new(BufWriter::with_capacity(BUFFER, out))),
-        OutputFormat::Jsonl => Box::new(jsonl::JsonlSink::new(
-            BufWriter::with_capacity(BUFFER, out),
-            options,
-        )),
-        OutputFormat::Csv => Box::new(csv::CsvSink::new(out, header, options)),
+    }
+
+    fn header(&mut self) -> io::Result<()> {
+        if self.first {
+            self.bytes.clear();
+            self.format.header(&mut self.bytes);
+            self.out.write_all(&self.bytes)?;
+        }
+        Ok(())
+    }
+}
+
+impl<A> Sink<A> for FormatSink<'_, A> {
+    fn write(&mut self, record: &Record, answer: &A) -> io::Result<()> {
+        self.header()?;
+        self.bytes.clear();
+        let first = std::mem::take(&mut self.first);
+        self.format.record(record, answer, first, &mut self.bytes);
+        self.out.write_all(&self.bytes)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.header()?;
+        self.first = false;
+        self.out.flush()
     }
 }
 
