@@ -168,3 +168,80 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 }
+
+/// Every record of `input`, read one at a time.
+fn one_by_one(input: &[u8], options: &ReaderOptions) -> Vec<Record> {
+    let mut reader = Reader::open(vec![Source::Bytes(input.to_vec())], options).expect("open");
+    let mut records = Vec::new();
+    while reader.read_batch(7, &mut records).expect("read") > 0 {}
+    records
+}
+
+/// Every record of `input`, read in blocks of about `size` records' worth of bytes and parsed.
+fn in_blocks(input: &[u8], options: &ReaderOptions, size: usize) -> Vec<Record> {
+    let mut reader = Reader::open(vec![Source::Bytes(input.to_vec())], options).expect("open");
+    let mut block = crate::input::Block::default();
+    let mut records = Vec::new();
+    while reader.read_block(&mut block, size).expect("read") {
+        block.parse();
+        records.extend_from_slice(block.records());
+    }
+    records
+}
+
+/// Pieces of CSV text that exercise its quoting: quotes opening, doubled and closing fields,
+/// quoted line ends, CRs, a BOM in the middle, delimiters, and puzzles.
+fn csv_piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => Just(PUZZLE.to_string()),
+        2 => Just(",".to_string()),
+        2 => Just("\n".to_string()),
+        2 => Just("\"".to_string()),
+        1 => Just("\"\"".to_string()),
+        1 => Just("\r\n".to_string()),
+        1 => Just("\u{FEFF}".to_string()),
+        2 => "[a-z0-9 .]{1,12}",
+        1 => Just("x".repeat(50)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn csv_read_in_blocks_gives_the_records_read_one_by_one(
+        pieces in proptest::collection::vec(csv_piece(), 0..150),
+        size in 1usize..6,
+        max in 20usize..200,
+    ) {
+        let text = format!("id,puzzle\n{}", pieces.concat());
+        let options = ReaderOptions {
+            format: InputFormat::Csv,
+            max_record: max,
+            ..ReaderOptions::default()
+        };
+        let want = one_by_one(text.as_bytes(), &options);
+        prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), want);
+    }
+
+    #[test]
+    fn lines_read_in_blocks_give_the_records_read_one_by_one(
+        kinds in proptest::collection::vec(line_kind(), 0..120),
+        size in 1usize..6,
+        crlf in any::<bool>(),
+        last_lf in any::<bool>(),
+    ) {
+        let end = if crlf { "\r\n" } else { "\n" };
+        let mut text = kinds.iter().map(|k| format!("{}{end}", k.text())).collect::<String>();
+        if !last_lf {
+            text.push_str(PUZZLE);
+        }
+        let options = ReaderOptions {
+            format: InputFormat::Line,
+            max_record: CAP,
+            ..ReaderOptions::default()
+        };
+        let want = one_by_one(text.as_bytes(), &options);
+        prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), want);
+    }
+}

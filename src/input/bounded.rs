@@ -50,6 +50,49 @@ pub(crate) fn read_line<R: BufRead>(
     }
 }
 
+/// Appends whole lines from `src` to `bytes`: as many as fit in `want` more bytes, or else the one
+/// line that crosses it (a line longer than `max` cut, so memory stays bounded). Returns how many
+/// bytes were appended: 0 only at the end of the input. The last line of an input may lack its
+/// LF; every other piece appended ends with one.
+///
+/// A cut line keeps `max + 2` of its bytes, one more than [`read_line`] keeps: a reader that
+/// reads it again from these bytes must find it too long exactly as it would have from the
+/// input, which for CSV means seeing a byte beyond the `max + 1` a row may take.
+pub(crate) fn read_lines<R: BufRead>(
+    src: &mut R,
+    bytes: &mut Vec<u8>,
+    want: usize,
+    max: usize,
+) -> io::Result<usize> {
+    let before = bytes.len();
+    let available = fill(src)?;
+    let window = available
+        .get(..want.min(available.len()))
+        .unwrap_or_default();
+    let cut = match memchr::memrchr(b'\n', window) {
+        Some(i) => i + 1,
+        // the line crossing `want`: through its LF, when that is buffered
+        None => {
+            memchr::memchr(b'\n', &available[window.len()..]).map_or(0, |i| window.len() + i + 1)
+        }
+    };
+    if cut > 0 {
+        bytes.extend_from_slice(&available[..cut]);
+        src.consume(cut);
+    } else {
+        // no LF in what is buffered: the line in pieces, capped
+        read_line(src, bytes, max.saturating_add(1))?;
+    }
+    Ok(bytes.len() - before)
+}
+
+/// Lines in `bytes` (the pieces [`read_lines`] appends): one per LF, and one more for a last line
+/// without its LF.
+pub(crate) fn count_lines(bytes: &[u8]) -> u64 {
+    let lfs = bytecount::count(bytes, b'\n') as u64;
+    lfs + u64::from(bytes.last().is_some_and(|&b| b != b'\n'))
+}
+
 /// Reads past the rest of the current line, through its LF. Returns false when the input ended
 /// first.
 pub(crate) fn skip_line<R: BufRead>(src: &mut R) -> io::Result<bool> {
@@ -152,6 +195,31 @@ mod tests {
         let first = lines(text.as_bytes(), 64);
         let again = lines(&first[0].0, 64);
         assert!(again[0].1 > 64);
+    }
+
+    #[test]
+    fn reads_whole_lines_up_to_what_is_wanted() {
+        let text = b"aaaa\nbbbb\ncccc\ndddd";
+        let mut src = io::BufReader::with_capacity(64, &text[..]);
+        let mut bytes = Vec::new();
+        // lines that fit in 11 bytes: two
+        assert_eq!(read_lines(&mut src, &mut bytes, 11, 100).unwrap(), 10);
+        // none fits in 2: the one crossing it, whole
+        assert_eq!(read_lines(&mut src, &mut bytes, 2, 100).unwrap(), 5);
+        assert_eq!(read_lines(&mut src, &mut bytes, 100, 100).unwrap(), 4);
+        assert_eq!(read_lines(&mut src, &mut bytes, 100, 100).unwrap(), 0);
+        assert_eq!(bytes, text);
+        assert_eq!(count_lines(&bytes), 4);
+        assert_eq!(count_lines(b"a\nb\n"), 2);
+        assert_eq!(count_lines(b""), 0);
+        // a line longer than the buffer and the cap: cut, through its LF
+        let long = format!("{}\nnext\n", "x".repeat(1000));
+        let mut src = io::BufReader::with_capacity(64, long.as_bytes());
+        let mut bytes = Vec::new();
+        assert_eq!(read_lines(&mut src, &mut bytes, 10, 100).unwrap(), 103);
+        assert_eq!(bytes, format!("{}\n", "x".repeat(102)).as_bytes());
+        bytes.clear();
+        assert_eq!(read_lines(&mut src, &mut bytes, 10, 100).unwrap(), 5);
     }
 
     #[test]

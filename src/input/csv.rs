@@ -70,9 +70,101 @@ pub(crate) struct CsvReader<R> {
     next_line: u64,
     /// Bytes a row may hold.
     max: usize,
+    delimiter: u8,
+    /// The parser has read nothing since it was made or reset (see [`CsvReader::read_row`]).
+    fresh: bool,
+    /// Where rows end in the bytes read for blocks ([`CsvReader::read_block`]).
+    boundaries: Boundaries,
+    /// The bytes of fields read of a row that was too long (see [`CsvReader::kept_text`]).
+    kept: usize,
+}
+
+/// What reading a CSV input's rows takes besides the bytes: enough to read the rows of a block on
+/// another thread exactly as this reader would.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CsvSettings {
+    delimiter: u8,
+    width: usize,
+    column: usize,
+    solution_column: Option<usize>,
+    max: usize,
 }
 
 impl<R: BufRead> CsvReader<R> {
+    /// A reader of the rows of `src`, whose first byte is on line `line`; no header is read.
+    fn start(src: R, line: u64, delimiter: u8, max: usize) -> CsvReader<R> {
+        let mut core = ::csv_core::ReaderBuilder::new()
+            .delimiter(delimiter)
+            .terminator(::csv_core::Terminator::Any(b'\n'))
+            .build();
+        core.set_line(line);
+        CsvReader {
+            src,
+            core,
+            out: vec![0; 256],
+            ends: vec![0; 16],
+            fields: 0,
+            column: 0,
+            solution_column: None,
+            width: 0,
+            line,
+            next_line: line,
+            max,
+            delimiter,
+            fresh: true,
+            boundaries: Boundaries::new(delimiter, max),
+            kept: 0,
+        }
+    }
+
+    /// A reader of the rows of a block (see [`CsvReader::read_block`]) whose first byte is on line
+    /// `line`, with the settings of the reader that read it.
+    pub(crate) fn for_block(src: R, line: u64, settings: &CsvSettings) -> CsvReader<R> {
+        let mut reader = CsvReader::start(src, line, settings.delimiter, settings.max);
+        reader.width = settings.width;
+        reader.column = settings.column;
+        reader.solution_column = settings.solution_column;
+        reader
+    }
+
+    /// What [`CsvReader::for_block`] needs to read this input's rows.
+    pub(crate) fn settings(&self) -> CsvSettings {
+        CsvSettings {
+            delimiter: self.delimiter,
+            width: self.width,
+            column: self.column,
+            solution_column: self.solution_column,
+            max: self.max,
+        }
+    }
+
+    /// Appends the input's next rows to `bytes`, unparsed: whole rows (as this reader would read
+    /// them, quoted line ends and the cap included) until `bytes` holds at least `target` more
+    /// bytes or the input ends. Returns the lines appended (0 at the end of the input). The rows
+    /// are then read by a [`CsvReader::for_block`] over `bytes`, on any thread.
+    ///
+    /// Rows end at LFs outside quotes, so a block is cut at the last LF that [`Boundaries`] says
+    /// ends a row; when no byte appended is a quote (the usual case), every LF ends one and the
+    /// bytes are not looked at one by one.
+    pub(crate) fn read_block(&mut self, bytes: &mut Vec<u8>, target: usize) -> io::Result<u64> {
+        let start = bytes.len();
+        loop {
+            let before = bytes.len();
+            let want = (start + target).saturating_sub(before).max(1);
+            if bounded::read_lines(&mut self.src, bytes, want, self.max)? == 0 {
+                break;
+            }
+            self.boundaries.feed(&bytes[before..]);
+            if bytes.len() - start >= target && self.boundaries.at_row_start() {
+                break;
+            }
+        }
+        let lines = bounded::count_lines(&bytes[start..]);
+        self.next_line += lines;
+        self.line = self.next_line - 1;
+        Ok(lines)
+    }
+
     /// Reads the header of `src`, whose first line is line `skipped + 1`; returns the reader and the
     /// header as read. The puzzle column is set with [`CsvReader::set_column`]. A header longer
     /// than `max` bytes is an error of kind `InvalidData`.
@@ -82,24 +174,7 @@ impl<R: BufRead> CsvReader<R> {
         delimiter: u8,
         max: usize,
     ) -> io::Result<(CsvReader<R>, Vec<String>)> {
-        let mut core = ::csv_core::ReaderBuilder::new()
-            .delimiter(delimiter)
-            .terminator(::csv_core::Terminator::Any(b'\n'))
-            .build();
-        core.set_line(skipped + 1);
-        let mut reader = CsvReader {
-            src,
-            core,
-            out: vec![0; 256],
-            ends: vec![0; 16],
-            fields: 0,
-            column: 0,
-            solution_column: None,
-            width: 0,
-            line: skipped + 1,
-            next_line: skipped + 1,
-            max,
-        };
+        let mut reader = CsvReader::start(src, skipped + 1, delimiter, max);
         let header: Vec<String> = match reader.read_row()? {
             Row::End => Vec::new(),
             Row::Fields => reader.row().map(to_text).collect(),
@@ -127,6 +202,11 @@ impl<R: BufRead> CsvReader<R> {
     /// The line of the last row read (1-based).
     pub(crate) fn line(&self) -> u64 {
         self.line
+    }
+
+    /// The line of the next byte to read.
+    pub(crate) fn next_line(&self) -> u64 {
+        self.next_line
     }
 
     /// The next record, `None` at the end of the input.
@@ -158,9 +238,15 @@ impl<R: BufRead> CsvReader<R> {
         loop {
             let available = bounded::fill(&mut self.src)?;
             if !available.is_empty() && taken >= limit {
-                return self.too_long(at_line_start);
+                return self.too_long(at_line_start, nout, nend);
             }
-            let input = &available[..available.len().min(limit - taken)];
+            let mut input = &available[..available.len().min(limit - taken)];
+            // csv-core drops a UTF-8 BOM from the first bytes a fresh parser reads; the BOM at
+            // the start of an input is gone already, and one anywhere else is data: one byte
+            // first keeps the parser from seeing it
+            if std::mem::take(&mut self.fresh) && input.starts_with(b"\xEF\xBB\xBF") {
+                input = &input[..1];
+            }
             if nout == self.out.len() {
                 self.out.resize(2 * self.out.len(), 0);
             }
@@ -187,7 +273,7 @@ impl<R: BufRead> CsvReader<R> {
                 ::csv_core::ReadRecordResult::Record => {
                     // a last row with no LF may have taken one byte over
                     if taken - usize::from(at_line_start) > self.max {
-                        return self.too_long(true);
+                        return self.too_long(true, nout, nend);
                     }
                     self.fields = nend;
                     return Ok(Row::Fields);
@@ -197,15 +283,18 @@ impl<R: BufRead> CsvReader<R> {
         }
     }
 
-    /// After a row has taken `max` bytes without ending: reads past the rest of the line where
-    /// reading stopped (unless it stopped just after a line end) and starts a fresh parser there.
-    fn too_long(&mut self, at_line_start: bool) -> io::Result<Row> {
+    /// After a row has taken `max` bytes without ending (its first `nout` bytes of fields read, in
+    /// `nend` whole fields and a part): reads past the rest of the line where reading stopped
+    /// (unless it stopped just after a line end) and starts a fresh parser there.
+    fn too_long(&mut self, at_line_start: bool, nout: usize, nend: usize) -> io::Result<Row> {
         if !at_line_start && bounded::skip_line(&mut self.src)? {
             self.next_line += 1;
         }
         self.core.reset();
         self.core.set_line(self.next_line);
-        self.fields = 0;
+        self.fresh = true;
+        self.fields = nend;
+        self.kept = nout;
         Ok(Row::TooLong {
             through: self.next_line - 1,
         })
@@ -243,7 +332,7 @@ impl<R: BufRead> CsvReader<R> {
                     record.source = source;
                     record.line = self.line;
                     record.fields.clear();
-                    record.cells = excerpt(&self.out[..self.out.len().min(1024)]);
+                    record.cells = excerpt(&self.kept_text());
                     record.puzzle = Err(reason);
                     record.solution = None;
                     return Ok(true);
@@ -311,6 +400,19 @@ impl<R: BufRead> CsvReader<R> {
         Ok(true)
     }
 
+    /// What was read of a row too long to read whole, its fields joined with `,`, for showing it.
+    fn kept_text(&self) -> Vec<u8> {
+        let mut text = self.joined();
+        let done = self.ends[..self.fields].last().copied().unwrap_or(0);
+        if let Some(part) = self.out.get(done..self.kept).filter(|p| !p.is_empty()) {
+            if self.fields > 0 {
+                text.push(b',');
+            }
+            text.extend_from_slice(part);
+        }
+        text
+    }
+
     /// The fields of the last row joined with `,`, for showing a row that lacks its puzzle.
     fn joined(&self) -> Vec<u8> {
         let mut out = Vec::new();
@@ -321,6 +423,122 @@ impl<R: BufRead> CsvReader<R> {
             out.extend_from_slice(f);
         }
         out
+    }
+}
+
+/// Where rows end in CSV bytes, told without parsing their fields: the quoting rules of csv-core
+/// as this module sets it up (`"` quotes, doubled inside quotes; rows end at LF; blank lines
+/// skipped) and [`CsvReader`]'s cap (a row that takes `max + 1` bytes without ending is read
+/// past to the end of the line where that happens). Fed the input in pieces, it says whether the
+/// bytes fed so far end where a row may start, which is where a block can be cut.
+#[derive(Debug, Clone)]
+struct Boundaries {
+    state: Quoting,
+    /// Bytes of the current row fed so far.
+    taken: usize,
+    /// The last byte fed was an LF.
+    after_lf: bool,
+    delimiter: u8,
+    /// Bytes a row may take before it is too long: `max + 1` (its LF).
+    limit: usize,
+}
+
+/// Where the bytes fed so far leave a CSV row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quoting {
+    /// Between rows (blank lines are read past here).
+    RowStart,
+    /// At the start of a field.
+    FieldStart,
+    /// In an unquoted field: quotes there are data.
+    Field,
+    /// Inside quotes.
+    Quoted,
+    /// Just after a quote inside quotes: another quote is data, anything else ends the quotes.
+    QuoteInQuoted,
+    /// Reading past the rest of the line of a row that took too many bytes.
+    Skipping,
+}
+
+impl Boundaries {
+    fn new(delimiter: u8, max: usize) -> Boundaries {
+        Boundaries {
+            state: Quoting::RowStart,
+            taken: 0,
+            after_lf: true,
+            delimiter,
+            limit: max.saturating_add(1),
+        }
+    }
+
+    /// True when the bytes fed so far end where a row may start.
+    fn at_row_start(&self) -> bool {
+        self.state == Quoting::RowStart
+    }
+
+    /// Feeds the next bytes of the input (whole lines, except perhaps the input's last).
+    fn feed(&mut self, bytes: &[u8]) {
+        // from a row start, bytes with no quote are rows that end at each LF (a row over the cap
+        // ends at its own LF too): only where the last line ends matters
+        if self.state == Quoting::RowStart && memchr::memchr(b'"', bytes).is_none() {
+            if let Some(&last) = bytes.last() {
+                self.after_lf = last == b'\n';
+                if !self.after_lf {
+                    let start = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+                    self.taken = bytes.len() - start;
+                    self.state = Quoting::Field;
+                }
+            }
+            return;
+        }
+        for &b in bytes {
+            self.byte(b);
+        }
+    }
+
+    fn byte(&mut self, b: u8) {
+        let lf = b == b'\n';
+        match self.state {
+            Quoting::Skipping => {
+                if lf {
+                    self.state = Quoting::RowStart;
+                }
+            }
+            Quoting::RowStart if lf => {}
+            _ if self.taken == self.limit => {
+                // the row is too long: the reader goes on at this byte when it stopped just
+                // after an LF, else after the end of this line
+                self.taken = 0;
+                if self.after_lf {
+                    self.state = Quoting::RowStart;
+                    self.byte(b);
+                    return;
+                }
+                self.state = if lf {
+                    Quoting::RowStart
+                } else {
+                    Quoting::Skipping
+                };
+            }
+            state => {
+                self.taken += 1;
+                let quote = b == b'"';
+                let delimiter = b == self.delimiter;
+                self.state = match state {
+                    Quoting::RowStart | Quoting::FieldStart if quote => Quoting::Quoted,
+                    Quoting::Quoted if quote => Quoting::QuoteInQuoted,
+                    Quoting::Quoted => Quoting::Quoted,
+                    Quoting::QuoteInQuoted if quote => Quoting::Quoted,
+                    _ if delimiter => Quoting::FieldStart,
+                    _ if lf => Quoting::RowStart,
+                    _ => Quoting::Field,
+                };
+                if self.state == Quoting::RowStart {
+                    self.taken = 0;
+                }
+            }
+        }
+        self.after_lf = lf;
     }
 }
 

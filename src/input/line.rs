@@ -56,6 +56,33 @@ impl<R: BufRead> LineReader<R> {
         self.line
     }
 
+    /// Given solutions are read.
+    pub(crate) fn solutions(&self) -> bool {
+        self.solutions
+    }
+
+    /// Bytes a line may hold.
+    pub(crate) fn max(&self) -> usize {
+        self.max
+    }
+
+    /// Appends the input's next lines to `bytes`, unparsed: whole lines (a line longer than the
+    /// cap cut as this reader cuts it) until `bytes` holds at least `target` more bytes or the
+    /// input ends. Returns the lines appended (0 at the end of the input). The lines are then read
+    /// by a `LineReader` over `bytes`, on any thread.
+    pub(crate) fn read_block(&mut self, bytes: &mut Vec<u8>, target: usize) -> io::Result<u64> {
+        let start = bytes.len();
+        while bytes.len() - start < target {
+            let want = target - (bytes.len() - start);
+            if bounded::read_lines(&mut self.src, bytes, want, self.max)? == 0 {
+                break;
+            }
+        }
+        let lines = bounded::count_lines(&bytes[start..]);
+        self.line += lines;
+        Ok(lines)
+    }
+
     /// The next record, `None` at the end of the input.
     #[cfg(test)]
     pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {

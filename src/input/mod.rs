@@ -157,6 +157,102 @@ impl Record {
     }
 }
 
+/// Records' bytes, cut where records start: read on one thread ([`Reader::read_block`]) and
+/// parsed on any ([`Block::parse`]), so that the thread that reads only moves bytes.
+///
+/// Line and CSV input are read this way: a block holds whole lines (CSV rows, quoted line ends
+/// and all), and parsing it gives exactly the records the reader would have read one by one,
+/// line numbers, malformed reasons and the record cap included. Grid input is read record by
+/// record into the block (its grids are few and large, and a grid's rows are counted across
+/// lines); its [`Block::parse`] has nothing left to do.
+#[derive(Debug, Default)]
+pub struct Block {
+    bytes: Vec<u8>,
+    layout: Layout,
+    records: Vec<Record>,
+}
+
+/// How a block's bytes are to be read.
+#[derive(Debug, Default, Clone, Copy)]
+enum Layout {
+    /// Nothing to parse: the records are read.
+    #[default]
+    Parsed,
+    /// Lines of line input.
+    Line {
+        source: u32,
+        /// The line of the block's first byte.
+        line: u64,
+        solutions: bool,
+        max: usize,
+    },
+    /// Rows of CSV input.
+    Csv {
+        source: u32,
+        /// The line of the block's first byte.
+        line: u64,
+        settings: csv::CsvSettings,
+    },
+}
+
+impl Block {
+    /// Parses the block's bytes into its records, reusing the records' buffers from the last
+    /// time the block was used; may run on any thread. Nothing to do when already parsed.
+    pub fn parse(&mut self) {
+        let mut count = 0;
+        let records = &mut self.records;
+        let mut next = |read: &mut dyn FnMut(&mut Record) -> io::Result<bool>| {
+            loop {
+                if count == records.len() {
+                    records.push(Record::empty());
+                }
+                // reading from bytes in memory cannot fail
+                match read(&mut records[count]) {
+                    Ok(true) => count += 1,
+                    _ => break,
+                }
+            }
+        };
+        match self.layout {
+            Layout::Parsed => return,
+            Layout::Line {
+                source,
+                line,
+                solutions,
+                max,
+            } => {
+                let mut reader = LineReader::new(&self.bytes[..], line - 1);
+                reader.set_solutions(solutions);
+                reader.set_max(max);
+                next(&mut |record| reader.next_into(source, record));
+            }
+            Layout::Csv {
+                source,
+                line,
+                settings,
+            } => {
+                let mut reader = CsvReader::for_block(&self.bytes[..], line, &settings);
+                next(&mut |record| reader.next_into(source, record));
+            }
+        }
+        self.records.truncate(count);
+        self.layout = Layout::Parsed;
+    }
+
+    /// The block's records (parsed with [`Block::parse`] first).
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The block's records, to be changed in place.
+    pub fn records_mut(&mut self) -> &mut [Record] {
+        &mut self.records
+    }
+}
+
+/// Bytes read into a block per record asked for: about a line of 81 cells and a solution.
+const BLOCK_BYTES_PER_RECORD: usize = 128;
+
 /// Errors that stop reading: the message names the input and, where known, the line.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
@@ -413,6 +509,87 @@ impl Reader {
         batch: &mut Vec<Record>,
     ) -> Result<usize, InputError> {
         self.read_at(0, max, batch)
+    }
+
+    /// Reads the next block: for line and CSV input, whole lines (rows) of about `records` records'
+    /// worth of bytes, to be parsed with [`Block::parse`]; for grid input, up to `records`
+    /// records, parsed here. A block never spans two inputs. Returns false at the end of all
+    /// inputs (and once reading has been stopped: see [`ReaderOptions::stop`]).
+    ///
+    /// An error met after some lines were read is held back and returned by the next call, so
+    /// the block before it is still worked and written (as with [`Reader::read_batch`]).
+    pub fn read_block(&mut self, block: &mut Block, records: usize) -> Result<bool, InputError> {
+        block.bytes.clear();
+        block.layout = Layout::Parsed;
+        if self.format == InputFormat::Grid {
+            return Ok(self.read_at(0, records, &mut block.records)? > 0);
+        }
+        block.records.clear();
+        if let Some(err) = self.failed.take() {
+            return Err(err);
+        }
+        let target = records.max(1).saturating_mul(BLOCK_BYTES_PER_RECORD);
+        loop {
+            if self.stopping() {
+                self.stop_reading();
+                return Ok(false);
+            }
+            let Some((source, active)) = self.active.as_mut() else {
+                if self.next >= self.origins.len() {
+                    return Ok(false);
+                }
+                self.open_next_or_stop()?;
+                continue;
+            };
+            let source = *source;
+            let (read, layout) = match active {
+                Active::Line(r) => {
+                    let layout = Layout::Line {
+                        source,
+                        line: r.line() + 1,
+                        solutions: r.solutions(),
+                        max: r.max(),
+                    };
+                    (r.read_block(&mut block.bytes, target), layout)
+                }
+                Active::Csv(r) => {
+                    let layout = Layout::Csv {
+                        source,
+                        line: r.next_line(),
+                        settings: r.settings(),
+                    };
+                    (r.read_block(&mut block.bytes, target), layout)
+                }
+                // the format is not grid (see above), and every input has the first one's
+                Active::Grid(_) => (Ok(0), Layout::Parsed),
+            };
+            block.layout = layout;
+            match read {
+                Ok(0) if block.bytes.is_empty() => self.active = None,
+                Ok(_) => {}
+                Err(e) => {
+                    let line = self.active.as_ref().map_or(0, |(_, a)| a.line());
+                    self.active = None;
+                    if !self.stopping() {
+                        let err = self.io_error(source as usize, line, e);
+                        if block.bytes.is_empty() {
+                            return Err(err);
+                        }
+                        self.failed = Some(err);
+                    }
+                }
+            }
+            if self.stopping() {
+                // what was read before the stop is kept, but a last line without its LF may be
+                // one cut short by a source that ended with the stop
+                let whole = memchr::memrchr(b'\n', &block.bytes).map_or(0, |i| i + 1);
+                block.bytes.truncate(whole);
+                self.stop_reading();
+            }
+            if !block.bytes.is_empty() {
+                return Ok(true);
+            }
+        }
     }
 
     /// Reads up to `max` records into `out[start..]` (reusing the records there, pushing new ones

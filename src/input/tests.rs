@@ -884,7 +884,7 @@ fn refilled_batches_hold_the_same_records_as_fresh_ones() {
     // solutions) in place; whatever was there before, the records must be the ones read afresh
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let (mut compared, mut with_solution, mut csv_fields) = (0, 0, 0);
-    for round in 0..2000 {
+    for round in 0..3000 {
         let inputs = [garbage(&mut rng), garbage(&mut rng)];
         let slices: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
         let format = [InputFormat::Auto, InputFormat::Line, InputFormat::Csv][round % 3];
@@ -919,5 +919,8 @@ fn refilled_batches_hold_the_same_records_as_fresh_ones() {
             }
         }
     }
-    assert!(compared > 1000 && with_solution > 0 && csv_fields > 0);
+    assert!(
+        compared > 1000 && with_solution > 0 && csv_fields > 0,
+        "{compared} {with_solution} {csv_fields}"
+    );
 }
