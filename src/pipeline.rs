@@ -139,6 +139,16 @@ where
     Ok(())
 }
 
+/// Maps `items` with `work` in parallel, on the pool the caller runs on (inside a batch's work in
+/// [`run_batches`], the run's pool), into `out`, in the items' order.
+pub fn map_into<I, T>(items: &[I], out: &mut Vec<T>, work: impl Fn(&I) -> T + Sync + Send)
+where
+    I: Sync,
+    T: Send,
+{
+    items.par_iter().map(work).collect_into_vec(out);
+}
+
 /// A batch of items and their results, for [`run`].
 struct Mapped<I, T> {
     items: Vec<I>,
@@ -178,13 +188,7 @@ where
         |batch: &mut Mapped<I, T>| Ok(read(config.batch_size, &mut batch.items)? > 0),
         pool,
         config.in_flight,
-        |batch: &mut Mapped<I, T>| {
-            batch
-                .items
-                .par_iter()
-                .map(&work)
-                .collect_into_vec(&mut batch.results);
-        },
+        |batch: &mut Mapped<I, T>| map_into(&batch.items, &mut batch.results, &work),
         |batch: &Mapped<I, T>| sink(&batch.items, &batch.results),
     )
 }

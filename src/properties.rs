@@ -225,6 +225,24 @@ proptest! {
     }
 
     #[test]
+    fn csv_with_no_quote_read_in_blocks_gives_the_records_read_one_by_one(
+        pieces in proptest::collection::vec(
+            csv_piece().prop_filter("no quote", |p| !p.contains('"')), 0..150),
+        size in 1usize..6,
+        max in 20usize..200,
+    ) {
+        // blocks without a quote are split without the parser: the same records all the same
+        let text = format!("id,puzzle\n{}", pieces.concat());
+        let options = ReaderOptions {
+            format: InputFormat::Csv,
+            max_record: max,
+            ..ReaderOptions::default()
+        };
+        let want = one_by_one(text.as_bytes(), &options);
+        prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), want);
+    }
+
+    #[test]
     fn lines_read_in_blocks_give_the_records_read_one_by_one(
         kinds in proptest::collection::vec(line_kind(), 0..120),
         size in 1usize..6,

@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use sudoku_batch::input::{InputError, Record};
-use sudoku_batch::output::{self, OutputFormat};
+use sudoku_batch::input::Block;
+use sudoku_batch::output::{self, Output, OutputFormat};
 use sudoku_batch::pipeline::{self, Config, PipelineError};
 use sudoku_batch::solver;
 use sudoku_batch::stats::Stats;
@@ -20,6 +20,21 @@ use super::NamedFormat;
 use super::progress::Progress;
 use super::signals::Signals;
 use crate::cli::SolveArgs;
+
+/// One batch of `solve`: its records' bytes read on the reading thread; parsed, solved and
+/// formatted on the pool; its output bytes, stderr lines and counts taken by the writing thread.
+#[derive(Default)]
+struct Batch {
+    block: Block,
+    answers: Vec<Answer>,
+    /// The formatted records.
+    out: Vec<u8>,
+    /// `FILE:LINE: reason` lines of its malformed records, for stderr.
+    reasons: String,
+    stats: Stats,
+    /// The first batch of the run (its first record is the output's first).
+    first: bool,
+}
 
 /// Runs `solve`; the exit code is 0, or 128 plus the number of a signal that stopped it.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
@@ -39,9 +54,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         })
         .transpose()?;
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
-    let format = output_format(args).resolve(reader.format());
     let options = super::output_options(&reader, &args.input, args.no_timings);
-    let mut sink = output::sink(format, out, reader.header(), &options);
+    let format = output::formatter(
+        output_format(args).resolve(reader.format()),
+        reader.header(),
+        &options,
+    );
+    let mut output = Output::new(out, format.as_ref());
     let config = Config {
         batch_size: args.input.batch_size.get(),
         ..Config::for_threads(threads)
@@ -52,38 +71,50 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let unique = args.unique;
     // the input and line of the last record written, for an interrupted run's summary
     let mut last = None;
+    let mut batches = 0u64;
 
-    let result = pipeline::run(
-        |max, batch: &mut Vec<Record>| {
-            let n = reader.refill_batch(max, batch)?;
-            records_read.fetch_add(n as u64, Ordering::Relaxed);
-            Ok::<usize, InputError>(n)
+    let result = pipeline::run_batches(
+        |batch: &mut Batch| {
+            batch.first = batches == 0;
+            batches += 1;
+            reader.read_block(&mut batch.block, config.batch_size)
         },
         &pool,
-        config,
-        |record: &Record| match &record.puzzle {
-            Ok(puzzle) => solver::answer(puzzle, unique),
-            Err(_) => Answer::malformed(),
-        },
-        |records: &[Record], answers: &[Answer]| -> io::Result<()> {
-            // Reasons for malformed records, written in one piece per batch.
-            let mut reasons = String::new();
-            for (record, answer) in records.iter().zip(answers) {
+        config.in_flight,
+        |batch: &mut Batch| {
+            batch.block.parse();
+            let records = batch.block.records();
+            records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
+            pipeline::map_into(records, &mut batch.answers, |record| match &record.puzzle {
+                Ok(puzzle) => solver::answer(puzzle, unique),
+                Err(_) => Answer::malformed(),
+            });
+            batch.out.clear();
+            batch.reasons.clear();
+            batch.stats = Stats::default();
+            for (i, (record, answer)) in records.iter().zip(&batch.answers).enumerate() {
                 if let Err(reason) = &record.puzzle {
-                    let name = &names[record.source as usize];
-                    let _ = writeln!(reasons, "{name}:{}: {reason}", record.line);
+                    let name = names.get(record.source as usize).map_or("", String::as_str);
+                    let _ = writeln!(batch.reasons, "{name}:{}: {reason}", record.line);
                 }
-                stats.add(answer);
-                sink.write(record, answer)?;
+                batch.stats.add(answer);
+                format.record(record, answer, batch.first && i == 0, &mut batch.out);
             }
-            progress.print(&reasons);
+        },
+        |batch: &Batch| -> io::Result<()> {
+            output.write(&batch.out)?;
+            progress.print(&batch.reasons);
+            let records = batch.block.records();
             progress.add(records.len());
-            last = records.last().map(|r| (r.source, r.line));
+            stats += &batch.stats;
+            if let Some(r) = records.last() {
+                last = Some((r.source, r.line));
+            }
             Ok(())
         },
     );
     progress.finish();
-    let finished = sink.finish();
+    let finished = output.finish();
     let writing = || format!("writing {output_name}");
     match result {
         // What was read before the failure has been written (a failed flush would only repeat

@@ -86,6 +86,13 @@ pub(crate) fn read_lines<R: BufRead>(
     Ok(bytes.len() - before)
 }
 
+/// Cuts `bytes` after its last LF at or after `start` (to `start` when there is none): what a read
+/// error or a stop left of a line is dropped.
+pub(crate) fn keep_whole_lines(bytes: &mut Vec<u8>, start: usize) {
+    let whole = memchr::memrchr(b'\n', &bytes[start..]).map_or(start, |i| start + i + 1);
+    bytes.truncate(whole);
+}
+
 /// Lines in `bytes` (the pieces [`read_lines`] appends): one per LF, and one more for a last line
 /// without its LF.
 pub(crate) fn count_lines(bytes: &[u8]) -> u64 {

@@ -77,6 +77,24 @@ pub(crate) struct CsvReader<R> {
     boundaries: Boundaries,
     /// The bytes of fields read of a row that was too long (see [`CsvReader::kept_text`]).
     kept: usize,
+    /// The input holds no quote: rows are read without the parser ([`CsvReader::set_plain`]).
+    plain: bool,
+}
+
+/// A new parser of CSV rows with `delimiter` (quotes `"`, doubled inside quotes; rows end at LF).
+/// (A parser must be made, or reset: csv-core's parsers do not survive `clone`, measured.)
+pub(crate) fn parser(delimiter: u8) -> ::csv_core::Reader {
+    ::csv_core::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .terminator(::csv_core::Terminator::Any(b'\n'))
+        .build()
+}
+
+impl CsvSettings {
+    /// The field delimiter.
+    pub(crate) fn delimiter(&self) -> u8 {
+        self.delimiter
+    }
 }
 
 /// What reading a CSV input's rows takes besides the bytes: enough to read the rows of a block on
@@ -93,10 +111,17 @@ pub(crate) struct CsvSettings {
 impl<R: BufRead> CsvReader<R> {
     /// A reader of the rows of `src`, whose first byte is on line `line`; no header is read.
     fn start(src: R, line: u64, delimiter: u8, max: usize) -> CsvReader<R> {
-        let mut core = ::csv_core::ReaderBuilder::new()
-            .delimiter(delimiter)
-            .terminator(::csv_core::Terminator::Any(b'\n'))
-            .build();
+        CsvReader::with_parser(src, line, parser(delimiter), delimiter, max)
+    }
+
+    /// A reader of the rows of `src` with the fresh parser `core` (set up for `delimiter`).
+    fn with_parser(
+        src: R,
+        line: u64,
+        mut core: ::csv_core::Reader,
+        delimiter: u8,
+        max: usize,
+    ) -> CsvReader<R> {
         core.set_line(line);
         CsvReader {
             src,
@@ -114,13 +139,25 @@ impl<R: BufRead> CsvReader<R> {
             fresh: true,
             boundaries: Boundaries::new(delimiter, max),
             kept: 0,
+            plain: false,
         }
     }
 
     /// A reader of the rows of a block (see [`CsvReader::read_block`]) whose first byte is on line
     /// `line`, with the settings of the reader that read it.
-    pub(crate) fn for_block(src: R, line: u64, settings: &CsvSettings) -> CsvReader<R> {
-        let mut reader = CsvReader::start(src, line, settings.delimiter, settings.max);
+    /// `parser` is one [`parser`] made for the settings' delimiter, perhaps used before (it is
+    /// reset here): made once for each block buffer rather than for each block, since making
+    /// one (its state tables) costs about 270,000 instructions, 170 a row of a block of Kaggle
+    /// rows. [`CsvReader::into_parser`] gives it back.
+    pub(crate) fn for_block(
+        src: R,
+        line: u64,
+        settings: &CsvSettings,
+        mut parser: ::csv_core::Reader,
+    ) -> CsvReader<R> {
+        parser.reset();
+        let mut reader =
+            CsvReader::with_parser(src, line, parser, settings.delimiter, settings.max);
         reader.width = settings.width;
         reader.column = settings.column;
         reader.solution_column = settings.solution_column;
@@ -146,23 +183,31 @@ impl<R: BufRead> CsvReader<R> {
     /// Rows end at LFs outside quotes, so a block is cut at the last LF that [`Boundaries`] says
     /// ends a row; when no byte appended is a quote (the usual case), every LF ends one and the
     /// bytes are not looked at one by one.
+    ///
+    /// On a read error, the whole lines read before it stay in `bytes` (and are counted) and the
+    /// error is returned: reading ends there, so a row they leave open is read as it ends.
     pub(crate) fn read_block(&mut self, bytes: &mut Vec<u8>, target: usize) -> io::Result<u64> {
         let start = bytes.len();
-        loop {
-            let before = bytes.len();
-            let want = (start + target).saturating_sub(before).max(1);
-            if bounded::read_lines(&mut self.src, bytes, want, self.max)? == 0 {
-                break;
+        let read = (|| {
+            loop {
+                let before = bytes.len();
+                let want = (start + target).saturating_sub(before).max(1);
+                if bounded::read_lines(&mut self.src, bytes, want, self.max)? == 0 {
+                    return Ok(());
+                }
+                self.boundaries.feed(&bytes[before..]);
+                if bytes.len() - start >= target && self.boundaries.at_row_start() {
+                    return Ok(());
+                }
             }
-            self.boundaries.feed(&bytes[before..]);
-            if bytes.len() - start >= target && self.boundaries.at_row_start() {
-                break;
-            }
+        })();
+        if read.is_err() {
+            bounded::keep_whole_lines(bytes, start);
         }
         let lines = bounded::count_lines(&bytes[start..]);
         self.next_line += lines;
         self.line = self.next_line - 1;
-        Ok(lines)
+        read.map(|()| lines)
     }
 
     /// Reads the header of `src`, whose first line is line `skipped + 1`; returns the reader and the
@@ -187,6 +232,11 @@ impl<R: BufRead> CsvReader<R> {
         };
         reader.width = header.len();
         Ok((reader, header))
+    }
+
+    /// The parser, to be used again for another block ([`CsvReader::for_block`]).
+    pub(crate) fn into_parser(self) -> ::csv_core::Reader {
+        self.core
     }
 
     /// Sets the 0-based puzzle column.
@@ -231,6 +281,9 @@ impl<R: BufRead> CsvReader<R> {
             }
         }
         self.line = self.next_line;
+        if self.plain {
+            return self.read_plain_row();
+        }
         let (mut nout, mut nend, mut taken) = (0, 0, 0);
         // the row's own LF is allowed on top of its `max` bytes
         let limit = self.max.saturating_add(1);
@@ -281,6 +334,66 @@ impl<R: BufRead> CsvReader<R> {
                 ::csv_core::ReadRecordResult::End => return Ok(Row::End),
             }
         }
+    }
+
+    /// [`CsvReader::read_row`] for input with no quote in it (see [`CsvReader::set_plain`]), past
+    /// the blank lines: a row is the bytes up to the next LF and its fields are split at the
+    /// delimiter, found with `memchr`, which is what csv-core makes of such bytes (with the cap:
+    /// what it would have taken of a long row, and where it would have gone on), at a tenth of
+    /// its cost.
+    fn read_plain_row(&mut self) -> io::Result<Row> {
+        let available = bounded::fill(&mut self.src)?;
+        if available.is_empty() {
+            return Ok(Row::End);
+        }
+        let limit = self.max.saturating_add(1);
+        let lf = memchr::memchr(b'\n', available);
+        let length = lf.unwrap_or(available.len());
+        let kept = &available[..length.min(limit)];
+        // a row ending within `limit` bytes (its LF counted) is whole; a last row with no LF
+        // may take `limit` bytes and is then too long, but its last field is whole
+        let whole = match lf {
+            Some(_) => length < limit,
+            None => length <= self.max,
+        };
+        let last_field_done = whole || (lf.is_none() && length <= limit);
+        if self.out.len() < kept.len() {
+            self.out.resize(kept.len(), 0);
+        }
+        let (mut nout, mut nend, mut at) = (0, 0, 0);
+        let delimiters = memchr::memchr_iter(self.delimiter, kept);
+        for end in delimiters.chain(last_field_done.then_some(kept.len())) {
+            let piece = &kept[at..end];
+            self.out[nout..nout + piece.len()].copy_from_slice(piece);
+            nout += piece.len();
+            if nend == self.ends.len() {
+                self.ends.resize(2 * self.ends.len() + 1, 0);
+            }
+            self.ends[nend] = nout;
+            nend += 1;
+            at = end + 1;
+        }
+        if !last_field_done {
+            // the part of a field the row was cut in
+            let piece = kept.get(at..).unwrap_or_default();
+            self.out[nout..nout + piece.len()].copy_from_slice(piece);
+            nout += piece.len();
+        }
+        self.src.consume(length + usize::from(lf.is_some()));
+        self.next_line += u64::from(lf.is_some());
+        self.fields = nend;
+        if whole {
+            return Ok(Row::Fields);
+        }
+        self.kept = nout;
+        Ok(Row::TooLong {
+            through: self.next_line - 1,
+        })
+    }
+
+    /// Reads rows as [`CsvReader::read_plain_row`] does: for input known to hold no quote.
+    pub(crate) fn set_plain(&mut self, plain: bool) {
+        self.plain = plain;
     }
 
     /// After a row has taken `max` bytes without ending (its first `nout` bytes of fields read, in

@@ -70,17 +70,26 @@ impl<R: BufRead> LineReader<R> {
     /// cap cut as this reader cuts it) until `bytes` holds at least `target` more bytes or the
     /// input ends. Returns the lines appended (0 at the end of the input). The lines are then read
     /// by a `LineReader` over `bytes`, on any thread.
+    ///
+    /// On a read error, the whole lines read before it stay in `bytes` (and are counted) and the
+    /// error is returned.
     pub(crate) fn read_block(&mut self, bytes: &mut Vec<u8>, target: usize) -> io::Result<u64> {
         let start = bytes.len();
-        while bytes.len() - start < target {
-            let want = target - (bytes.len() - start);
-            if bounded::read_lines(&mut self.src, bytes, want, self.max)? == 0 {
-                break;
+        let read = (|| {
+            while bytes.len() - start < target {
+                let want = target - (bytes.len() - start);
+                if bounded::read_lines(&mut self.src, bytes, want, self.max)? == 0 {
+                    break;
+                }
             }
+            Ok(())
+        })();
+        if read.is_err() {
+            bounded::keep_whole_lines(bytes, start);
         }
         let lines = bounded::count_lines(&bytes[start..]);
         self.line += lines;
-        Ok(lines)
+        read.map(|()| lines)
     }
 
     /// The next record, `None` at the end of the input.

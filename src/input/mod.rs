@@ -170,6 +170,8 @@ pub struct Block {
     bytes: Vec<u8>,
     layout: Layout,
     records: Vec<Record>,
+    /// A CSV parser for the delimiter with it, kept from one use of the block to the next.
+    parser: Option<(u8, ::csv_core::Reader)>,
 }
 
 /// How a block's bytes are to be read.
@@ -213,7 +215,7 @@ impl Block {
                 }
             }
         };
-        match self.layout {
+        match std::mem::take(&mut self.layout) {
             Layout::Parsed => return,
             Layout::Line {
                 source,
@@ -231,12 +233,18 @@ impl Block {
                 line,
                 settings,
             } => {
-                let mut reader = CsvReader::for_block(&self.bytes[..], line, &settings);
+                let delimiter = settings.delimiter();
+                let parser = match self.parser.take() {
+                    Some((d, parser)) if d == delimiter => parser,
+                    _ => csv::parser(delimiter),
+                };
+                let mut reader = CsvReader::for_block(&self.bytes[..], line, &settings, parser);
+                reader.set_plain(memchr::memchr(b'"', &self.bytes).is_none());
                 next(&mut |record| reader.next_into(source, record));
+                self.parser = Some((delimiter, reader.into_parser()));
             }
         }
         self.records.truncate(count);
-        self.layout = Layout::Parsed;
     }
 
     /// The block's records (parsed with [`Block::parse`] first).
@@ -524,7 +532,6 @@ impl Reader {
         if self.format == InputFormat::Grid {
             return Ok(self.read_at(0, records, &mut block.records)? > 0);
         }
-        block.records.clear();
         if let Some(err) = self.failed.take() {
             return Err(err);
         }
@@ -582,8 +589,7 @@ impl Reader {
             if self.stopping() {
                 // what was read before the stop is kept, but a last line without its LF may be
                 // one cut short by a source that ended with the stop
-                let whole = memchr::memrchr(b'\n', &block.bytes).map_or(0, |i| i + 1);
-                block.bytes.truncate(whole);
+                bounded::keep_whole_lines(&mut block.bytes, 0);
                 self.stop_reading();
             }
             if !block.bytes.is_empty() {

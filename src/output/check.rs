@@ -115,12 +115,14 @@ impl Appended<Check> for CheckColumns {
     }
 
     fn write(&self, row: &mut CsvRow<'_>, check: &Check) {
-        row.field(check.verdict.as_str());
+        // verdict words and digits never need quotes; details may
+        row.plain_field(|out| out.extend_from_slice(check.verdict.as_str().as_bytes()));
         row.field(check.detail.as_deref().unwrap_or(""));
-        match &check.solution {
-            Some(solution) => row.field(digits(solution)),
-            None => row.field(""),
-        }
+        row.plain_field(|out| {
+            if let Some(solution) = &check.solution {
+                out.extend_from_slice(&digits(solution));
+            }
+        });
         match &check.redundant {
             Some(redundant) => row.field(redundant.len().to_string()),
             None => row.field(""),

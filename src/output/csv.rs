@@ -87,8 +87,9 @@ impl<'a> CsvRow<'a> {
         }
     }
 
-    /// Appends a field that needs no quotes (a number), written by `write`.
-    fn plain_field(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+    /// Appends a field that needs no quotes (a number, a status word, digits), written by
+    /// `write`.
+    pub(crate) fn plain_field(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         self.separate();
         write(self.out);
     }
@@ -190,7 +191,12 @@ impl<A, C: Appended<A>> Format<A> for CsvFormat<C> {
         // the input columns: `width` fields (padded with empty ones or cut), or for line and
         // grid input (`width` 0) the cells as read
         if self.width == 0 {
-            row.field(&record.cells);
+            if record.puzzle.is_ok() {
+                // the cells of a puzzle are digits and blanks: never quoted
+                row.plain_field(|out| out.extend_from_slice(record.cells.as_bytes()));
+            } else {
+                row.field(&record.cells);
+            }
         } else {
             for i in 0..self.width {
                 row.field(record.fields.get(i).map_or("", String::as_str));
@@ -212,11 +218,13 @@ impl Appended<Answer> for SolveColumns {
     }
 
     fn write(&self, row: &mut CsvRow<'_>, answer: &Answer) {
-        row.field(answer.status.as_str());
-        match answer.solution {
-            Some(solution) => row.field(solution.to_line(b'0')),
-            None => row.field(""),
-        }
+        // status words and digits never need quotes
+        row.plain_field(|out| out.extend_from_slice(answer.status.as_str().as_bytes()));
+        row.plain_field(|out| {
+            if let Some(solution) = answer.solution {
+                out.extend_from_slice(&solution.to_line(b'0'));
+            }
+        });
         row.plain_field(|out| push_u64(out, answer.guesses));
         row.plain_field(|out| {
             if !self.no_timings {

@@ -138,6 +138,40 @@ pub fn sink<'a>(
     Box::new(FormatSink::new(formatter(format, header, options), out))
 }
 
+/// The output of a run formatted a batch at a time (with a [`Format`], on any thread): the
+/// header once, then each batch's bytes as they come, in order, buffered.
+pub struct Output<'a> {
+    out: BufWriter<Box<dyn Write + Send + 'a>>,
+    /// The header, until it is written.
+    header: Option<Vec<u8>>,
+}
+
+impl<'a> Output<'a> {
+    /// Output to `out` for records formatted by `format`.
+    pub fn new<A>(out: Box<dyn Write + Send + 'a>, format: &dyn Format<A>) -> Output<'a> {
+        let mut header = Vec::new();
+        format.header(&mut header);
+        Output {
+            out: BufWriter::with_capacity(BUFFER, out),
+            header: Some(header),
+        }
+    }
+
+    /// Writes a batch's bytes (the header first, before the first batch).
+    pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if let Some(header) = self.header.take() {
+            self.out.write_all(&header)?;
+        }
+        self.out.write_all(bytes)
+    }
+
+    /// Writes the header if no batch did, and flushes.
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.write(&[])?;
+        self.out.flush()
+    }
+}
+
 /// A [`Sink`] made of a [`Format`]: formats each record and writes its bytes.
 pub(crate) struct FormatSink<'a, A> {
     format: Box<dyn Format<A>>,
