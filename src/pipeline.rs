@@ -17,6 +17,7 @@
 
 use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use rayon::prelude::*;
@@ -56,34 +57,52 @@ pub enum PipelineError<R, W> {
     Write(W),
 }
 
-/// Reads batches with `read`, works each with `work` on `pool`, and calls `sink` with each batch,
-/// in input order, on a separate writer thread.
+/// The steps of [`run_batches`] besides reading and writing.
+pub struct Steps<P, W> {
+    /// The first step of a batch's work (parsing), which the reading thread may take on: it must
+    /// do nothing when run again on a batch it has been run on.
+    pub prepare: P,
+    /// The rest of a batch's work, on the pool; may use rayon's parallel iterators inside.
+    pub work: W,
+}
+
+/// Reads batches with `read`, works each on `pool` (`steps.prepare`, then `steps.work`), and
+/// calls `sink` with each batch, in input order, on a separate writer thread.
 ///
 /// `read` is handed a recycled batch (a fresh `B::default()` at first, later one already
 /// written) to fill; it returns false at the end, when the batch it was handed is not used.
-/// `work` runs on the pool and may use rayon's parallel iterators inside.
-pub fn run_batches<B, R, W, S, RE, WE>(
+///
+/// The reading thread takes a batch's `prepare` on itself when the pool has at least as many
+/// batches waiting as it has threads: then the pool is the bottleneck and the reading thread
+/// would only wait. With one thread (`-j1`) that keeps parsing beside solving, as it was before
+/// batches were parsed on the pool; with many, the reading thread seldom finds a backlog and
+/// only moves bytes.
+pub fn run_batches<B, R, P, W, S, RE, WE>(
     mut read: R,
     pool: &rayon::ThreadPool,
     in_flight: usize,
-    work: W,
+    steps: Steps<P, W>,
     sink: S,
 ) -> Result<(), PipelineError<RE, WE>>
 where
     B: Default + Send,
     R: FnMut(&mut B) -> Result<bool, RE>,
+    P: Fn(&mut B) + Sync,
     W: Fn(&mut B) + Sync,
     S: FnMut(&B) -> Result<(), WE> + Send,
     WE: Send,
 {
     let in_flight = in_flight.max(1);
+    let threads = pool.current_num_threads();
+    // batches handed to the pool whose job has not started
+    let waiting = &AtomicUsize::new(0);
+    let Steps { prepare, work } = &steps;
     let (free_tx, free_rx) = sync_channel::<B>(in_flight);
     for _ in 0..in_flight {
         // cannot fail: the channel has room for every batch and its receiver is alive
         let _ = free_tx.send(B::default());
     }
     let (done_tx, done_rx) = sync_channel::<(u64, B)>(in_flight);
-    let work = &work;
 
     std::thread::scope(|scope| {
         let writer = scope.spawn(move || write_in_order(done_rx, free_tx, sink));
@@ -94,10 +113,16 @@ where
                 if !read(&mut batch)? {
                     break;
                 }
+                if waiting.load(Ordering::Relaxed) >= threads {
+                    prepare(&mut batch);
+                }
                 let done_tx = done_tx.clone();
                 let no = batch_no;
                 batch_no += 1;
+                waiting.fetch_add(1, Ordering::Relaxed);
                 jobs.spawn(move |_| {
+                    waiting.fetch_sub(1, Ordering::Relaxed);
+                    prepare(&mut batch);
                     work(&mut batch);
                     // the writer may have stopped on an error; then the batch is dropped
                     let _ = done_tx.send((no, batch));
@@ -188,7 +213,10 @@ where
         |batch: &mut Mapped<I, T>| Ok(read(config.batch_size, &mut batch.items)? > 0),
         pool,
         config.in_flight,
-        |batch: &mut Mapped<I, T>| map_into(&batch.items, &mut batch.results, &work),
+        Steps {
+            prepare: |_: &mut Mapped<I, T>| {},
+            work: |batch: &mut Mapped<I, T>| map_into(&batch.items, &mut batch.results, &work),
+        },
         |batch: &Mapped<I, T>| sink(&batch.items, &batch.results),
     )
 }

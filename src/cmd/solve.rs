@@ -4,14 +4,14 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 
 use sudoku_batch::input::Block;
-use sudoku_batch::output::{self, Output, OutputFormat};
-use sudoku_batch::pipeline::{self, Config, PipelineError};
+use sudoku_batch::output::{self, Format, Output, OutputFormat};
+use sudoku_batch::pipeline::{self, Config, PipelineError, Steps};
 use sudoku_batch::solver;
 use sudoku_batch::stats::Stats;
 use sudoku_batch::status::Answer;
@@ -81,25 +81,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         },
         &pool,
         config.in_flight,
-        |batch: &mut Batch| {
-            batch.block.parse();
-            let records = batch.block.records();
-            records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
-            pipeline::map_into(records, &mut batch.answers, |record| match &record.puzzle {
-                Ok(puzzle) => solver::answer(puzzle, unique),
-                Err(_) => Answer::malformed(),
-            });
-            batch.out.clear();
-            batch.reasons.clear();
-            batch.stats = Stats::default();
-            for (i, (record, answer)) in records.iter().zip(&batch.answers).enumerate() {
-                if let Err(reason) = &record.puzzle {
-                    let name = names.get(record.source as usize).map_or("", String::as_str);
-                    let _ = writeln!(batch.reasons, "{name}:{}: {reason}", record.line);
-                }
-                batch.stats.add(answer);
-                format.record(record, answer, batch.first && i == 0, &mut batch.out);
-            }
+        Steps {
+            prepare: |batch: &mut Batch| batch.block.parse(),
+            work: |batch: &mut Batch| {
+                solve_batch(batch, format.as_ref(), names, unique, &records_read)
+            },
         },
         |batch: &Batch| -> io::Result<()> {
             output.write(&batch.out)?;
@@ -141,6 +127,34 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             .with_context(|| format!("writing {}", super::output_name(Some(path))))?;
     }
     Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
+}
+
+/// A batch's work on the pool, once its block is parsed: its records solved (in parallel), then
+/// formatted, their stats counted and the reasons of malformed ones written.
+fn solve_batch(
+    batch: &mut Batch,
+    format: &dyn Format,
+    names: &[String],
+    unique: bool,
+    records_read: &AtomicU64,
+) {
+    let records = batch.block.records();
+    records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
+    pipeline::map_into(records, &mut batch.answers, |record| match &record.puzzle {
+        Ok(puzzle) => solver::answer(puzzle, unique),
+        Err(_) => Answer::malformed(),
+    });
+    batch.out.clear();
+    batch.reasons.clear();
+    batch.stats = Stats::default();
+    for (i, (record, answer)) in records.iter().zip(&batch.answers).enumerate() {
+        if let Err(reason) = &record.puzzle {
+            let name = names.get(record.source as usize).map_or("", String::as_str);
+            let _ = writeln!(batch.reasons, "{name}:{}: {reason}", record.line);
+        }
+        batch.stats.add(answer);
+        format.record(record, answer, batch.first && i == 0, &mut batch.out);
+    }
 }
 
 /// The output format: `-O`, else for `auto` the one the name of `-o` asks for (`.jsonl`, `.csv`),
