@@ -174,6 +174,14 @@ where
     items.par_iter().map(work).collect_into_vec(out);
 }
 
+/// Maps the indices `0..n` with `work` in parallel, as [`map_into`] maps items, into `out`.
+pub fn map_indexed_into<T>(n: usize, out: &mut Vec<T>, work: impl Fn(usize) -> T + Sync + Send)
+where
+    T: Send,
+{
+    (0..n).into_par_iter().map(work).collect_into_vec(out);
+}
+
 /// A batch of items and their results, for [`run`].
 struct Mapped<I, T> {
     items: Vec<I>,

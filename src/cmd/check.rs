@@ -17,17 +17,30 @@ use anyhow::{Context, Result};
 
 use sudoku_batch::check::report::{self, Finding, ReportFormat};
 use sudoku_batch::check::{self, Check, Duplicates, Options, Tally};
-use sudoku_batch::input::{InputError, InputFormat, Record};
-use sudoku_batch::output::{self, CheckFormat};
-use sudoku_batch::pipeline::{self, Config, PipelineError};
+use sudoku_batch::input::{Block, InputError, InputFormat};
+use sudoku_batch::output::{self, CheckFormat, Output};
+use sudoku_batch::pipeline::{self, Config, PipelineError, Steps};
 
 use super::NamedFormat;
 use super::progress::Progress;
 use super::signals::Signals;
 use crate::cli::CheckArgs;
 
-/// A record and, when its puzzle repeats an earlier one, where that one was first seen.
-type Item = (Record, Option<String>);
+/// One batch of `check`: its records' bytes read on the reading thread (and, for
+/// `--duplicates`, parsed there and looked up in input order); parsed, checked and formatted on
+/// the pool; written, counted and listed by the writing thread.
+#[derive(Default)]
+struct Batch {
+    block: Block,
+    /// With `--duplicates`: for each record whose puzzle repeats an earlier one, where that one
+    /// was first seen.
+    first_seen: Vec<Option<String>>,
+    checks: Vec<Check>,
+    /// The per-record stream's bytes (with `-O`).
+    out: Vec<u8>,
+    /// The first batch of the run.
+    first: bool,
+}
 
 /// Runs `check`; the exit code is 1 when any record has a problem, 128 plus the number of a
 /// signal that stopped it.
@@ -61,13 +74,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     reader.read_solutions(args.solution_column.as_ref())?;
     let output_options = super::output_options(&reader, &args.input, false);
     let names = output_options.names.clone();
-    let mut sink = match (stream, out) {
-        (Some(format), Some(out)) => Some(output::check_sink(
-            format,
-            out,
-            reader.header(),
-            &output_options,
-        )),
+    let format = stream.map(|f| output::check_formatter(f, reader.header(), &output_options));
+    let mut output = match (&format, out) {
+        (Some(format), Some(out)) => Some(Output::new(out, format.as_ref())),
         _ => None,
     };
     let mut report =
@@ -81,30 +90,53 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         minimal: args.minimal,
     };
     let mut duplicates = args.duplicates.then(|| Duplicates::new(names.clone()));
-    let mut batch = Vec::new();
     let mut tally = Tally::default();
     let mut listing = Listing::new(args.max_problems);
     // the input and line of the last record written, for an interrupted run's summary
     let mut last = None;
+    let mut batches = 0u64;
 
-    let result = pipeline::run(
-        |max, out: &mut Vec<Item>| {
-            // the records of the recycled batch are refilled in place (see Reader::refill_batch)
-            batch.extend(out.drain(..).map(|(record, _)| record));
-            let n = reader.refill_batch(max, &mut batch)?;
-            // in input order, on this thread: the first occurrence is the one noted
-            out.extend(batch.drain(..).map(|record| {
-                let first = duplicates.as_mut().and_then(|d| d.first_seen(&record));
-                (record, first)
-            }));
-            records_read.fetch_add(n as u64, Ordering::Relaxed);
-            Ok::<usize, InputError>(n)
+    let result = pipeline::run_batches(
+        |batch: &mut Batch| {
+            batch.first = batches == 0;
+            batches += 1;
+            if !reader.read_block(&mut batch.block, config.batch_size)? {
+                return Ok(false);
+            }
+            batch.first_seen.clear();
+            if let Some(duplicates) = duplicates.as_mut() {
+                // in input order, on this thread: the first occurrence is the one noted
+                batch.block.parse();
+                let records = batch.block.records();
+                batch
+                    .first_seen
+                    .extend(records.iter().map(|r| duplicates.first_seen(r)));
+            }
+            Ok::<bool, InputError>(true)
         },
         &pool,
-        config,
-        |(record, first): &Item| check::check_record(record, first.as_deref(), &options),
-        |items: &[Item], checks: &[Check]| -> Result<()> {
-            for ((record, _), check) in items.iter().zip(checks) {
+        config.in_flight,
+        Steps {
+            prepare: |batch: &mut Batch| batch.block.parse(),
+            work: |batch: &mut Batch| {
+                let records = batch.block.records();
+                records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
+                let first_seen = &batch.first_seen;
+                pipeline::map_indexed_into(records.len(), &mut batch.checks, |i| {
+                    let first = first_seen.get(i).and_then(Option::as_deref);
+                    check::check_record(&records[i], first, &options)
+                });
+                batch.out.clear();
+                if let Some(format) = &format {
+                    for (i, (record, check)) in records.iter().zip(&batch.checks).enumerate() {
+                        format.record(record, check, batch.first && i == 0, &mut batch.out);
+                    }
+                }
+            },
+        },
+        |batch: &Batch| -> Result<()> {
+            let records = batch.block.records();
+            for (record, check) in records.iter().zip(&batch.checks) {
                 tally.add(record, check);
                 if check.is_finding() {
                     let finding = Finding {
@@ -123,15 +155,18 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                         })?;
                     }
                 }
-                if let Some(sink) = sink.as_mut() {
-                    sink.write(record, check)
-                        .with_context(|| format!("writing {output_name}"))?;
-                }
+            }
+            if let Some(output) = output.as_mut() {
+                output
+                    .write(&batch.out)
+                    .with_context(|| format!("writing {output_name}"))?;
             }
             // the batch's findings are listed as they are found, not at the end of the run
             progress.print(&listing.take());
-            progress.add(items.len());
-            last = items.last().map(|(r, _)| (r.source, r.line));
+            progress.add(records.len());
+            if let Some(r) = records.last() {
+                last = Some((r.source, r.line));
+            }
             Ok(())
         },
     );
@@ -142,8 +177,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         Err(PipelineError::Read(err)) => Some(err),
         Err(PipelineError::Write(err)) => return Err(err),
     };
-    if let Some(sink) = sink.as_mut() {
-        sink.finish()
+    if let Some(output) = output.as_mut() {
+        output
+            .finish()
             .with_context(|| format!("writing {output_name}"))?;
     }
     let mut totals = tally.totals(args.minimal);
