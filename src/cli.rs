@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_batch::bench;
 use sudoku_batch::check::report::ReportFormat;
-use sudoku_batch::input::{Column, DEFAULT_MAX_RECORD, InputFormat};
+use sudoku_batch::input::{Column, DEFAULT_MAX_RECORD, Echo, InputFormat};
 use sudoku_batch::output::{CheckFormat, OutputFormat};
 use sudoku_batch::pipeline::DEFAULT_BATCH_SIZE;
 
@@ -121,6 +121,45 @@ pub struct InputArgs {
     /// Records per batch handed to the thread pool.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH_SIZE, hide = true)]
     pub batch_size: NonZeroUsize,
+
+    /// The contract of record-pipe engines (Spark's RDD.pipe, SQL TRANSFORM): every input line
+    /// gives exactly one output line (blank and # lines are malformed records), no CSV header
+    /// out, the malformed reason in each record, nothing on stderr unless the run fails, exit 0
+    /// whatever the records hold, one thread unless -j is given, line input unless -I csv or
+    /// --csv-columns.
+    #[arg(long)]
+    pub pipe: bool,
+
+    /// Keep, from each line of line input, the whole line (`line`: output key/column `input`)
+    /// or some of its fields (`1,3`: `field1`, `field3`; split on whitespace, `:` and `,`), so
+    /// keys, hashes and ratings come back with the answers.
+    #[arg(long, value_name = "line|N,N...", value_parser = parse_echo)]
+    pub echo: Option<Echo>,
+}
+
+impl InputArgs {
+    /// Nothing on stderr but errors: `-q`, or pipe mode (where even problem records stay off
+    /// stderr: their reasons are in the records).
+    pub fn silent(&self) -> bool {
+        self.quiet || self.pipe
+    }
+}
+
+/// `--echo` text: `line`, or 1-based field numbers separated by commas.
+pub fn parse_echo(text: &str) -> Result<Echo, String> {
+    if text.eq_ignore_ascii_case("line") {
+        return Ok(Echo::Line);
+    }
+    let numbers: Result<Vec<usize>, _> = text
+        .split(',')
+        .map(|n| match n.trim().parse::<usize>() {
+            Ok(0) | Err(_) => Err(format!(
+                "expected `line` or field numbers from 1 such as 1,3, not {text:?}"
+            )),
+            Ok(n) => Ok(n),
+        })
+        .collect();
+    numbers.map(Echo::Fields)
 }
 
 /// How to read an input: its layout and CSV puzzle column.
@@ -135,6 +174,11 @@ pub struct FormatArgs {
     /// puzzle, quizzes, quiz, question, sudoku, ...).
     #[arg(short = 'c', long, value_name = "NAME|INDEX", value_parser = parse_column)]
     pub column: Option<Column>,
+
+    /// The column names of CSV input that has no header row (a chunk of a CSV file, as an
+    /// engine hands it over), separated by commas; implies -I csv.
+    #[arg(long, value_name = "NAME,NAME...", value_delimiter = ',')]
+    pub csv_columns: Option<Vec<String>>,
 
     /// Longest record (a line, a grid row, a CSV row) read, in bytes (K, M, G: KiB, MiB, GiB).
     /// A longer one is a malformed record, read past in bounded memory.

@@ -263,3 +263,35 @@ proptest! {
         prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), want);
     }
 }
+
+/// The lines of `text` as an engine counts them: one per LF, and one more for a last line
+/// without its LF.
+fn lines_of(text: &str) -> u64 {
+    let lfs = text.matches('\n').count() as u64;
+    lfs + u64::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn pipe_mode_gives_one_record_per_line_in_order(
+        pieces in proptest::collection::vec(csv_piece(), 0..120),
+        csv in any::<bool>(),
+        size in 1usize..6,
+        max in 20usize..200,
+    ) {
+        let text = pieces.concat();
+        let options = ReaderOptions {
+            pipe: true,
+            csv_columns: csv.then(|| vec!["id".to_string(), "puzzle".to_string()]),
+            max_record: max,
+            ..ReaderOptions::default()
+        };
+        let records = one_by_one(text.as_bytes(), &options);
+        let lines: Vec<u64> = records.iter().map(|r| r.line).collect();
+        let want: Vec<u64> = (1..=lines_of(&text)).collect();
+        prop_assert_eq!(lines, want);
+        prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), records);
+    }
+}

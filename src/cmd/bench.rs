@@ -57,11 +57,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     let mut datasets = Vec::with_capacity(args.inputs.len());
     for input in &args.inputs {
-        let mut reader = super::open_sources(
-            super::sources(std::slice::from_ref(input)),
-            &args.format,
-            None,
-        )?;
+        let mut reader =
+            super::open_sources(super::sources(std::slice::from_ref(input)), &args.format)?;
         let name = reader.source_name(0).to_string();
         let quiet = args.quiet;
         let mut set = Dataset::load(&mut reader, &name, &clock, |record, reason| {

@@ -48,7 +48,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let start = Instant::now();
     let signals = Signals::install()?;
     // everything that can fail on the command line alone fails before stdin is read
-    let pool = super::thread_pool(args.input.threads, args.input.quiet)?;
+    let pool = super::thread_pool(&args.input)?;
     let threads = pool.current_num_threads();
     let stream = stream_format(args)?;
     let out = match stream {
@@ -162,7 +162,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                     .with_context(|| format!("writing {output_name}"))?;
             }
             // the batch's findings are listed as they are found, not at the end of the run
-            progress.print(&listing.take());
+            let listed = listing.take();
+            if !args.input.pipe {
+                progress.print(&listed);
+            }
             progress.add(records.len());
             if let Some(r) = records.last() {
                 last = Some((r.source, r.line));
@@ -194,8 +197,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             .finish(&totals)
             .with_context(|| format!("writing {}", super::output_name(Some(path))))?;
     }
-    listing.finish(args.report.is_some());
-    if !args.input.quiet {
+    if !args.input.pipe {
+        listing.finish(args.report.is_some());
+    }
+    if !args.input.silent() {
         let problems = match totals.problems {
             0 => "no problems".to_string(),
             1 => "1 problem".to_string(),
@@ -213,7 +218,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     if let Some(code) = signals.exit_code() {
         return Ok(code);
     }
-    Ok(if totals.problems > 0 {
+    // pipe mode: the records say what is wrong; the run itself went well
+    Ok(if totals.problems > 0 && !args.input.pipe {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

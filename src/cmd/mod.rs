@@ -41,22 +41,35 @@ pub fn sources(inputs: &[PathBuf]) -> Vec<Source> {
 
 /// Opens the inputs named on the command line; raising `stop` stops reading.
 pub fn open_reader(args: &InputArgs, stop: Arc<AtomicBool>) -> Result<Reader> {
-    open_sources(sources(&args.inputs), &args.format, Some(stop))
+    let mut options = reader_options(&args.format);
+    options.stop = Some(stop);
+    options.pipe = args.pipe;
+    options.echo = args.echo.clone().unwrap_or_default();
+    if args.pipe && options.format == InputFormat::Grid {
+        anyhow::bail!("--pipe reads line or CSV input: a grid is not one line");
+    }
+    open_with(sources(&args.inputs), &args.format, &options)
 }
 
 /// Opens `sources` as one stream of records in the layout `args` asks for.
-pub fn open_sources(
-    sources: Vec<Source>,
-    args: &FormatArgs,
-    stop: Option<Arc<AtomicBool>>,
-) -> Result<Reader> {
-    let options = ReaderOptions {
+pub fn open_sources(sources: Vec<Source>, args: &FormatArgs) -> Result<Reader> {
+    open_with(sources, args, &reader_options(args))
+}
+
+/// The reading options `args` ask for.
+fn reader_options(args: &FormatArgs) -> ReaderOptions {
+    ReaderOptions {
         format: args.input_format.into(),
         column: args.column.clone(),
         max_record: args.max_record.0,
-        stop,
-    };
-    let reader = Reader::open(sources, &options)?;
+        csv_columns: args.csv_columns.clone(),
+        ..ReaderOptions::default()
+    }
+}
+
+/// Opens `sources` with `options`, checking what `args` ask for against what they turn out to be.
+fn open_with(sources: Vec<Source>, args: &FormatArgs, options: &ReaderOptions) -> Result<Reader> {
+    let reader = Reader::open(sources, options)?;
     if args.column.is_some() && reader.format() != InputFormat::Csv {
         anyhow::bail!(
             "--column applies to CSV input only; {} is {} input",
@@ -67,15 +80,18 @@ pub fn open_sources(
     Ok(reader)
 }
 
-/// The rayon pool for `--threads`: when not given, `RAYON_NUM_THREADS` (as rayon reads it: a
-/// positive number; 0 or anything else means the default), else all cores. Capped by
-/// [`thread_ceiling`], with a warning unless `quiet`.
-pub fn thread_pool(threads: Option<NonZeroUsize>, quiet: bool) -> Result<rayon::ThreadPool> {
-    let asked = threads.or_else(|| {
+/// The rayon pool for `--threads`: when not given, 1 in pipe mode, else `RAYON_NUM_THREADS` (as
+/// rayon reads it: a positive number; 0 or anything else means the default), else all cores.
+/// Capped by [`thread_ceiling`], with a warning unless quiet.
+pub fn thread_pool(args: &InputArgs) -> Result<rayon::ThreadPool> {
+    // pipe mode: one thread unless -j says otherwise (an engine runs many processes)
+    let pipe_default = args.pipe.then_some(NonZeroUsize::MIN);
+    let asked = args.threads.or(pipe_default).or_else(|| {
         std::env::var("RAYON_NUM_THREADS")
             .ok()
             .and_then(|n| n.trim().parse::<NonZeroUsize>().ok())
     });
+    let quiet = args.silent();
     let threads = match asked {
         Some(n) => capped_threads(n, quiet).get(),
         None => logical_cpus(),
@@ -144,10 +160,17 @@ pub fn refuse_input(path: &Path, inputs: &[PathBuf], what: &str) -> Result<()> {
 /// The output settings the inputs call for: their names (jsonl's `file`) and the CSV input's
 /// delimiter, so a `;` or tab file is written back with it.
 pub fn output_options(reader: &Reader, args: &InputArgs, no_timings: bool) -> OutputOptions {
+    // only line input keeps fields of its lines
+    let echo = match reader.format() {
+        InputFormat::Line | InputFormat::Auto => args.echo.clone().unwrap_or_default().names(),
+        _ => Vec::new(),
+    };
     OutputOptions {
         no_timings,
         names: source_names(reader, args),
         delimiter: reader.csv_delimiter().unwrap_or(b','),
+        pipe: args.pipe,
+        echo,
     }
 }
 

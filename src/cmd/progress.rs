@@ -76,7 +76,7 @@ impl Progress {
         let records_read = Arc::new(AtomicU64::new(0));
         let progress = Progress::new(
             args.progress,
-            args.quiet,
+            args.silent(),
             reader.total_bytes(),
             reader.bytes_read(),
             Arc::clone(&records_read),

@@ -41,7 +41,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let start = Instant::now();
     let signals = Signals::install()?;
     // everything that can fail on the command line alone fails before stdin is read
-    let pool = super::thread_pool(args.input.threads, args.input.quiet)?;
+    let pool = super::thread_pool(&args.input)?;
     let threads = pool.current_num_threads();
     let out = super::open_output(args.output.as_deref(), &args.input.inputs)?;
     let output_name = super::output_name(args.output.as_deref());
@@ -89,7 +89,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         },
         |batch: &Batch| -> io::Result<()> {
             output.write(&batch.out)?;
-            progress.print(&batch.reasons);
+            if !args.input.pipe {
+                progress.print(&batch.reasons);
+            }
             let records = batch.block.records();
             progress.add(records.len());
             stats += &batch.stats;
@@ -117,7 +119,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             line,
         )
     }));
-    if !args.input.quiet {
+    if !args.input.silent() {
         super::stderr_line(&summary);
     }
     if let (Some(mut file), Some(path)) = (stats_file, &args.stats) {

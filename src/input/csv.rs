@@ -41,6 +41,8 @@ enum Row {
     End,
     /// A row, its fields in the reader's buffers.
     Fields,
+    /// A blank line, in pipe mode (otherwise blank lines are read past).
+    Blank,
     /// A row longer than the cap, read past up to the end of line `through`.
     TooLong {
         /// The last line read past.
@@ -79,6 +81,10 @@ pub(crate) struct CsvReader<R> {
     kept: usize,
     /// The input holds no quote: rows are read without the parser ([`CsvReader::set_plain`]).
     plain: bool,
+    /// Every line is a record ([`CsvReader::set_pipe`]).
+    pipe: bool,
+    /// The line being read, in pipe mode.
+    pipe_line: Vec<u8>,
 }
 
 /// A new parser of CSV rows with `delimiter` (quotes `"`, doubled inside quotes; rows end at LF).
@@ -101,6 +107,7 @@ impl CsvSettings {
 /// another thread exactly as this reader would.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CsvSettings {
+    pipe: bool,
     delimiter: u8,
     width: usize,
     column: usize,
@@ -140,6 +147,8 @@ impl<R: BufRead> CsvReader<R> {
             boundaries: Boundaries::new(delimiter, max),
             kept: 0,
             plain: false,
+            pipe: false,
+            pipe_line: Vec::new(),
         }
     }
 
@@ -159,6 +168,7 @@ impl<R: BufRead> CsvReader<R> {
         let mut reader =
             CsvReader::with_parser(src, line, parser, settings.delimiter, settings.max);
         reader.width = settings.width;
+        reader.pipe = settings.pipe;
         reader.column = settings.column;
         reader.solution_column = settings.solution_column;
         reader
@@ -167,6 +177,7 @@ impl<R: BufRead> CsvReader<R> {
     /// What [`CsvReader::for_block`] needs to read this input's rows.
     pub(crate) fn settings(&self) -> CsvSettings {
         CsvSettings {
+            pipe: self.pipe,
             delimiter: self.delimiter,
             width: self.width,
             column: self.column,
@@ -195,8 +206,11 @@ impl<R: BufRead> CsvReader<R> {
                 if bounded::read_lines(&mut self.src, bytes, want, self.max)? == 0 {
                     return Ok(());
                 }
-                self.boundaries.feed(&bytes[before..]);
-                if bytes.len() - start >= target && self.boundaries.at_row_start() {
+                // in pipe mode every line is a row by itself
+                if !self.pipe {
+                    self.boundaries.feed(&bytes[before..]);
+                }
+                if bytes.len() - start >= target && (self.pipe || self.boundaries.at_row_start()) {
                     return Ok(());
                 }
             }
@@ -210,6 +224,20 @@ impl<R: BufRead> CsvReader<R> {
         read.map(|()| lines)
     }
 
+    /// A reader of `src`, whose first line is line `skipped + 1`, that has no header row: its
+    /// columns are named otherwise (`--csv-columns`) and the header width is `width`.
+    pub(crate) fn headerless(
+        src: R,
+        skipped: u64,
+        delimiter: u8,
+        max: usize,
+        width: usize,
+    ) -> CsvReader<R> {
+        let mut reader = CsvReader::start(src, skipped + 1, delimiter, max);
+        reader.width = width;
+        reader
+    }
+
     /// Reads the header of `src`, whose first line is line `skipped + 1`; returns the reader and the
     /// header as read. The puzzle column is set with [`CsvReader::set_column`]. A header longer
     /// than `max` bytes is an error of kind `InvalidData`.
@@ -221,7 +249,7 @@ impl<R: BufRead> CsvReader<R> {
     ) -> io::Result<(CsvReader<R>, Vec<String>)> {
         let mut reader = CsvReader::start(src, skipped + 1, delimiter, max);
         let header: Vec<String> = match reader.read_row()? {
-            Row::End => Vec::new(),
+            Row::End | Row::Blank => Vec::new(),
             Row::Fields => reader.row().map(to_text).collect(),
             Row::TooLong { .. } => {
                 return Err(io::Error::new(
@@ -268,6 +296,9 @@ impl<R: BufRead> CsvReader<R> {
 
     /// Reads the next row into `out` and `ends` (or past it, when too long).
     fn read_row(&mut self) -> io::Result<Row> {
+        if self.pipe {
+            return self.read_pipe_row();
+        }
         // blank lines before the row, read past here so that the row's first line is known
         loop {
             let available = bounded::fill(&mut self.src)?;
@@ -284,6 +315,11 @@ impl<R: BufRead> CsvReader<R> {
         if self.plain {
             return self.read_plain_row();
         }
+        self.parse_row()
+    }
+
+    /// Parses the row that starts at the next byte with csv-core (past the blank lines).
+    fn parse_row(&mut self) -> io::Result<Row> {
         let (mut nout, mut nend, mut taken) = (0, 0, 0);
         // the row's own LF is allowed on top of its `max` bytes
         let limit = self.max.saturating_add(1);
@@ -357,28 +393,13 @@ impl<R: BufRead> CsvReader<R> {
             None => length <= self.max,
         };
         let last_field_done = whole || (lf.is_none() && length <= limit);
-        if self.out.len() < kept.len() {
-            self.out.resize(kept.len(), 0);
-        }
-        let (mut nout, mut nend, mut at) = (0, 0, 0);
-        let delimiters = memchr::memchr_iter(self.delimiter, kept);
-        for end in delimiters.chain(last_field_done.then_some(kept.len())) {
-            let piece = &kept[at..end];
-            self.out[nout..nout + piece.len()].copy_from_slice(piece);
-            nout += piece.len();
-            if nend == self.ends.len() {
-                self.ends.resize(2 * self.ends.len() + 1, 0);
-            }
-            self.ends[nend] = nout;
-            nend += 1;
-            at = end + 1;
-        }
-        if !last_field_done {
-            // the part of a field the row was cut in
-            let piece = kept.get(at..).unwrap_or_default();
-            self.out[nout..nout + piece.len()].copy_from_slice(piece);
-            nout += piece.len();
-        }
+        let (nout, nend) = split_plain(
+            kept,
+            self.delimiter,
+            last_field_done,
+            &mut self.out,
+            &mut self.ends,
+        );
         self.src.consume(length + usize::from(lf.is_some()));
         self.next_line += u64::from(lf.is_some());
         self.fields = nend;
@@ -389,6 +410,92 @@ impl<R: BufRead> CsvReader<R> {
         Ok(Row::TooLong {
             through: self.next_line - 1,
         })
+    }
+
+    /// [`CsvReader::read_row`] in pipe mode ([`CsvReader::set_pipe`]): the next line is a row
+    /// by itself, whatever its quotes say, and a blank line is a row too (a [`Row::Blank`]), so
+    /// that every line gives one record.
+    fn read_pipe_row(&mut self) -> io::Result<Row> {
+        let mut line = std::mem::take(&mut self.pipe_line);
+        line.clear();
+        let read = bounded::read_line(&mut self.src, &mut line, self.max.saturating_add(1));
+        let row = match read {
+            Ok(Some(length)) => Ok(self.pipe_row(&line, length)),
+            Ok(None) => Ok(Row::End),
+            Err(e) => Err(e),
+        };
+        self.pipe_line = line;
+        row
+    }
+
+    /// The row of one line in pipe mode: `line` is what was kept of it (at most `max + 2` bytes
+    /// and its LF), `length` its length. Quotes are parsed within the line only.
+    fn pipe_row(&mut self, line: &[u8], length: u64) -> Row {
+        self.line = self.next_line;
+        self.next_line += u64::from(line.last() == Some(&b'\n'));
+        self.core.set_line(self.next_line);
+        let content = line.strip_suffix(b"\n").unwrap_or(line);
+        let long = length > self.max as u64;
+        if !long && content.trim_ascii().is_empty() {
+            return Row::Blank;
+        }
+        let kept = &content[..content.len().min(self.max.saturating_add(1))];
+        let (nout, nend) = if memchr::memchr(b'"', kept).is_none() {
+            split_plain(kept, self.delimiter, true, &mut self.out, &mut self.ends)
+        } else {
+            self.core.reset();
+            self.parse_whole(kept)
+        };
+        self.fields = nend;
+        if long {
+            self.kept = nout;
+            return Row::TooLong { through: self.line };
+        }
+        Row::Fields
+    }
+
+    /// Parses `bytes` as the whole input of a fresh parser (the parser reset): one row, ended
+    /// where the bytes end. Returns the bytes of fields and the fields read.
+    fn parse_whole(&mut self, bytes: &[u8]) -> (usize, usize) {
+        let (mut nout, mut nend) = (0, 0);
+        let mut input = bytes;
+        // a fresh parser drops a leading BOM: one byte first keeps it (see `read_row`)
+        let mut one = input.starts_with(b"\xEF\xBB\xBF");
+        loop {
+            if nout == self.out.len() {
+                self.out.resize(2 * self.out.len() + 1, 0);
+            }
+            if nend == self.ends.len() {
+                self.ends.resize(2 * self.ends.len() + 1, 0);
+            }
+            let chunk = if std::mem::take(&mut one) {
+                &input[..1]
+            } else {
+                input
+            };
+            let (result, nin, o, e) =
+                self.core
+                    .read_record(chunk, &mut self.out[nout..], &mut self.ends[nend..]);
+            input = &input[nin..];
+            nout += o;
+            nend += e;
+            match result {
+                ::csv_core::ReadRecordResult::Record | ::csv_core::ReadRecordResult::End
+                    if chunk.is_empty() =>
+                {
+                    break;
+                }
+                _ => {}
+            }
+        }
+        self.core.reset();
+        self.core.set_line(self.next_line);
+        (nout, nend)
+    }
+
+    /// Pipe mode: every line is a record (see [`CsvReader::read_pipe_row`]).
+    pub(crate) fn set_pipe(&mut self, pipe: bool) {
+        self.pipe = pipe;
     }
 
     /// Reads rows as [`CsvReader::read_plain_row`] does: for input known to hold no quote.
@@ -450,9 +557,18 @@ impl<R: BufRead> CsvReader<R> {
                     record.solution = None;
                     return Ok(true);
                 }
+                Row::Blank => {
+                    record.source = source;
+                    record.line = self.line;
+                    record.fields.clear();
+                    record.cells.clear();
+                    record.puzzle = Err("blank line".to_string());
+                    record.solution = None;
+                    return Ok(true);
+                }
                 Row::Fields => {
                     let blank = self.fields == 1 && self.row().all(|f| f.trim_ascii().is_empty());
-                    if !blank {
+                    if !blank || self.pipe {
                         break;
                     }
                 }
@@ -537,6 +653,42 @@ impl<R: BufRead> CsvReader<R> {
         }
         out
     }
+}
+
+/// Splits a row with no quote at `delimiter` into `out` (the fields' bytes, one after another)
+/// and `ends` (where each field ends), as csv-core does; returns the bytes and fields written.
+/// Unless `last_field_done`, the bytes after the last delimiter are a field cut short: written,
+/// but not counted as a field.
+fn split_plain(
+    row: &[u8],
+    delimiter: u8,
+    last_field_done: bool,
+    out: &mut Vec<u8>,
+    ends: &mut Vec<usize>,
+) -> (usize, usize) {
+    if out.len() < row.len() {
+        out.resize(row.len(), 0);
+    }
+    let (mut nout, mut nend, mut at) = (0, 0, 0);
+    let delimiters = memchr::memchr_iter(delimiter, row);
+    for end in delimiters.chain(last_field_done.then_some(row.len())) {
+        let piece = &row[at..end];
+        out[nout..nout + piece.len()].copy_from_slice(piece);
+        nout += piece.len();
+        if nend == ends.len() {
+            ends.resize(2 * ends.len() + 1, 0);
+        }
+        ends[nend] = nout;
+        nend += 1;
+        at = end + 1;
+    }
+    if !last_field_done {
+        // the part of a field the row was cut in
+        let piece = row.get(at..).unwrap_or_default();
+        out[nout..nout + piece.len()].copy_from_slice(piece);
+        nout += piece.len();
+    }
+    (nout, nend)
 }
 
 /// Where rows end in CSV bytes, told without parsing their fields: the quoting rules of csv-core

@@ -54,8 +54,13 @@ pub(crate) struct Sniffed {
 
 /// Reads up to the first line that is neither blank nor a `#` comment, dropping a leading BOM.
 /// `None` when the input holds no such line. Lines longer than `max` bytes are cut as
-/// [`bounded::read_line`] cuts them.
-pub(crate) fn read_preamble<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Preamble>> {
+/// [`bounded::read_line`] cuts them. With `keep_all` (pipe mode, where every line is a record)
+/// no line is skipped: the first line is the first meaningful one.
+pub(crate) fn read_preamble<R: BufRead>(
+    src: &mut R,
+    max: usize,
+    keep_all: bool,
+) -> io::Result<Option<Preamble>> {
     let mut buf = Vec::new();
     let mut skipped = 0u64;
     loop {
@@ -66,7 +71,7 @@ pub(crate) fn read_preamble<R: BufRead>(src: &mut R, max: usize) -> io::Result<O
         if skipped == 0 && buf.starts_with(BOM) {
             buf.drain(..BOM.len());
         }
-        if bounded::carries_no_record(buf.trim_ascii(), length, max) {
+        if !keep_all && bounded::carries_no_record(buf.trim_ascii(), length, max) {
             skipped += 1;
             continue;
         }
@@ -83,7 +88,7 @@ pub(crate) fn read_preamble<R: BufRead>(src: &mut R, max: usize) -> io::Result<O
 /// `None` when the input holds no meaningful line. Lines longer than `max` bytes are cut as
 /// [`bounded::read_line`] cuts them (the reader that reads them again still finds them too long).
 pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sniffed>> {
-    let Some(mut preamble) = read_preamble(src, max)? else {
+    let Some(mut preamble) = read_preamble(src, max, false)? else {
         return Ok(None);
     };
     let buf = &mut preamble.first;
@@ -487,7 +492,7 @@ mod tests {
     #[test]
     fn skips_bom_blank_and_comment_lines_before_the_first_line() {
         let mut src: &[u8] = b"\xEF\xBB\xBF# comment\r\n\n   \n12,34\nrest\n";
-        let p = read_preamble(&mut src, DEFAULT_MAX_RECORD)
+        let p = read_preamble(&mut src, DEFAULT_MAX_RECORD, false)
             .unwrap()
             .unwrap();
         assert_eq!(p.skipped, 3);
@@ -495,7 +500,7 @@ mod tests {
         assert_eq!(src, b"rest\n");
         let mut empty: &[u8] = b"\xEF\xBB\xBF\n# only a comment";
         assert!(
-            read_preamble(&mut empty, DEFAULT_MAX_RECORD)
+            read_preamble(&mut empty, DEFAULT_MAX_RECORD, false)
                 .unwrap()
                 .is_none()
         );

@@ -13,9 +13,9 @@
 
 use std::io::{self, BufRead};
 
-use super::Record;
 use super::bounded::{self, DEFAULT_MAX_RECORD};
 use super::detect::{excerpt, fields, is_cell_string, puzzle_field, set_optional_text, set_text};
+use super::{Echo, Record};
 use crate::grid::{CELLS, Grid};
 
 /// Reads line-format records from a buffered source.
@@ -27,6 +27,10 @@ pub(crate) struct LineReader<R> {
     solutions: bool,
     /// Bytes a line may hold (see the `bounded` module).
     max: usize,
+    /// Every line is a record ([`LineReader::set_pipe`]).
+    pipe: bool,
+    /// What of the line each record keeps in `fields`.
+    echo: Echo,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -38,6 +42,8 @@ impl<R: BufRead> LineReader<R> {
             line: skipped,
             solutions: false,
             max: DEFAULT_MAX_RECORD,
+            pipe: false,
+            echo: Echo::None,
         }
     }
 
@@ -108,12 +114,21 @@ impl<R: BufRead> LineReader<R> {
             };
             self.line += 1;
             let text = self.buf.trim_ascii();
-            if bounded::carries_no_record(text, length, self.max) {
+            let no_record = bounded::carries_no_record(text, length, self.max);
+            if no_record && !self.pipe {
                 continue;
             }
             record.source = source;
             record.line = self.line;
-            record.fields.clear();
+            self.echo.fill(text, &mut record.fields);
+            if no_record {
+                // pipe mode: every line is a record
+                record.cells = excerpt(text);
+                let what = if text.is_empty() { "blank" } else { "comment" };
+                record.puzzle = Err(format!("{what} line"));
+                record.solution = None;
+                return Ok(true);
+            }
             if length > self.max as u64 {
                 record.cells = excerpt(text);
                 record.puzzle = Err(bounded::too_long("line", self.max));
@@ -125,6 +140,22 @@ impl<R: BufRead> LineReader<R> {
             set_optional_text(&mut record.solution, solution);
             return Ok(true);
         }
+    }
+
+    /// Pipe mode: blank and `#` comment lines are records too (malformed: `blank line`,
+    /// `comment line`), so that every line gives one record.
+    pub(crate) fn set_pipe(&mut self, pipe: bool) {
+        self.pipe = pipe;
+    }
+
+    /// Also keep the line, or some of its fields, in each record's `fields` (see [`Echo`]).
+    pub(crate) fn set_echo(&mut self, echo: Echo) {
+        self.echo = echo;
+    }
+
+    /// Pipe mode and echo, for a reader of a block.
+    pub(crate) fn modes(&self) -> (bool, Echo) {
+        (self.pipe, self.echo.clone())
     }
 }
 

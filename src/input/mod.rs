@@ -109,6 +109,15 @@ pub struct ReaderOptions {
     /// then read on a thread of their own, so that a read waiting on an idle pipe does not hold
     /// the stop up (the `pump` submodule).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Pipe mode, for record-pipe engines (Spark's `RDD.pipe`): every line is exactly one
+    /// record, blank and `#` lines included (malformed: `blank line`, `comment line`), and a CSV
+    /// row ends with its line whatever its quotes say. `Auto` format is read as line input.
+    pub pipe: bool,
+    /// The names of the columns of CSV input that has no header row (a chunk of a CSV file, as
+    /// an engine hands it over): every line is then a row. Implies CSV.
+    pub csv_columns: Option<Vec<String>>,
+    /// What records of line input keep of their line besides the puzzle.
+    pub echo: Echo,
 }
 
 impl Default for ReaderOptions {
@@ -118,6 +127,52 @@ impl Default for ReaderOptions {
             column: None,
             max_record: DEFAULT_MAX_RECORD,
             stop: None,
+            pipe: false,
+            csv_columns: None,
+            echo: Echo::None,
+        }
+    }
+}
+
+/// What a record of line input keeps of its line besides the puzzle, in [`Record::fields`] (so
+/// that output can carry a key, a hash or a rating through): the output's extra columns.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Echo {
+    /// Nothing.
+    #[default]
+    None,
+    /// The whole line (spaces around it dropped): one field, named `input`.
+    Line,
+    /// These fields of the line (1-based, split as the puzzle field is found: on whitespace, `:`
+    /// and `,`), named `field1`, `field2`, ...; a field the line lacks is empty.
+    Fields(Vec<usize>),
+}
+
+impl Echo {
+    /// The names of the fields kept, as output columns.
+    pub fn names(&self) -> Vec<String> {
+        match self {
+            Echo::None => Vec::new(),
+            Echo::Line => vec!["input".to_string()],
+            Echo::Fields(numbers) => numbers.iter().map(|n| format!("field{n}")).collect(),
+        }
+    }
+
+    /// Sets `fields` to what is kept of the (trimmed) line `text`.
+    fn fill(&self, text: &[u8], fields: &mut Vec<String>) {
+        match self {
+            Echo::None => fields.clear(),
+            Echo::Line => {
+                fields.resize_with(1, String::new);
+                detect::set_text(&mut fields[0], text);
+            }
+            Echo::Fields(numbers) => {
+                fields.resize_with(numbers.len(), String::new);
+                for (field, &n) in fields.iter_mut().zip(numbers) {
+                    let piece = detect::fields(text).nth(n.saturating_sub(1));
+                    detect::set_text(field, piece.unwrap_or_default());
+                }
+            }
         }
     }
 }
@@ -175,7 +230,7 @@ pub struct Block {
 }
 
 /// How a block's bytes are to be read.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 enum Layout {
     /// Nothing to parse: the records are read.
     #[default]
@@ -187,6 +242,8 @@ enum Layout {
         line: u64,
         solutions: bool,
         max: usize,
+        pipe: bool,
+        echo: Echo,
     },
     /// Rows of CSV input.
     Csv {
@@ -222,10 +279,14 @@ impl Block {
                 line,
                 solutions,
                 max,
+                pipe,
+                echo,
             } => {
                 let mut reader = LineReader::new(&self.bytes[..], line - 1);
                 reader.set_solutions(solutions);
                 reader.set_max(max);
+                reader.set_pipe(pipe);
+                reader.set_echo(echo);
                 next(&mut |record| reader.next_into(source, record));
             }
             Layout::Csv {
@@ -366,6 +427,12 @@ pub struct Reader {
     max_record: usize,
     /// Raised to stop reading (see [`ReaderOptions::stop`]).
     stop: Option<Arc<AtomicBool>>,
+    /// See [`ReaderOptions::pipe`].
+    pipe: bool,
+    /// See [`ReaderOptions::csv_columns`].
+    csv_columns: Option<Vec<String>>,
+    /// See [`ReaderOptions::echo`].
+    echo: Echo,
     /// The resolved format (meaningful once `resolved`; before, the requested one or Line for Auto).
     format: InputFormat,
     resolved: bool,
@@ -429,7 +496,11 @@ impl Reader {
             column: options.column.clone(),
             max_record: options.max_record,
             stop: options.stop.clone(),
+            pipe: options.pipe,
+            csv_columns: options.csv_columns.clone(),
+            echo: options.echo.clone(),
             format: match options.format {
+                _ if options.csv_columns.is_some() => InputFormat::Csv,
                 InputFormat::Auto => InputFormat::Line,
                 f => f,
             },
@@ -551,11 +622,14 @@ impl Reader {
             let source = *source;
             let (read, layout) = match active {
                 Active::Line(r) => {
+                    let (pipe, echo) = r.modes();
                     let layout = Layout::Line {
                         source,
                         line: r.line() + 1,
                         solutions: r.solutions(),
                         max: r.max(),
+                        pipe,
+                        echo,
                     };
                     (r.read_block(&mut block.bytes, target), layout)
                 }
@@ -765,7 +839,9 @@ impl Reader {
             },
         })?;
         let mut buffered = BufReader::with_capacity(BUFFER, stream);
-        let sniffing = self.requested == InputFormat::Auto && !self.resolved;
+        // pipe mode and named CSV columns tell the format (line, or CSV) without looking
+        let told_already = self.pipe || self.csv_columns.is_some();
+        let sniffing = self.requested == InputFormat::Auto && !self.resolved && !told_already;
         let (skipped, first, format) = if sniffing {
             let sniffed =
                 sniff(&mut buffered, self.max_record).map_err(|e| self.io_error(index, 0, e))?;
@@ -792,14 +868,14 @@ impl Reader {
             };
             (skipped, first, format)
         } else {
-            let preamble = read_preamble(&mut buffered, self.max_record)
+            let preamble = read_preamble(&mut buffered, self.max_record, self.pipe)
                 .map_err(|e| self.io_error(index, 0, e))?;
             let Some(Preamble { skipped, first }) = preamble else {
                 return Ok(()); // empty: no records, nothing to agree with
             };
             // the requested format, or the one the first input fixed
             let format = self.format;
-            let detecting = self.requested == InputFormat::Auto;
+            let detecting = self.requested == InputFormat::Auto && !told_already;
             if detecting && format != InputFormat::Csv && is_csv_header(first.trim_ascii()) {
                 return Err(self.mixed_error(index, skipped + 1, InputFormat::Csv));
             }
@@ -821,6 +897,8 @@ impl Reader {
                 let mut reader = LineReader::new(src, skipped);
                 reader.set_solutions(self.solutions);
                 reader.set_max(self.max_record);
+                reader.set_pipe(self.pipe);
+                reader.set_echo(self.echo.clone());
                 Active::Line(reader)
             }
             InputFormat::Grid => {
@@ -829,14 +907,28 @@ impl Reader {
                 Active::Grid(reader)
             }
             InputFormat::Csv => {
-                let (mut reader, header) = CsvReader::new(src, skipped, delimiter, self.max_record)
-                    .map_err(|e| {
-                        if e.kind() == io::ErrorKind::InvalidData {
-                            self.format_error(index, first_line, e.to_string())
-                        } else {
-                            self.io_error(index, first_line, e)
-                        }
-                    })?;
+                let (mut reader, header) = match &self.csv_columns {
+                    Some(columns) => {
+                        let reader = CsvReader::headerless(
+                            src,
+                            skipped,
+                            delimiter,
+                            self.max_record,
+                            columns.len(),
+                        );
+                        (reader, columns.clone())
+                    }
+                    None => {
+                        CsvReader::new(src, skipped, delimiter, self.max_record).map_err(|e| {
+                            if e.kind() == io::ErrorKind::InvalidData {
+                                self.format_error(index, first_line, e.to_string())
+                            } else {
+                                self.io_error(index, first_line, e)
+                            }
+                        })?
+                    }
+                };
+                reader.set_pipe(self.pipe);
                 match &self.header {
                     Some(first_header) => {
                         if !same_header(first_header, &header) {

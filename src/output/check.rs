@@ -40,12 +40,9 @@ pub fn check_formatter(
     match format {
         CheckFormat::Jsonl => Box::new(JsonlChecks {
             names: options.names.clone(),
+            echo: options.echo.clone(),
         }),
-        CheckFormat::Csv => Box::new(CsvFormat::with_columns(
-            header,
-            options.delimiter,
-            CheckColumns,
-        )),
+        CheckFormat::Csv => Box::new(CsvFormat::with_columns(header, options, CheckColumns)),
     }
 }
 
@@ -70,6 +67,25 @@ fn digits(solution: &Grid) -> [u8; 81] {
 
 struct JsonlChecks {
     names: Vec<String>,
+    /// The names of the fields kept of a line of line input.
+    echo: Vec<String>,
+}
+
+/// The fields kept of a line, as `"NAME": "value"` keys of a record.
+struct Echoed<'a> {
+    names: &'a [String],
+    values: &'a [String],
+}
+
+impl Serialize for Echoed<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.names.len()))?;
+        for (i, name) in self.names.iter().enumerate() {
+            map.serialize_entry(name, self.values.get(i).map_or("", String::as_str))?;
+        }
+        map.end()
+    }
 }
 
 /// A jsonl record, keys in the documented order.
@@ -78,6 +94,8 @@ struct Row<'a> {
     file: &'a str,
     line: u64,
     puzzle: &'a str,
+    #[serde(flatten)]
+    echo: Echoed<'a>,
     verdict: Verdict,
     detail: Option<&'a str>,
     solution: Option<&'a str>,
@@ -94,6 +112,10 @@ impl Format<Check> for JsonlChecks {
                 .map_or("<unknown input>", String::as_str),
             line: record.line,
             puzzle: &record.cells,
+            echo: Echoed {
+                names: &self.echo,
+                values: &record.fields,
+            },
             verdict: check.verdict,
             detail: check.detail.as_deref(),
             // digits are ASCII
@@ -114,7 +136,7 @@ impl Appended<Check> for CheckColumns {
         &APPENDED
     }
 
-    fn write(&self, row: &mut CsvRow<'_>, check: &Check) {
+    fn write(&self, row: &mut CsvRow<'_>, _record: &Record, check: &Check) {
         // verdict words and digits never need quotes; details may
         row.plain_field(|out| out.extend_from_slice(check.verdict.as_str().as_bytes()));
         row.field(check.detail.as_deref().unwrap_or(""));

@@ -25,6 +25,9 @@ pub fn csv_header(input: Option<&[String]>) -> Vec<String> {
     header_with(input, &APPENDED)
 }
 
+/// The columns `solve` appends in pipe mode: the malformed reason too.
+const APPENDED_PIPE: [&str; 5] = ["status", "solution", "guesses", "micros", "reason"];
+
 /// The input's columns (or `puzzle` for line and grid input) and then `appended`, each renamed
 /// where it clashes (see the module documentation).
 pub(crate) fn header_with(input: Option<&[String]>, appended: &[&str]) -> Vec<String> {
@@ -139,15 +142,20 @@ pub(crate) trait Appended<A>: Send + Sync {
     /// The column names, before renaming.
     fn names(&self) -> &'static [&'static str];
     /// Appends the fields of one row (the row is ended by the format).
-    fn write(&self, row: &mut CsvRow<'_>, answer: &A);
+    fn write(&self, row: &mut CsvRow<'_>, record: &Record, answer: &A);
 }
 
 /// Formats CSV: the input columns, then the columns `C` appends.
 pub(crate) struct CsvFormat<C> {
     header: Vec<String>,
-    /// Input columns per row; 0 for line and grid input (the cells are the one input column).
+    /// Input columns per row; 0 for line and grid input (the cells are the input column, then
+    /// the line's kept fields: see [`OutputOptions::echo`]).
     width: usize,
+    /// Fields kept of a line of line input.
+    echo: usize,
     delimiter: u8,
+    /// No header (pipe mode).
+    pipe: bool,
     columns: C,
 }
 
@@ -156,22 +164,39 @@ impl CsvFormat<SolveColumns> {
     pub(crate) fn new(header: Option<&[String]>, options: &OutputOptions) -> Self {
         let columns = SolveColumns {
             no_timings: options.no_timings,
+            reason: options.pipe,
         };
-        CsvFormat::with_columns(header, options.delimiter, columns)
+        CsvFormat::with_columns(header, options, columns)
     }
 }
 
 impl<C> CsvFormat<C> {
     /// A format for input with CSV header `header` (`None`: line or grid input), appending
-    /// `columns`, fields separated by `delimiter`.
-    pub(crate) fn with_columns<A>(header: Option<&[String]>, delimiter: u8, columns: C) -> Self
+    /// `columns`, with the delimiter, pipe mode and kept line fields of `options`.
+    pub(crate) fn with_columns<A>(
+        header: Option<&[String]>,
+        options: &OutputOptions,
+        columns: C,
+    ) -> Self
     where
         C: Appended<A>,
     {
+        let input: Vec<String> = match header {
+            Some(header) => header.to_vec(),
+            None => std::iter::once("puzzle".to_string())
+                .chain(options.echo.iter().cloned())
+                .collect(),
+        };
         CsvFormat {
-            header: header_with(header, columns.names()),
+            header: header_with(Some(&input), columns.names()),
             width: header.map_or(0, <[String]>::len),
-            delimiter,
+            echo: if header.is_some() {
+                0
+            } else {
+                options.echo.len()
+            },
+            delimiter: options.delimiter,
+            pipe: options.pipe,
             columns,
         }
     }
@@ -179,6 +204,9 @@ impl<C> CsvFormat<C> {
 
 impl<A, C: Appended<A>> Format<A> for CsvFormat<C> {
     fn header(&self, out: &mut Vec<u8>) {
+        if self.pipe {
+            return;
+        }
         let mut row = CsvRow::new(out, self.delimiter);
         for name in &self.header {
             row.field(name);
@@ -189,7 +217,7 @@ impl<A, C: Appended<A>> Format<A> for CsvFormat<C> {
     fn record(&self, record: &Record, answer: &A, _first: bool, out: &mut Vec<u8>) {
         let mut row = CsvRow::new(out, self.delimiter);
         // the input columns: `width` fields (padded with empty ones or cut), or for line and
-        // grid input (`width` 0) the cells as read
+        // grid input (`width` 0) the cells as read and the fields kept of the line
         if self.width == 0 {
             if record.puzzle.is_ok() {
                 // the cells of a puzzle are digits and blanks: never quoted
@@ -197,27 +225,36 @@ impl<A, C: Appended<A>> Format<A> for CsvFormat<C> {
             } else {
                 row.field(&record.cells);
             }
+            for i in 0..self.echo {
+                row.field(record.fields.get(i).map_or("", String::as_str));
+            }
         } else {
             for i in 0..self.width {
                 row.field(record.fields.get(i).map_or("", String::as_str));
             }
         }
-        self.columns.write(&mut row, answer);
+        self.columns.write(&mut row, record, answer);
         row.end();
     }
 }
 
-/// The columns `solve` appends: `status`, `solution`, `guesses`, `micros`.
+/// The columns `solve` appends: `status`, `solution`, `guesses`, `micros` (and `reason`).
 pub(crate) struct SolveColumns {
     no_timings: bool,
+    /// The malformed reason too (pipe mode).
+    reason: bool,
 }
 
 impl Appended<Answer> for SolveColumns {
     fn names(&self) -> &'static [&'static str] {
-        &APPENDED
+        if self.reason {
+            &APPENDED_PIPE
+        } else {
+            &APPENDED
+        }
     }
 
-    fn write(&self, row: &mut CsvRow<'_>, answer: &Answer) {
+    fn write(&self, row: &mut CsvRow<'_>, record: &Record, answer: &Answer) {
         // status words and digits never need quotes
         row.plain_field(|out| out.extend_from_slice(answer.status.as_str().as_bytes()));
         row.plain_field(|out| {
@@ -231,6 +268,9 @@ impl Appended<Answer> for SolveColumns {
                 push_micros(out, answer.nanos);
             }
         });
+        if self.reason {
+            row.field(record.puzzle.as_ref().err().map_or("", String::as_str));
+        }
     }
 }
 

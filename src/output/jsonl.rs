@@ -1,8 +1,10 @@
 //! The JSON Lines writer: one object per record with exactly the keys `file` (the input's name,
 //! as `check` writes it), `line`, `puzzle` (the cells as read), `status`, `solution` (81 digits,
 //! or null when there is none; for `multiple` the first solution found), `guesses` and `micros`
-//! (3 decimals, or null with `no_timings`), in that order. Strings go through serde_json, so any
-//! text read from a malformed record is escaped correctly.
+//! (3 decimals, or null with `no_timings`), in that order. The fields kept of a line of line
+//! input ([`OutputOptions::echo`]) come after `puzzle`, and in pipe mode `reason` (why the record
+//! is malformed, else null) comes last. Strings go through serde_json, so any text read from a
+//! malformed record is escaped correctly.
 
 use super::{Format, OutputOptions, push_micros, push_u64};
 use crate::input::Record;
@@ -11,6 +13,10 @@ use crate::status::Answer;
 /// Formats JSON Lines.
 pub(crate) struct JsonlFormat {
     no_timings: bool,
+    /// `,"NAME":` for each field kept of a line of line input.
+    echo: Vec<Vec<u8>>,
+    /// The malformed reason too (pipe mode).
+    reason: bool,
     /// `{"file":NAME,"line":` for each input, its name escaped once here rather than per record.
     starts: Vec<Vec<u8>>,
 }
@@ -25,8 +31,17 @@ impl JsonlFormat {
             start
         };
         let inputs = options.names.len().max(1) as u32;
+        let key = |name: &String| {
+            let mut key = b",".to_vec();
+            // a String always serialises
+            let _ = serde_json::to_writer(&mut key, name);
+            key.push(b':');
+            key
+        };
         JsonlFormat {
             no_timings: options.no_timings,
+            echo: options.echo.iter().map(key).collect(),
+            reason: options.pipe,
             starts: (0..inputs).map(|i| start(options.name(i))).collect(),
         }
     }
@@ -42,6 +57,11 @@ impl Format for JsonlFormat {
         l.extend_from_slice(b",\"puzzle\":");
         // a String always serialises
         let _ = serde_json::to_writer(&mut *l, &record.cells);
+        for (i, key) in self.echo.iter().enumerate() {
+            l.extend_from_slice(key);
+            let value = record.fields.get(i).map_or("", String::as_str);
+            let _ = serde_json::to_writer(&mut *l, value);
+        }
         l.extend_from_slice(b",\"status\":\"");
         l.extend_from_slice(answer.status.as_str().as_bytes());
         l.extend_from_slice(b"\",\"solution\":");
@@ -60,6 +80,15 @@ impl Format for JsonlFormat {
             l.extend_from_slice(b"null");
         } else {
             push_micros(l, answer.nanos);
+        }
+        if self.reason {
+            l.extend_from_slice(b",\"reason\":");
+            match &record.puzzle {
+                Ok(_) => l.extend_from_slice(b"null"),
+                Err(reason) => {
+                    let _ = serde_json::to_writer(&mut *l, reason);
+                }
+            }
         }
         l.extend_from_slice(b"}\n");
     }

@@ -65,6 +65,13 @@ pub struct OutputOptions {
     /// The CSV field delimiter: the CSV input's own, so a `;` or tab file is written back as it
     /// came ([`crate::input::Reader::csv_delimiter`]); `,` by default.
     pub delimiter: u8,
+    /// Pipe mode (see [`crate::input::ReaderOptions::pipe`]): no CSV header, and `solve` adds
+    /// the malformed reason to each record (jsonl key and CSV column `reason`), so that every
+    /// output line stands alone.
+    pub pipe: bool,
+    /// The names of what records of line input keep of their line ([`crate::input::Echo`]),
+    /// written after the puzzle.
+    pub echo: Vec<String>,
 }
 
 impl Default for OutputOptions {
@@ -73,6 +80,8 @@ impl Default for OutputOptions {
             no_timings: false,
             names: Vec::new(),
             delimiter: b',',
+            pipe: false,
+            echo: Vec::new(),
         }
     }
 }

@@ -8,6 +8,7 @@ mod check;
 mod corpora;
 mod faults;
 mod input;
+mod pipe;
 mod signals;
 mod solve;
 

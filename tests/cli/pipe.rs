@@ -1,0 +1,226 @@
+//! `--pipe`, the contract of record-pipe engines (Spark's `RDD.pipe`, SQL `TRANSFORM`), through
+//! the real binary: one output line per input line, whatever the line holds.
+
+use crate::{Workdir, bin, jsonl};
+
+const PUZZLE: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+const SOLUTION: &str =
+    "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+
+/// A partition as an engine hands it over: a key, a puzzle and a rating a line, among a blank
+/// line, a comment, a truncated puzzle, a contradiction and garbage; no final LF.
+fn partition() -> String {
+    let zeros = PUZZLE.replace('.', "0");
+    let mut clash = zeros.clone();
+    clash.replace_range(1..2, "3");
+    format!(
+        "k1 {zeros} 2.5\n\nk3 {} 1.0\n# a comment\nk5 {clash} 9.9\nhello\nk7 {PUZZLE} 3.0",
+        &zeros[..80]
+    )
+}
+
+/// Runs `args` on `input` (stdin); returns stdout, which must be all there is, with exit 0.
+fn piped(args: &[&str], input: &str) -> String {
+    let out = bin().args(args).write_stdin(input).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}");
+    assert!(
+        out.stderr.is_empty(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn every_input_line_gives_one_output_line_in_every_format() {
+    let input = partition();
+    let lines = input.lines().count();
+    assert_eq!(lines, 7);
+    for args in [
+        &["solve", "--pipe", "-O", "line"][..],
+        &["solve", "--pipe", "-O", "csv"],
+        &["solve", "--pipe", "-O", "jsonl"],
+        &["solve", "--pipe", "-u", "-O", "jsonl"],
+        &["check", "--pipe", "-O", "jsonl"],
+        &["check", "--pipe", "-O", "csv"],
+    ] {
+        let out = piped(args, &input);
+        assert_eq!(out.lines().count(), lines, "{args:?}:\n{out}");
+    }
+    // statuses and reasons, line by line
+    let out = piped(&["solve", "--pipe", "-O", "jsonl", "--no-timings"], &input);
+    let got: Vec<(u64, String, String)> = jsonl(out.as_bytes())
+        .iter()
+        .map(|r| {
+            (
+                r["line"].as_u64().unwrap(),
+                r["status"].as_str().unwrap().to_string(),
+                r["reason"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let want = [
+        (1, "solved", ""),
+        (2, "malformed", "blank line"),
+        (3, "malformed", "found 80 cells, expected 81"),
+        (4, "malformed", "comment line"),
+        (5, "contradiction", ""),
+        (6, "malformed", "found 5 cells, expected 81"),
+        (7, "solved", ""),
+    ];
+    let want: Vec<(u64, String, String)> = want
+        .iter()
+        .map(|&(l, s, r)| (l, s.to_string(), r.to_string()))
+        .collect();
+    assert_eq!(got, want);
+    // CSV: no header, the reason in its own column
+    let out = piped(&["solve", "--pipe", "-O", "csv", "--no-timings"], &input);
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(
+        rows[0].ends_with(&format!(",solved,{SOLUTION},0,,")),
+        "{}",
+        rows[0]
+    );
+    assert_eq!(rows[1], ",malformed,,0,,blank line");
+    // check finds problems, and still exits 0 (the records say what is wrong)
+    let out = piped(&["check", "--pipe", "-O", "jsonl"], &input);
+    assert_eq!(jsonl(out.as_bytes())[1]["detail"], "blank line");
+}
+
+#[test]
+fn echo_brings_keys_and_ratings_back_with_the_answers() {
+    let input = partition();
+    let out = piped(&["solve", "--pipe", "-O", "jsonl", "--echo", "1,3"], &input);
+    let records = jsonl(out.as_bytes());
+    let keys: Vec<(&str, &str, &str)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["field1"].as_str().unwrap(),
+                r["field3"].as_str().unwrap(),
+                r["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(keys[0], ("k1", "2.5", "solved"));
+    assert_eq!(keys[1], ("", "", "malformed"));
+    assert_eq!(keys[6], ("k7", "3.0", "solved"));
+    let out = piped(&["solve", "--pipe", "-O", "csv", "--echo", "line"], &input);
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.contains(&format!(",k1 {} 2.5,solved,", PUZZLE.replace('.', "0"))),
+        "{first}"
+    );
+    // without --pipe, the CSV header names the kept columns
+    let dir = Workdir::new();
+    let file = dir.write("keys.txt", &input);
+    let out = bin()
+        .args(["solve", "-q", "-O", "csv", "--echo", "1,3"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("puzzle,field1,field3,status,solution,guesses,micros\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn headerless_csv_chunks_are_read_with_named_columns() {
+    let chunk = format!(
+        "7,{PUZZLE},{SOLUTION}\n\n8,{PUZZLE},{}\n9,\"{PUZZLE}\",{SOLUTION}",
+        &SOLUTION[..80]
+    );
+    let out = piped(
+        &[
+            "check",
+            "--pipe",
+            "--csv-columns",
+            "id,puzzle,solution",
+            "-O",
+            "jsonl",
+        ],
+        &chunk,
+    );
+    let got: Vec<(u64, &str)> = jsonl(out.as_bytes())
+        .iter()
+        .map(|r| (r["line"].as_u64().unwrap(), r["verdict"].as_str().unwrap()))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|(l, v)| (l, if v == "unique" { "unique" } else { "problem" }))
+        .collect();
+    assert_eq!(
+        got,
+        [(1, "unique"), (2, "problem"), (3, "problem"), (4, "unique")]
+    );
+    let out = piped(
+        &[
+            "solve",
+            "--pipe",
+            "--csv-columns",
+            "id,puzzle,solution",
+            "-O",
+            "csv",
+        ],
+        &chunk,
+    );
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 4);
+    assert!(
+        rows[0].starts_with(&format!("7,{PUZZLE},{SOLUTION},solved,")),
+        "{}",
+        rows[0]
+    );
+    // the same columns with a header row, outside pipe mode: the CSV header names them
+    let out = bin()
+        .args([
+            "solve",
+            "-q",
+            "--csv-columns",
+            "id,puzzle,solution",
+            "-O",
+            "csv",
+        ])
+        .write_stdin(chunk.clone())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("id,puzzle,solution,status,solution_2,guesses,micros\n7,"),
+        "{text}"
+    );
+}
+
+#[test]
+fn pipe_runs_on_one_thread_unless_told() {
+    let dir = Workdir::new();
+    for (extra, threads) in [(&[][..], 1), (&["-j", "2"][..], 2)] {
+        let stats = dir.path("stats.json");
+        let out = bin()
+            .args(["solve", "--pipe", "-o"])
+            .arg(dir.path("out.txt"))
+            .arg("--stats")
+            .arg(&stats)
+            .args(extra)
+            .write_stdin(partition())
+            .env("RAYON_NUM_THREADS", "2")
+            .output()
+            .unwrap();
+        assert!(out.status.success() && out.stderr.is_empty());
+        let stats: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+        assert_eq!(stats["threads"], threads, "{extra:?}");
+    }
+}
+
+#[test]
+fn pipe_refuses_grid_input() {
+    let out = bin()
+        .args(["solve", "--pipe", "-I", "grid", "data/baekjoon_example1.in"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a grid is not one line"));
+}
