@@ -35,6 +35,10 @@ pub enum Command {
     /// with --export-*.
     #[command(after_help = BENCH_AFTER_HELP)]
     Bench(BenchArgs),
+    /// Add up the --stats JSON of runs made side by side (the partitions of a Spark job) into
+    /// one summary, percentiles included: JSON on stdout, the summary on stderr.
+    #[command(after_help = MERGE_STATS_AFTER_HELP)]
+    MergeStats(MergeStatsArgs),
 }
 
 const SOLVE_AFTER_HELP: &str = "\
@@ -432,6 +436,29 @@ pub struct BenchArgs {
     pub write_puzzles: Option<PathBuf>,
 
     /// No table on stdout and no notes on stderr (exports are still written; errors reported).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+const MERGE_STATS_AFTER_HELP: &str = "\
+Counts and solve-time histograms add up; the wall time is the longest run's (they ran at the
+same time), so puzzles/s is the whole job's; threads add up. The result can be merged again.
+
+Example:
+  sudoku-batch merge-stats part-*.json > job.json";
+
+/// Arguments of `merge-stats`.
+#[derive(Debug, Args)]
+pub struct MergeStatsArgs {
+    /// The --stats JSON files of the runs (`-` for standard input, one JSON document).
+    #[arg(value_name = "STATS.json", required = true)]
+    pub inputs: Vec<PathBuf>,
+
+    /// Write the merged JSON to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// No summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
 }

@@ -5,8 +5,10 @@
 use std::ops::AddAssign;
 use std::time::Duration;
 
-use serde::Serialize;
+use std::collections::BTreeMap;
+
 use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize};
 
 use crate::status::{Answer, Status};
 
@@ -194,7 +196,60 @@ impl Stats {
             guesses_per_puzzle: per(self.guesses),
             no_guess_share: per(self.no_guess),
             interrupted: None,
+            counts: self.counts(),
+            parts: None,
         }
+    }
+
+    /// The counts to write down, from which [`Stats::from_counts`] rebuilds these stats.
+    pub fn counts(&self) -> Counts {
+        Counts {
+            statuses: self
+                .by_status
+                .iter()
+                .map(|(s, n)| (s.as_str().to_string(), n))
+                .collect(),
+            searched: self.searched,
+            guesses: self.guesses,
+            no_guess: self.no_guess,
+            nanos_sum: u64::try_from(self.times.sum).unwrap_or(u64::MAX),
+            nanos_max: self.times.max,
+            histogram: self
+                .times
+                .counts
+                .iter()
+                .enumerate()
+                .filter(|&(_, &n)| n > 0)
+                .map(|(b, &n)| (b as u32, n))
+                .collect(),
+        }
+    }
+
+    /// Stats rebuilt from written-down counts (see [`Stats::counts`]).
+    pub fn from_counts(counts: &Counts) -> Result<Stats, MergeError> {
+        let mut stats = Stats::default();
+        for (word, &n) in &counts.statuses {
+            let status = Status::ALL
+                .into_iter()
+                .find(|s| s.as_str() == word)
+                .ok_or_else(|| MergeError::Status(word.clone()))?;
+            stats.by_status.0[status as usize] += n;
+        }
+        stats.searched = counts.searched;
+        stats.guesses = counts.guesses;
+        stats.no_guess = counts.no_guess;
+        for &(bucket, n) in &counts.histogram {
+            let slot = stats
+                .times
+                .counts
+                .get_mut(bucket as usize)
+                .ok_or(MergeError::Bucket(bucket))?;
+            *slot += n;
+            stats.times.total += n;
+        }
+        stats.times.sum = u128::from(counts.nanos_sum);
+        stats.times.max = counts.nanos_max;
+        Ok(stats)
     }
 }
 
@@ -278,6 +333,78 @@ pub struct Summary {
     pub no_guess_share: f64,
     /// Set when a signal stopped the run before the end of its input (`null` otherwise).
     pub interrupted: Option<Interruption>,
+    /// The counts everything above is made from, so that the summaries of many runs (the
+    /// partitions of a Spark job, say) can be added up into one, percentiles included
+    /// ([`merge`]).
+    pub counts: Counts,
+    /// Runs added up into this summary (`null` for one run's own).
+    pub parts: Option<u64>,
+}
+
+/// The counts of a run, as written in its `--stats` JSON: enough to rebuild its [`Stats`] and
+/// add it to another's. The solve-time histogram is sparse: `[bucket, count]` pairs of the
+/// buckets that are not empty (about 1/32 of an octave wide each).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Records per status word.
+    pub statuses: BTreeMap<String, u64>,
+    /// Puzzles that reached the search.
+    pub searched: u64,
+    /// Guesses over all of them.
+    pub guesses: u64,
+    /// Those solved without a guess.
+    pub no_guess: u64,
+    /// Solve times: their sum, in nanoseconds.
+    pub nanos_sum: u64,
+    /// Solve times: the longest, in nanoseconds.
+    pub nanos_max: u64,
+    /// Solve times: `[bucket, count]` for each non-empty bucket.
+    pub histogram: Vec<(u32, u64)>,
+}
+
+/// What merging needs of a `--stats` JSON file; its other keys are left unread.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SummaryFile {
+    /// Solver threads.
+    pub threads: usize,
+    /// Wall time, seconds.
+    pub wall_seconds: f64,
+    /// The counts.
+    pub counts: Counts,
+    /// Runs it adds up already (`null` for one run).
+    #[serde(default)]
+    pub parts: Option<u64>,
+}
+
+/// Why summaries cannot be merged.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// A summary names a status this build does not know.
+    #[error("unknown status {0:?}")]
+    Status(String),
+    /// A histogram bucket is out of range.
+    #[error("histogram bucket {0} out of range")]
+    Bucket(u32),
+}
+
+/// Adds up the summaries of runs made side by side (the partitions of one job): counts and
+/// solve-time distributions add up; the wall time is the longest run's (they ran at the same
+/// time), so puzzles per second is the whole job's; threads add up. Percentiles are computed
+/// from the added histograms, as for one run (within a bucket's width, about 2%).
+pub fn merge(parts: &[SummaryFile]) -> Result<Summary, MergeError> {
+    let mut total = Stats::default();
+    let mut wall = 0f64;
+    let mut threads = 0;
+    let mut runs = 0;
+    for part in parts {
+        total += &Stats::from_counts(&part.counts)?;
+        wall = wall.max(part.wall_seconds);
+        threads += part.threads;
+        runs += part.parts.unwrap_or(1);
+    }
+    let mut summary = total.summary(Duration::from_secs_f64(wall.max(0.0)), threads);
+    summary.parts = Some(runs);
+    Ok(summary)
 }
 
 /// How a run that a signal stopped ended: every record read before the signal was written
@@ -337,6 +464,9 @@ impl std::fmt::Display for Summary {
         if let Some(interruption) = &self.interrupted {
             write!(f, "\n{interruption}")?;
         }
+        if let Some(parts) = self.parts {
+            write!(f, "\nparts:      {parts} runs added up")?;
+        }
         Ok(())
     }
 }
@@ -344,6 +474,54 @@ impl std::fmt::Display for Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn summaries_of_parts_add_up_to_the_summary_of_the_whole() {
+        // one run over all answers, and the same answers split over three runs, merged
+        let answers: Vec<Answer> = (0..3000u64)
+            .map(|i| {
+                let status = match i % 7 {
+                    0 => Status::Malformed,
+                    1 => Status::Unsolvable,
+                    _ => Status::Solved,
+                };
+                answer(status, i % 5, 100 + i * i % 97_000)
+            })
+            .collect();
+        let mut whole = Stats::default();
+        for a in &answers {
+            whole.add(a);
+        }
+        let parts: Vec<SummaryFile> = answers
+            .chunks(1000)
+            .enumerate()
+            .map(|(i, chunk)| {
+                let mut part = Stats::default();
+                for a in chunk {
+                    part.add(a);
+                }
+                let summary = part.summary(Duration::from_secs(1 + i as u64), 2);
+                // through JSON, as the files are
+                let json = serde_json::to_string(&summary).unwrap();
+                serde_json::from_str(&json).unwrap()
+            })
+            .collect();
+        let merged = merge(&parts).unwrap();
+        let want = whole.summary(Duration::from_secs(3), 6);
+        assert_eq!(merged.counts, want.counts);
+        assert_eq!(merged.records, 3000);
+        assert_eq!(merged.parts, Some(3));
+        assert_eq!(merged.threads, 6);
+        assert_eq!(merged.wall_seconds, 3.0, "the longest part's");
+        assert_eq!(merged.micros.p50, want.micros.p50);
+        assert_eq!(merged.micros.p99, want.micros.p99);
+        assert_eq!(merged.micros.max, want.micros.max);
+        assert_eq!(merged.guesses_per_puzzle, want.guesses_per_puzzle);
+        // merging merged summaries again counts the runs underneath
+        let twice: SummaryFile =
+            serde_json::from_str(&serde_json::to_string(&merged).unwrap()).unwrap();
+        assert_eq!(merge(&[twice]).unwrap().parts, Some(3));
+    }
 
     fn answer(status: Status, guesses: u64, nanos: u64) -> Answer {
         Answer {

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod merge_stats;
 pub mod progress;
 pub mod signals;
 pub mod solve;

@@ -224,3 +224,68 @@ fn pipe_refuses_grid_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("a grid is not one line"));
 }
+
+#[test]
+fn stats_of_partitions_merge_into_the_stats_of_the_whole() {
+    let dir = Workdir::new();
+    let stats_of = |name: &str, inputs: &[&str]| {
+        let path = dir.path(name);
+        bin()
+            .args(["solve", "-q", "-o"])
+            .arg(dir.path("out.txt"))
+            .arg("--stats")
+            .arg(&path)
+            .args(inputs)
+            .assert()
+            .success();
+        path
+    };
+    let a = stats_of("a.json", &["data/hardest_300.txt"]);
+    let b = stats_of("b.json", &["tests/fixtures/mixed.txt"]);
+    let whole = stats_of(
+        "whole.json",
+        &["data/hardest_300.txt", "tests/fixtures/mixed.txt"],
+    );
+    let merged = bin().arg("merge-stats").arg(&a).arg(&b).output().unwrap();
+    assert!(merged.status.success());
+    let merged: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
+    let whole: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&whole).unwrap()).unwrap();
+    for key in [
+        "records",
+        "statuses",
+        "puzzles",
+        "guesses_per_puzzle",
+        "no_guess_share",
+    ] {
+        assert_eq!(merged[key], whole[key], "{key}");
+    }
+    for key in ["statuses", "searched", "guesses", "no_guess"] {
+        assert_eq!(merged["counts"][key], whole["counts"][key], "counts.{key}");
+    }
+    // every solve time is in the merged histogram (the times themselves differ run to run)
+    let timed: u64 = merged["counts"]["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| pair[1].as_u64().unwrap())
+        .sum();
+    assert_eq!(timed, whole["counts"]["searched"].as_u64().unwrap());
+    assert_eq!(merged["parts"], 2);
+    // a merged summary merges again, from stdin too
+    let again = bin()
+        .args(["merge-stats", "-q", "-"])
+        .write_stdin(serde_json::to_string(&merged).unwrap())
+        .output()
+        .unwrap();
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(again["counts"], merged["counts"]);
+    assert_eq!(again["parts"], 2);
+    // a file that is not a run's stats is an error naming it
+    let bad = dir.write("bad.json", "{\"records\": 1}");
+    let out = bin().arg("merge-stats").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("bad.json: not the --stats JSON of a run")
+    );
+}
