@@ -1,0 +1,167 @@
+"""The Spark example, run for real: pyspark from PyPI on local[2], the sudoku-batch binary
+shipped with --files, over samples with blank lines, comments, a header, malformed rows and
+several partitions. Run by .ci/run through examples/spark/ci.sh; SUDOKU_BATCH names the binary.
+"""
+
+import csv
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+BINARY = pathlib.Path(os.environ.get("SUDOKU_BATCH", REPO / "target" / "debug" / "sudoku-batch"))
+
+
+def puzzles(n):
+    """The first n puzzles of data/hardest_300.txt."""
+    return (REPO / "data" / "hardest_300.txt").read_text().split()[:n]
+
+
+def truth(cells):
+    """What sudoku-batch itself says of these puzzles, run directly: status and solution."""
+    out = subprocess.run(
+        [str(BINARY), "solve", "-q", "-I", "line", "-O", "jsonl", "--no-timings", "-"],
+        input="\n".join(cells) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [(r["status"], r["solution"]) for r in map(json.loads, out.splitlines())]
+
+
+def spark_submit(*args):
+    """Runs the example on local[2]; the run must succeed."""
+    command = [
+        os.path.join(os.path.dirname(sys.executable), "spark-submit"),
+        "--master",
+        "local[2]",
+        "--files",
+        str(BINARY),
+        str(HERE / "solve_dataset.py"),
+        "--partitions",
+        "3",
+        *map(str, args),
+    ]
+    # spark-submit finds Spark and Python through PATH: the venv's first
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    env["PYSPARK_PYTHON"] = sys.executable
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-4000:]
+
+
+def read_output(spark, path, output_format):
+    """The job's output rows as dicts (read back with Spark: CSV with its header, or Parquet)."""
+    # the input was cut into several partitions, each piped through its own process
+    parts = [p for p in path.iterdir() if p.name.startswith("part-")]
+    assert len(parts) >= 2, sorted(p.name for p in path.iterdir())
+    if output_format == "parquet":
+        df = spark.read.parquet(str(path))
+    else:
+        df = spark.read.option("header", True).csv(str(path))
+    return [row.asDict() for row in df.collect()]
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    session = SparkSession.builder.master("local[1]").appName("read-back").getOrCreate()
+    yield session
+    session.stop()
+
+
+def text_sample(tmp_path):
+    """KEY PUZZLE RATING lines among blank lines, comments and broken lines; the truth by key."""
+    cells = puzzles(60)
+    lines, keys = [], {}
+    answers = truth(cells)
+    for i, (puzzle, answer) in enumerate(zip(cells, answers)):
+        # tab-separated now and then: tabs must cross the pipe untouched
+        sep = "\t" if i % 6 == 0 else " "
+        lines.append(f"key{i}{sep}{puzzle}{sep}{i % 9}.5")
+        keys[f"key{i}"] = answer
+        if i % 10 == 0:
+            lines.append("")
+        if i % 13 == 0:
+            lines.append("# a comment")
+        if i % 17 == 0:
+            lines.append(f"bad{i} {puzzle[:75]} 1.0")
+            keys[f"bad{i}"] = ("malformed", None)
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path, lines, keys
+
+
+@pytest.mark.parametrize(
+    "output_format,route,command",
+    [("csv", "sql", "solve"), ("parquet", "rdd", "solve"), ("csv", "sql", "check")],
+)
+def test_text_input_every_line_comes_back_with_its_key_and_answer(
+    tmp_path, spark, output_format, route, command
+):
+    path, lines, keys = text_sample(tmp_path)
+    out = tmp_path / "out"
+    spark_submit(path, out, "--output-format", output_format, "--command", command, "--route", route)
+    rows = read_output(spark, out, output_format)
+    # one output row per input line, whatever the line holds
+    assert len(rows) == len(lines)
+    assert sorted(r["input"] or "" for r in rows) == sorted(lines)
+    by_key = {}
+    for row in rows:
+        line = row["input"] or ""
+        if not line.strip():
+            assert row["status"] == "malformed" and row["reason"] == "blank line"
+        elif line.startswith("#"):
+            assert row["status"] == "malformed" and row["reason"] == "comment line"
+        else:
+            by_key[row["key"]] = row
+    assert set(by_key) == set(keys)
+    for key, (status, solution) in keys.items():
+        row = by_key[key]
+        if status == "malformed":
+            assert row["status"] == "malformed", key
+            assert "found 75 cells" in row["reason"], key
+        else:
+            # check says unique where solve says solved; both give the only solution
+            assert row["status"] == ("unique" if command == "check" else status), key
+            assert row["solution"] == solution, key
+
+
+def test_csv_input_keeps_every_column_and_pairs_rows_with_answers(tmp_path, spark):
+    cells = puzzles(45)
+    answers = truth(cells)
+    lines = ["id,puzzle,rating"]
+    expected = {}
+    for i, (puzzle, answer) in enumerate(zip(cells, answers)):
+        lines.append(f"{i},{puzzle},{i % 7}")
+        expected[str(i)] = answer
+        if i % 8 == 0:
+            lines.append(f"x{i},{puzzle[:60]},0")
+            expected[f"x{i}"] = ("malformed", None)
+        if i % 11 == 0:
+            lines.append("")
+    path = tmp_path / "puzzles.csv"
+    path.write_text("\n".join(lines) + "\n")
+    for output_format, route in [("parquet", "sql"), ("csv", "rdd")]:
+        out = tmp_path / f"out-{output_format}"
+        spark_submit(
+            path, out, "--input-format", "csv", "--output-format", output_format, "--route", route
+        )
+        rows = read_output(spark, out, output_format)
+        # every line but the header: data rows and blank lines alike
+        assert len(rows) == len(lines) - 1
+        blank = [r for r in rows if r["status"] == "malformed" and r["reason"] == "blank line"]
+        assert len(blank) == sum(1 for line in lines if not line)
+        by_id = {r["id"]: r for r in rows if r["id"]}
+        assert set(by_id) == set(expected)
+        for key, (status, solution) in expected.items():
+            row = by_id[key]
+            assert row["status"] == status, key
+            assert row["answer"] == solution, key
+            assert row["rating"] is not None, key
