@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Does the whole pipeline scale on easy data? Whole-process time of `solve` at -j1 and -j2 for
+# each output format, against the solver alone on the same puzzles in memory (`bench -j2`), on
+# the 1M-row Kaggle CSV and hard.txt x 4. Best of RUNS; prints a Markdown table: -j2 speedup over
+# -j1 (target 1.8x) and -j2 whole process / bench -j2 (target at most 1.3).
+#
+#   bash benches/scaling.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SHARED=${SHARED:-../shared}
+RUNS=${RUNS:-5}
+cargo build --release --quiet
+BIN=$PWD/target/release/sudoku-batch
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+kaggle="$SHARED/data/csv/kaggle_quizzes_solutions_20k.csv"
+hard="$SHARED/data/sudoku_exchange/hard.txt"
+# 1M Kaggle rows: the header once, then the 20k rows 50 times (the file has no final LF)
+{ sed -e '$a\' "$kaggle"; for _ in $(seq 49); do tail -n +2 "$kaggle" | sed -e '$a\'; done; } \
+    > "$TMP/kaggle1m.csv"
+for _ in 1 2 3 4; do cat "$hard"; done > "$TMP/hard_x4.txt"
+
+secs() { # best of RUNS, seconds
+    local t0 t1
+    for _ in $(seq "$RUNS"); do
+        t0=$(date +%s%N)
+        "$@" > /dev/null 2>&1
+        t1=$(date +%s%N)
+        echo "scale=4; ($t1 - $t0) / 1000000000" | bc
+    done | sort -n | head -1
+}
+ratio() { echo "scale=2; $1 / $2" | bc; }
+
+echo "| input | records | output | -j1 | -j2 | -j2 speedup | bench -j2 (in memory) | -j2 / bench |"
+echo "|---|---|---|---|---|---|---|---|"
+for input in "$TMP/kaggle1m.csv" "$TMP/hard_x4.txt"; do
+    "$BIN" bench -q -j2 --min-seconds 1 --rounds "$RUNS" --export-csv "$TMP/bench.csv" "$input"
+    memory=$(python3 -c '
+import csv, sys
+row = next(csv.DictReader(open(sys.argv[1])))
+print(f"{float(row[\"usec_per_puzzle\"]) * int(row[\"puzzles\"]) / 1e6:.4f}")
+' "$TMP/bench.csv")
+    records=$(python3 -c 'import csv, sys; print(next(csv.DictReader(open(sys.argv[1])))["records"])' "$TMP/bench.csv")
+    for format in line csv jsonl; do
+        j1=$(secs "$BIN" solve -q -j1 --no-timings -O "$format" "$input")
+        j2=$(secs "$BIN" solve -q -j2 --no-timings -O "$format" "$input")
+        echo "| $(basename "$input") | $records | $format | $j1 s | $j2 s | $(ratio "$j1" "$j2")x" \
+            "| $memory s | $(ratio "$j2" "$memory") |"
+    done
+done
