@@ -69,6 +69,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let (mut progress, records_read) = Progress::for_reader(&args.input, &reader);
     let mut stats = Stats::default();
     let unique = args.unique;
+    // solve times are shown in the records, the summary or the --stats file; when none of them
+    // is, the clock is not read
+    let timed = !args.no_timings || !args.input.silent() || args.stats.is_some();
     // the input and line of the last record written, for an interrupted run's summary
     let mut last = None;
     let mut batches = 0u64;
@@ -84,7 +87,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         Steps {
             prepare: |batch: &mut Batch| batch.block.parse(),
             work: |batch: &mut Batch| {
-                solve_batch(batch, format.as_ref(), names, unique, &records_read)
+                solve_batch(
+                    batch,
+                    format.as_ref(),
+                    names,
+                    (unique, timed),
+                    &records_read,
+                )
             },
         },
         |batch: &Batch| -> io::Result<()> {
@@ -137,13 +146,13 @@ fn solve_batch(
     batch: &mut Batch,
     format: &dyn Format,
     names: &[String],
-    unique: bool,
+    (unique, timed): (bool, bool),
     records_read: &AtomicU64,
 ) {
     let records = batch.block.records();
     records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
     pipeline::map_into(records, &mut batch.answers, |record| match &record.puzzle {
-        Ok(puzzle) => solver::answer(puzzle, unique),
+        Ok(puzzle) => solver::answer_with(puzzle, unique, timed),
         Err(_) => Answer::malformed(),
     });
     batch.out.clear();
