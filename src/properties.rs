@@ -205,6 +205,23 @@ fn csv_piece() -> impl Strategy<Value = String> {
     ]
 }
 
+/// CSV rows (after a header) read in blocks of `size` records give the records read one by one.
+fn csv_blocks_match_one_by_one(
+    pieces: &[String],
+    size: usize,
+    max: usize,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    let text = format!("id,puzzle\n{}", pieces.concat());
+    let options = ReaderOptions {
+        format: InputFormat::Csv,
+        max_record: max,
+        ..ReaderOptions::default()
+    };
+    let want = one_by_one(text.as_bytes(), &options);
+    prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), want);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -214,14 +231,7 @@ proptest! {
         size in 1usize..6,
         max in 20usize..200,
     ) {
-        let text = format!("id,puzzle\n{}", pieces.concat());
-        let options = ReaderOptions {
-            format: InputFormat::Csv,
-            max_record: max,
-            ..ReaderOptions::default()
-        };
-        let want = one_by_one(text.as_bytes(), &options);
-        prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), want);
+        csv_blocks_match_one_by_one(&pieces, size, max)?;
     }
 
     #[test]
@@ -232,14 +242,7 @@ proptest! {
         max in 20usize..200,
     ) {
         // blocks without a quote are split without the parser: the same records all the same
-        let text = format!("id,puzzle\n{}", pieces.concat());
-        let options = ReaderOptions {
-            format: InputFormat::Csv,
-            max_record: max,
-            ..ReaderOptions::default()
-        };
-        let want = one_by_one(text.as_bytes(), &options);
-        prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), want);
+        csv_blocks_match_one_by_one(&pieces, size, max)?;
     }
 
     #[test]
