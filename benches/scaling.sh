@@ -4,13 +4,17 @@
 # the 1M-row Kaggle CSV and hard.txt x 4. Best of RUNS; prints a Markdown table: -j2 speedup over
 # -j1 (target 1.8x) and -j2 whole process / bench -j2 (target at most 1.3).
 #
-#   bash benches/scaling.sh
+#   bash benches/scaling.sh [OLD_BINARY]
+#
+# With OLD_BINARY (another build, see compare_builds.sh), its -j1 and -j2 times are measured in
+# the same loop and the table adds them: "-j1 no slower than before".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-../shared}
 RUNS=${RUNS:-5}
 cargo build --release --quiet
 BIN=$PWD/target/release/sudoku-batch
+OLD=${1:+$(realpath "$1")}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -27,25 +31,37 @@ secs() { # best of RUNS, seconds
         t0=$(date +%s%N)
         "$@" > /dev/null 2>&1
         t1=$(date +%s%N)
-        echo "scale=4; ($t1 - $t0) / 1000000000" | bc
+        printf "%.3f\n" "$(echo "($t1 - $t0) / 1000000000" | bc -l)"
     done | sort -n | head -1
 }
-ratio() { echo "scale=2; $1 / $2" | bc; }
+ratio() { printf "%.2f" "$(echo "$1 / $2" | bc -l)"; }
 
-echo "| input | records | output | -j1 | -j2 | -j2 speedup | bench -j2 (in memory) | -j2 / bench |"
-echo "|---|---|---|---|---|---|---|---|"
+head="| input | records | output | -j1 | -j2 | -j2 speedup | bench -j2 (in memory) | -j2 / bench |"
+rule="|---|---|---|---|---|---|---|---|"
+if [ -n "$OLD" ]; then
+    head="$head old -j1 | old -j2 | -j1 new / old | -j2 new / old |"
+    rule="$rule---|---|---|---|"
+fi
+echo "$head"
+echo "$rule"
 for input in "$TMP/kaggle1m.csv" "$TMP/hard_x4.txt"; do
     "$BIN" bench -q -j2 --min-seconds 1 --rounds "$RUNS" --export-csv "$TMP/bench.csv" "$input"
     memory=$(python3 -c '
 import csv, sys
 row = next(csv.DictReader(open(sys.argv[1])))
-print(f"{float(row[\"usec_per_puzzle\"]) * int(row[\"puzzles\"]) / 1e6:.4f}")
+print("%.4f" % (float(row["usec_per_puzzle"]) * int(row["puzzles"]) / 1e6))
 ' "$TMP/bench.csv")
     records=$(python3 -c 'import csv, sys; print(next(csv.DictReader(open(sys.argv[1])))["records"])' "$TMP/bench.csv")
     for format in line csv jsonl; do
         j1=$(secs "$BIN" solve -q -j1 --no-timings -O "$format" "$input")
         j2=$(secs "$BIN" solve -q -j2 --no-timings -O "$format" "$input")
-        echo "| $(basename "$input") | $records | $format | $j1 s | $j2 s | $(ratio "$j1" "$j2")x" \
-            "| $memory s | $(ratio "$j2" "$memory") |"
+        row="| $(basename "$input") | $records | $format | $j1 s | $j2 s | $(ratio "$j1" "$j2")x"
+        row="$row | $memory s | $(ratio "$j2" "$memory") |"
+        if [ -n "$OLD" ]; then
+            o1=$(secs "$OLD" solve -q -j1 --no-timings -O "$format" "$input")
+            o2=$(secs "$OLD" solve -q -j2 --no-timings -O "$format" "$input")
+            row="$row $o1 s | $o2 s | $(ratio "$j1" "$o1") | $(ratio "$j2" "$o2") |"
+        fi
+        echo "$row"
     done
 done

@@ -23,7 +23,7 @@ cp "$hard" "$TMP/hard.txt"
 for _ in 1 2 3 4 5 6; do cat "$forum"; done > "$TMP/forum_hardest_x6.txt"
 
 now() { date +%s%N; }
-secs() { echo "scale=2; ($2 - $1) / 1000000000" | bc; }
+secs() { printf "%.2f\n" "$(echo "($2 - $1) / 1000000000" | bc -l)"; }
 best() { sort -n | head -1; }
 
 # one spark-submit run; prints its whole time and the job's own time (the example prints it)
