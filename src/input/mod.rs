@@ -355,8 +355,10 @@ pub enum InputError {
     },
 }
 
-/// Read buffer per input: large, so reads are few and the byte counter is touched rarely.
-const BUFFER: usize = 256 * 1024;
+/// Read buffer per input: large enough that reads are few and the byte counter is touched rarely,
+/// small enough to stay in the core's cache between the kernel's copy into it and ours out of it
+/// into a block (256 KiB cost 10% more CPU on a 1M-row Kaggle run than 32-128 KiB).
+const BUFFER: usize = 64 * 1024;
 
 /// Counts the bytes read from an input into the shared counter, once per read call (a buffer fill).
 struct Counted {
