@@ -68,7 +68,8 @@ pub(crate) fn read_preamble<R: BufRead>(
         let Some(length) = bounded::read_line(src, &mut buf, max)? else {
             return Ok(None);
         };
-        if skipped == 0 && buf.starts_with(BOM) {
+        // (in pipe mode a last line holding only the BOM is kept: it is a line, so a record)
+        if skipped == 0 && buf.starts_with(BOM) && !(keep_all && buf.len() == BOM.len()) {
             buf.drain(..BOM.len());
         }
         if !keep_all && bounded::carries_no_record(buf.trim_ascii(), length, max) {

@@ -289,3 +289,14 @@ fn stats_of_partitions_merge_into_the_stats_of_the_whole() {
         String::from_utf8_lossy(&out.stderr).contains("bad.json: not the --stats JSON of a run")
     );
 }
+
+#[test]
+fn a_partition_holding_only_a_bom_is_one_line_so_one_record() {
+    // an engine counts "\u{FEFF}" with no LF as a line; so must we (a BOM then a line is one
+    // line too: the BOM is dropped from it)
+    for (input, records) in [("\u{FEFF}", 1), ("\u{FEFF}\n", 1), ("\u{FEFF}x\ny", 2)] {
+        let out = piped(&["solve", "--pipe", "-O", "line"], input);
+        assert_eq!(out.lines().count(), records, "{input:?}");
+        assert!(out.lines().all(|l| l == "malformed"), "{input:?}: {out}");
+    }
+}
