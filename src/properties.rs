@@ -222,6 +222,21 @@ fn csv_blocks_match_one_by_one(
     Ok(())
 }
 
+/// Line input read in blocks of `size` records gives the records read one by one.
+fn line_blocks_match_one_by_one(
+    text: &str,
+    size: usize,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    let options = ReaderOptions {
+        format: InputFormat::Line,
+        max_record: CAP,
+        ..ReaderOptions::default()
+    };
+    let want = one_by_one(text.as_bytes(), &options);
+    prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), want);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -257,13 +272,37 @@ proptest! {
         if !last_lf {
             text.push_str(PUZZLE);
         }
-        let options = ReaderOptions {
-            format: InputFormat::Line,
-            max_record: CAP,
-            ..ReaderOptions::default()
-        };
-        let want = one_by_one(text.as_bytes(), &options);
-        prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), want);
+        line_blocks_match_one_by_one(&text, size)?;
+    }
+}
+
+proptest! {
+    // big inputs: fewer cases
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn large_line_blocks_read_straight_from_the_stream_give_the_records_read_one_by_one(
+        kinds in proptest::collection::vec(line_kind(), 500..2500),
+        size in 512usize..1200,
+        huge_at in proptest::option::of(0usize..2500),
+    ) {
+        // blocks of 64 KiB and more are read from the stream into the block, past the buffer;
+        // a line longer than a block (no LF in a whole read) goes the buffered way, capped
+        let mut lines: Vec<String> = kinds.iter().map(LineKind::text).collect();
+        if let Some(at) = huge_at {
+            lines.insert(at.min(lines.len()), "x".repeat(300_000));
+        }
+        let text = lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+        line_blocks_match_one_by_one(&text, size)?;
+    }
+
+    #[test]
+    fn large_csv_blocks_read_straight_from_the_stream_give_the_records_read_one_by_one(
+        pieces in proptest::collection::vec(csv_piece(), 8000..20000),
+        size in 512usize..1200,
+        max in 20usize..200,
+    ) {
+        csv_blocks_match_one_by_one(&pieces, size, max)?;
     }
 }
 

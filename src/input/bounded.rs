@@ -8,7 +8,7 @@
 //! `max + 1` bytes of a line, so what it keeps says by itself whether the line was too long, even
 //! when it is read again later (detection hands the lines it looked at back to the reader).
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, BufReader, Read};
 
 /// Bytes a record may hold by default: 64 KiB, 400 times the longest usual record (a Kaggle row
 /// of puzzle and solution is 164 bytes).
@@ -58,12 +58,20 @@ pub(crate) fn read_line<R: BufRead>(
 /// A cut line keeps `max + 2` of its bytes, one more than [`read_line`] keeps: a reader that
 /// reads it again from these bytes must find it too long exactly as it would have from the
 /// input, which for CSV means seeing a byte beyond the `max + 1` a row may take.
-pub(crate) fn read_lines<R: BufRead>(
+///
+/// When `want` is large and nothing is buffered, the bytes are read from the stream straight
+/// into `bytes` ([`DirectRead`]); a line with no LF within them goes the buffered way.
+pub(crate) fn read_lines<R: DirectRead>(
     src: &mut R,
     bytes: &mut Vec<u8>,
     want: usize,
     max: usize,
 ) -> io::Result<usize> {
+    if want >= DIRECT_MIN {
+        if let Some(read) = src.read_direct(bytes, want) {
+            return read;
+        }
+    }
     let before = bytes.len();
     let available = fill(src)?;
     let window = available
@@ -84,6 +92,125 @@ pub(crate) fn read_lines<R: BufRead>(
         read_line(src, bytes, max.saturating_add(1))?;
     }
     Ok(bytes.len() - before)
+}
+
+/// The least `want` read straight from the stream: smaller wants are served from the buffer,
+/// which reads this much at a time anyway.
+const DIRECT_MIN: usize = 64 * 1024;
+
+/// Bytes a direct read takes beyond what is wanted, so that its whole lines are enough.
+const DIRECT_SLACK: usize = 16 * 1024;
+
+/// A [`BufRead`] that may also read from its stream straight into a caller's buffer, skipping
+/// the copy through its own: reading a block this way saves a pass over every byte.
+pub(crate) trait DirectRead: BufRead {
+    /// Appends what is buffered, reads once from the stream into `bytes` (a little more than
+    /// `want` in all) and keeps the whole lines there, the bytes after the last LF going back to
+    /// be read next. Returns the bytes kept (0 at the end of the input), or `None` when it cannot
+    /// read this way (no LF came in all that: it is then read the buffered way, capped).
+    fn read_direct(&mut self, _bytes: &mut Vec<u8>, _want: usize) -> Option<io::Result<usize>> {
+        None
+    }
+}
+
+impl DirectRead for &[u8] {}
+impl<R: Read> DirectRead for BufReader<R> {}
+
+/// An input as its reader takes it: the lines format detection read first (handed back), then
+/// the rest of the stream through a buffer; blocks are read past the buffer when it is empty
+/// ([`DirectRead`]).
+pub(crate) struct Src<R> {
+    /// Bytes to read before the stream's: the lines detection read, or what a direct read got
+    /// past its last LF.
+    head: Vec<u8>,
+    /// Bytes of `head` already read.
+    at: usize,
+    inner: BufReader<R>,
+}
+
+impl<R: Read> Src<R> {
+    /// `head`, then the rest of `inner`.
+    pub(crate) fn new(head: Vec<u8>, inner: BufReader<R>) -> Src<R> {
+        Src { head, at: 0, inner }
+    }
+}
+
+impl<R: Read> Read for Src<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for Src<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.at < self.head.len() {
+            return Ok(&self.head[self.at..]);
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        if self.at < self.head.len() {
+            self.at += amount;
+            if self.at >= self.head.len() {
+                // read through: the room is kept for the next direct read's leftovers
+                self.head.clear();
+                self.at = 0;
+            }
+        } else {
+            self.inner.consume(amount);
+        }
+    }
+}
+
+impl<R: Read> DirectRead for Src<R> {
+    fn read_direct(&mut self, bytes: &mut Vec<u8>, want: usize) -> Option<io::Result<usize>> {
+        let start = bytes.len();
+        // what the last direct read left (the start of a line) and what is buffered come first
+        bytes.extend_from_slice(&self.head[self.at..]);
+        self.head.clear();
+        self.at = 0;
+        let buffered = self.inner.buffer().len();
+        bytes.extend_from_slice(self.inner.buffer());
+        self.inner.consume(buffered);
+        let carried = bytes.len() - start;
+        // a little more than wanted, so that what is kept (up to the last LF) is enough
+        let room = want.saturating_sub(carried) + DIRECT_SLACK;
+        bytes.resize(start + carried + room, 0);
+        let n = loop {
+            match self.inner.get_mut().read(&mut bytes[start + carried..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    // reading ends here: the whole lines carried stay (the caller drops the
+                    // line begun after them, as on the buffered way)
+                    bytes.truncate(start + carried);
+                    return Some(Err(e));
+                }
+            }
+        };
+        bytes.truncate(start + carried + n);
+        match memchr::memrchr(b'\n', &bytes[start..]) {
+            Some(i) => {
+                let end = start + i + 1;
+                self.head.extend_from_slice(&bytes[end..]);
+                bytes.truncate(end);
+                Some(Ok(end - start))
+            }
+            // the end of the input: the last line, with no LF
+            None if n == 0 => Some(Ok(carried)),
+            None => {
+                // no line end: a long line, read on the buffered way with its cap
+                self.head.extend_from_slice(&bytes[start..]);
+                bytes.truncate(start);
+                None
+            }
+        }
+    }
 }
 
 /// Cuts `bytes` after its last LF at or after `start` (to `start` when there is none): what a read
@@ -154,6 +281,56 @@ pub(crate) fn too_long(what: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// Reads `src` to its end with `read_lines(want, max)`: the pieces appended.
+    fn pieces<R: DirectRead>(src: &mut R, want: usize, max: usize) -> Vec<Vec<u8>> {
+        let mut pieces = Vec::new();
+        loop {
+            let mut bytes = Vec::new();
+            if read_lines(src, &mut bytes, want, max).unwrap() == 0 {
+                return pieces;
+            }
+            pieces.push(bytes);
+        }
+    }
+
+    #[test]
+    fn large_reads_go_straight_into_the_block_and_keep_whole_lines() {
+        let text: Vec<u8> = (0..20_000)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
+        let mut src = Src::new(b"first\n".to_vec(), io::BufReader::new(&text[..]));
+        let got = pieces(&mut src, 70_000, 100);
+        // the handed-back head first, then the stream read straight into blocks, never buffered
+        assert!(src.inner.buffer().is_empty());
+        assert!(
+            got.iter()
+                .all(|p| p.ends_with(b"\n") && p.len() <= 70_000 + DIRECT_SLACK)
+        );
+        assert!(
+            got.iter()
+                .all(|p| p.len() > 60_000 || p == got.last().unwrap())
+        );
+        assert_eq!(got.concat(), [&b"first\n"[..], &text].concat());
+    }
+
+    #[test]
+    fn a_line_longer_than_a_large_read_is_cut_as_on_the_buffered_way() {
+        let mut cut = vec![b'x'; 102];
+        cut.push(b'\n');
+        // the long line met at the start of a read, and within one
+        for before in [&b""[..], b"a\n"] {
+            let mut text = before.to_vec();
+            text.extend(std::iter::repeat_n(b'x', 300_000));
+            text.extend_from_slice(b"\nb\nc");
+            let mut src = Src::new(Vec::new(), io::BufReader::new(&text[..]));
+            let got = pieces(&mut src, 70_000, 100);
+            let at = usize::from(!before.is_empty());
+            assert_eq!(got[..at].concat(), before);
+            assert_eq!(got[at], cut);
+            assert_eq!(got[at + 1..].concat(), b"b\nc");
+        }
+    }
     use super::*;
 
     /// Reads every line of `text` through a small buffer (so lines span many fills).

@@ -197,7 +197,10 @@ impl<R: BufRead> CsvReader<R> {
     ///
     /// On a read error, the whole lines read before it stay in `bytes` (and are counted) and the
     /// error is returned: reading ends there, so a row they leave open is read as it ends.
-    pub(crate) fn read_block(&mut self, bytes: &mut Vec<u8>, target: usize) -> io::Result<u64> {
+    pub(crate) fn read_block(&mut self, bytes: &mut Vec<u8>, target: usize) -> io::Result<u64>
+    where
+        R: bounded::DirectRead,
+    {
         let start = bytes.len();
         let read = (|| {
             loop {

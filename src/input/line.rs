@@ -79,7 +79,10 @@ impl<R: BufRead> LineReader<R> {
     ///
     /// On a read error, the whole lines read before it stay in `bytes` (and are counted) and the
     /// error is returned.
-    pub(crate) fn read_block(&mut self, bytes: &mut Vec<u8>, target: usize) -> io::Result<u64> {
+    pub(crate) fn read_block(&mut self, bytes: &mut Vec<u8>, target: usize) -> io::Result<u64>
+    where
+        R: bounded::DirectRead,
+    {
         let start = bytes.len();
         let read = (|| {
             while bytes.len() - start < target {

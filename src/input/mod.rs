@@ -375,7 +375,7 @@ impl Read for Counted {
 }
 
 /// An opened input: its first meaningful line (already read while detecting) followed by the rest.
-type Src = io::Chain<Cursor<Vec<u8>>, BufReader<Stream>>;
+type Src = bounded::Src<Stream>;
 
 /// The reader of the input being read.
 enum Active {
@@ -893,7 +893,7 @@ impl Reader {
             InputFormat::Auto if self.resolved => detect(header_line.trim_ascii()),
             _ => None,
         };
-        let src = Cursor::new(first).chain(buffered);
+        let src = Src::new(first, buffered);
         let active = match format {
             InputFormat::Line | InputFormat::Auto => {
                 let mut reader = LineReader::new(src, skipped);
