@@ -6,7 +6,7 @@
 //! is malformed, else null) comes last. Strings go through serde_json, so any text read from a
 //! malformed record is escaped correctly.
 
-use super::{Format, OutputOptions, push_micros, push_u64};
+use super::{Format, OutputOptions, push_json_str, push_micros, push_u64};
 use crate::input::Record;
 use crate::status::Answer;
 
@@ -55,12 +55,11 @@ impl Format for JsonlFormat {
         }
         push_u64(l, record.line);
         l.extend_from_slice(b",\"puzzle\":");
-        // a String always serialises
-        let _ = serde_json::to_writer(&mut *l, &record.cells);
+        push_json_str(l, &record.cells);
         for (i, key) in self.echo.iter().enumerate() {
             l.extend_from_slice(key);
             let value = record.fields.get(i).map_or("", String::as_str);
-            let _ = serde_json::to_writer(&mut *l, value);
+            push_json_str(l, value);
         }
         l.extend_from_slice(b",\"status\":\"");
         l.extend_from_slice(answer.status.as_str().as_bytes());
@@ -85,9 +84,7 @@ impl Format for JsonlFormat {
             l.extend_from_slice(b",\"reason\":");
             match &record.puzzle {
                 Ok(_) => l.extend_from_slice(b"null"),
-                Err(reason) => {
-                    let _ = serde_json::to_writer(&mut *l, reason);
-                }
+                Err(reason) => push_json_str(l, reason),
             }
         }
         l.extend_from_slice(b"}\n");
