@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use sudoku_batch::input::{InputFormat, Reader, ReaderOptions, Record, Source};
+use sudoku_batch::input::{Block, InputFormat, Reader, ReaderOptions, Record, Source};
 use sudoku_batch::output::{OutputFormat, OutputOptions, sink};
 use sudoku_batch::status::{Answer, Status};
 
@@ -73,6 +73,32 @@ fn refill(bencher: divan::Bencher, format: &str) {
                 total += n;
             }
             total
+        });
+}
+
+/// The serial stage of `solve`: input cut into blocks of 2048 records' worth of bytes at record
+/// boundaries, not parsed (parsing is the pool's). Its throughput caps a run on any core count.
+#[divan::bench(args = ["line", "csv"])]
+fn read_blocks(bencher: divan::Bencher, format: &str) {
+    let path = input(format);
+    let n = read_all(&path).len();
+    bencher
+        .counter(divan::counter::ItemsCount::new(n))
+        .bench(|| {
+            let options = ReaderOptions {
+                format: InputFormat::Auto,
+                column: None,
+                ..ReaderOptions::default()
+            };
+            let mut reader =
+                Reader::open(vec![Source::Path(path.clone())], &options).expect("open");
+            let mut block = Block::default();
+            let mut blocks = 0;
+            while reader.read_block(&mut block, 2048).expect("read") {
+                divan::black_box(&block);
+                blocks += 1;
+            }
+            blocks
         });
 }
 
