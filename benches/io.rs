@@ -31,13 +31,18 @@ fn input(format: &str) -> PathBuf {
     }
 }
 
-fn read_all(path: &Path) -> Vec<Record> {
+/// A reader of `path`, its format detected.
+fn open(path: &Path) -> Reader {
     let options = ReaderOptions {
         format: InputFormat::Auto,
         column: None,
         ..ReaderOptions::default()
     };
-    let mut reader = Reader::open(vec![Source::Path(path.to_path_buf())], &options).expect("open");
+    Reader::open(vec![Source::Path(path.to_path_buf())], &options).expect("open")
+}
+
+fn read_all(path: &Path) -> Vec<Record> {
+    let mut reader = open(path);
     let mut records = Vec::new();
     while reader.read_batch(4096, &mut records).expect("read") > 0 {}
     records
@@ -60,13 +65,7 @@ fn refill(bencher: divan::Bencher, format: &str) {
     bencher
         .counter(divan::counter::ItemsCount::new(n))
         .bench(|| {
-            let options = ReaderOptions {
-                format: InputFormat::Auto,
-                column: None,
-                ..ReaderOptions::default()
-            };
-            let mut reader =
-                Reader::open(vec![Source::Path(path.clone())], &options).expect("open");
+            let mut reader = open(&path);
             let mut batch = Vec::new();
             let mut total = 0;
             while let n @ 1.. = reader.refill_batch(2048, &mut batch).expect("read") {
@@ -85,13 +84,7 @@ fn read_blocks(bencher: divan::Bencher, format: &str) {
     bencher
         .counter(divan::counter::ItemsCount::new(n))
         .bench(|| {
-            let options = ReaderOptions {
-                format: InputFormat::Auto,
-                column: None,
-                ..ReaderOptions::default()
-            };
-            let mut reader =
-                Reader::open(vec![Source::Path(path.clone())], &options).expect("open");
+            let mut reader = open(&path);
             let mut block = Block::default();
             let mut blocks = 0;
             while reader.read_block(&mut block, 2048).expect("read") {
