@@ -1,6 +1,8 @@
-//! Writers: one per output format behind the [`Sink`] trait. A sink sees records and their answers in
-//! input order and knows nothing of how they were solved. `solve` writes [`Answer`]s with [`sink`];
-//! `check` writes its verdicts ([`crate::check::Check`]) with [`check_sink`].
+//! Writers: one [`Format`] per output format turns a record and its answer into bytes, with no
+//! state between records, so batches are formatted on any thread; [`Output`] writes the header
+//! once and the batches' bytes in order. `solve` formats [`Answer`]s ([`formatter`]), `check` its
+//! verdicts ([`crate::check::Check`], [`check_formatter`]). [`Sink`] ([`sink`], [`check_sink`])
+//! does both a record at a time, for callers that have records one by one.
 
 use std::io::{self, BufWriter, Write};
 
@@ -181,48 +183,37 @@ impl<'a> Output<'a> {
     }
 }
 
-/// A [`Sink`] made of a [`Format`]: formats each record and writes its bytes.
+/// A [`Sink`] made of a [`Format`]: formats each record and writes its bytes to an [`Output`].
 pub(crate) struct FormatSink<'a, A> {
     format: Box<dyn Format<A>>,
-    out: BufWriter<Box<dyn Write + Send + 'a>>,
+    output: Output<'a>,
     bytes: Vec<u8>,
-    /// No record nor header written yet.
+    /// No record written yet.
     first: bool,
 }
 
 impl<'a, A> FormatSink<'a, A> {
     pub(crate) fn new(format: Box<dyn Format<A>>, out: Box<dyn Write + Send + 'a>) -> Self {
+        let output = Output::new(out, format.as_ref());
         FormatSink {
             format,
-            out: BufWriter::with_capacity(BUFFER, out),
+            output,
             bytes: Vec::with_capacity(512),
             first: true,
         }
-    }
-
-    fn header(&mut self) -> io::Result<()> {
-        if self.first {
-            self.bytes.clear();
-            self.format.header(&mut self.bytes);
-            self.out.write_all(&self.bytes)?;
-        }
-        Ok(())
     }
 }
 
 impl<A> Sink<A> for FormatSink<'_, A> {
     fn write(&mut self, record: &Record, answer: &A) -> io::Result<()> {
-        self.header()?;
         self.bytes.clear();
         let first = std::mem::take(&mut self.first);
         self.format.record(record, answer, first, &mut self.bytes);
-        self.out.write_all(&self.bytes)
+        self.output.write(&self.bytes)
     }
 
     fn finish(&mut self) -> io::Result<()> {
-        self.header()?;
-        self.first = false;
-        self.out.flush()
+        self.output.finish()
     }
 }
 
