@@ -243,7 +243,7 @@ mod tests {
         let record = Record {
             source: 0,
             line: 1,
-            fields: Vec::new(),
+            fields: Default::default(),
             cells: String::new(),
             puzzle: Err(String::new()),
             solution: None,

@@ -32,7 +32,7 @@ fn record(line: u64, text: &str) -> Record {
     Record {
         source: 0,
         line,
-        fields: Vec::new(),
+        fields: Default::default(),
         cells: text.to_string(),
         puzzle: Grid::parse(text.as_bytes()).map_err(|e| e.to_string()),
         solution: None,

@@ -29,9 +29,7 @@
 use std::io::{self, BufRead};
 
 use super::bounded;
-use super::detect::{
-    PUZZLE_COLUMNS, excerpt, names_excerpt, plural, set_optional_text, set_text, to_text,
-};
+use super::detect::{PUZZLE_COLUMNS, excerpt, names_excerpt, plural, set_optional_text, to_text};
 use super::{Column, Record};
 use crate::grid::Grid;
 
@@ -578,18 +576,16 @@ impl<R: BufRead> CsvReader<R> {
             }
         }
         let n = self.fields;
-        let fields = &mut record.fields;
-        if fields.capacity() > FIELDS_KEPT && n <= FIELDS_KEPT {
-            *fields = Vec::new(); // a very wide row once does not hold its room for the rest
-        }
-        fields.truncate(n);
-        fields.resize_with(n, String::new);
-        let mut bad_utf8 = None;
-        for (i, (text, f)) in fields.iter_mut().zip(self.row()).enumerate() {
-            if !set_text(text, f) {
-                bad_utf8.get_or_insert(i);
-            }
-        }
+        let ends = &self.ends[..n];
+        // as `row` gives them: the CR of a CRLF row end is not the last field's
+        let end = ends.last().copied().unwrap_or(0);
+        let last_start = n.checked_sub(2).map_or(0, |i| ends[i]);
+        let row_end = if end > last_start && self.out[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        };
+        let bad_utf8 = record.fields.set_row(&self.out, ends, row_end);
         record.source = source;
         record.line = self.line;
         record.puzzle = match self.row().nth(self.column) {
@@ -614,11 +610,13 @@ impl<R: BufRead> CsvReader<R> {
                 } else {
                     Grid::parse(field).map_err(|e| e.to_string())
                 };
-                match puzzle {
-                    Ok(_) => {
-                        set_text(&mut record.cells, field);
+                match (&puzzle, record.fields.get(self.column)) {
+                    // a puzzle is ASCII, and its field was checked with the row
+                    (Ok(_), Some(text)) => {
+                        record.cells.clear();
+                        record.cells.push_str(text.trim_ascii());
                     }
-                    Err(_) => record.cells = excerpt(field),
+                    _ => record.cells = excerpt(field),
                 }
                 puzzle
             }
@@ -810,9 +808,6 @@ impl Boundaries {
     }
 }
 
-/// A reused record keeps room for at most this many fields when it is given a narrower row.
-const FIELDS_KEPT: usize = 64;
-
 /// The `csv` crate's error as an I/O error, unwrapped when it is one. Used by the reader and by the
 /// CSV writer (`output::csv`). With ByteRecords, flexible rows and rows padded to the header's width
 /// only I/O can fail; any other kind would be a bug and is reported as invalid data.
@@ -890,7 +885,7 @@ mod tests {
         assert_eq!(header, ["quizzes", "solutions"]);
         assert_eq!(recs.len(), 200);
         let first = KAGGLE.lines().nth(1).unwrap();
-        assert_eq!(recs[0].fields.join(","), first);
+        assert_eq!(recs[0].fields.iter().collect::<Vec<_>>().join(","), first);
         assert_eq!(recs[0].cells, &first[..81]);
         assert!(recs.iter().all(|r| r.puzzle.is_ok()));
         assert_eq!(recs[199].line, 201);
@@ -957,7 +952,7 @@ mod tests {
             lines,
             [(2, true), (4, true), (5, true), (9, true), (12, true)]
         );
-        assert_eq!(recs[0].fields[0], "two\nlines");
+        assert_eq!(&recs[0].fields[0], "two\nlines");
         assert_eq!(recs[1].cells, p, "spaces around the puzzle are dropped");
         assert_eq!(recs[1].fields[1], format!(" {p} "), "fields stay as read");
     }

@@ -125,7 +125,7 @@ impl<R: BufRead> GridReader<R> {
                 return Ok(Some(Record {
                     source,
                     line: self.start,
-                    fields: Vec::new(),
+                    fields: Default::default(),
                     cells,
                     puzzle,
                     solution: None,
@@ -140,7 +140,7 @@ impl<R: BufRead> GridReader<R> {
         Record {
             source,
             line: self.start,
-            fields: Vec::new(),
+            fields: Default::default(),
             cells: self.joined_rows(),
             puzzle: Err(format!("grid has {}, expected 9", plural(count, "row"))),
             solution: None,

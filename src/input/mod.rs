@@ -44,6 +44,7 @@ mod bounded;
 mod compressed;
 mod csv;
 mod detect;
+mod fields;
 mod grid;
 mod line;
 mod pump;
@@ -57,6 +58,7 @@ pub(crate) use self::detect::find_byte;
 use self::detect::{
     Preamble, Sniffed, csv_delimiter, detect, is_csv_header, names_excerpt, read_preamble, sniff,
 };
+pub use self::fields::Fields;
 use self::grid::GridReader;
 use self::line::LineReader;
 use self::pump::Pump;
@@ -159,18 +161,17 @@ impl Echo {
     }
 
     /// Sets `fields` to what is kept of the (trimmed) line `text`.
-    fn fill(&self, text: &[u8], fields: &mut Vec<String>) {
+    fn fill(&self, text: &[u8], fields: &mut Fields) {
+        fields.clear();
         match self {
-            Echo::None => fields.clear(),
+            Echo::None => {}
             Echo::Line => {
-                fields.resize_with(1, String::new);
-                detect::set_text(&mut fields[0], text);
+                fields.push_bytes(text);
             }
             Echo::Fields(numbers) => {
-                fields.resize_with(numbers.len(), String::new);
-                for (field, &n) in fields.iter_mut().zip(numbers) {
+                for &n in numbers {
                     let piece = detect::fields(text).nth(n.saturating_sub(1));
-                    detect::set_text(field, piece.unwrap_or_default());
+                    fields.push_bytes(piece.unwrap_or_default());
                 }
             }
         }
@@ -185,7 +186,7 @@ pub struct Record {
     /// 1-based line where the record starts.
     pub line: u64,
     /// CSV: every column of the row, as read. Empty for line and grid input.
-    pub fields: Vec<String>,
+    pub fields: Fields,
     /// The puzzle cells as read (81 characters), or for a malformed record the text that was read.
     pub cells: String,
     /// The parsed puzzle, or why the record is malformed.
@@ -204,7 +205,7 @@ impl Record {
         Record {
             source: 0,
             line: 0,
-            fields: Vec::new(),
+            fields: Fields::default(),
             cells: String::new(),
             puzzle: Err(String::new()),
             solution: None,

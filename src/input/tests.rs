@@ -83,7 +83,7 @@ fn reads_the_radcliffe_header_and_fields() {
     );
     assert_eq!(recs[0].fields.len(), 5);
     assert_eq!(
-        recs[0].fields[4], "Beginner",
+        &recs[0].fields[4], "Beginner",
         "CRLF is not part of the last field"
     );
     assert_eq!(recs[102].line, 104);

@@ -16,7 +16,7 @@ use super::csv::{Appended, CsvFormat, CsvRow};
 use super::{Format, FormatSink, OutputOptions, Sink};
 use crate::check::{Check, Verdict};
 use crate::grid::Grid;
-use crate::input::Record;
+use crate::input::{Fields, Record};
 
 /// Layout of the per-record stream of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +74,7 @@ struct JsonlChecks {
 /// The fields kept of a line, as `"NAME": "value"` keys of a record.
 struct Echoed<'a> {
     names: &'a [String],
-    values: &'a [String],
+    values: &'a Fields,
 }
 
 impl Serialize for Echoed<'_> {
@@ -82,7 +82,7 @@ impl Serialize for Echoed<'_> {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(Some(self.names.len()))?;
         for (i, name) in self.names.iter().enumerate() {
-            map.serialize_entry(name, self.values.get(i).map_or("", String::as_str))?;
+            map.serialize_entry(name, self.values.get(i).unwrap_or(""))?;
         }
         map.end()
     }
@@ -159,9 +159,9 @@ mod tests {
 
     fn checks() -> Vec<(Record, Check)> {
         let mut csv_row = record(2, PUZZLE);
-        csv_row.fields = vec!["7".into(), PUZZLE.into(), SOLUTION.into()];
+        csv_row.fields = ["7", PUZZLE, SOLUTION].into_iter().collect();
         let mut short = record(3, "x");
-        short.fields = vec!["8".into()];
+        short.fields = ["8"].into_iter().collect();
         short.source = 1;
         vec![
             (

@@ -226,11 +226,11 @@ impl<A, C: Appended<A>> Format<A> for CsvFormat<C> {
                 row.field(&record.cells);
             }
             for i in 0..self.echo {
-                row.field(record.fields.get(i).map_or("", String::as_str));
+                row.field(record.fields.get(i).unwrap_or(""));
             }
         } else {
             for i in 0..self.width {
-                row.field(record.fields.get(i).map_or("", String::as_str));
+                row.field(record.fields.get(i).unwrap_or(""));
             }
         }
         self.columns.write(&mut row, record, answer);
@@ -287,7 +287,7 @@ mod tests {
 
     fn csv_record(line: u64, fields: &[&str]) -> Record {
         let mut r = record(line, fields.get(1).copied().unwrap_or(""));
-        r.fields = strings(fields);
+        r.fields = fields.iter().collect();
         r
     }
 

@@ -58,7 +58,7 @@ impl Format for JsonlFormat {
         push_json_str(l, &record.cells);
         for (i, key) in self.echo.iter().enumerate() {
             l.extend_from_slice(key);
-            let value = record.fields.get(i).map_or("", String::as_str);
+            let value = record.fields.get(i).unwrap_or("");
             push_json_str(l, value);
         }
         l.extend_from_slice(b",\"status\":\"");

@@ -302,7 +302,7 @@ pub(crate) mod tests {
         Record {
             source: 0,
             line,
-            fields: Vec::new(),
+            fields: Default::default(),
             cells: cells.to_string(),
             puzzle: Grid::parse(cells.as_bytes()).map_err(|e| e.to_string()),
             solution: None,
