@@ -12,23 +12,10 @@ use std::path::Path;
 use std::time::Instant;
 
 use sudoku_batch::grid::Grid;
-use sudoku_batch::solver;
 
-/// Puzzles of a file: per line, the first 81-character field of digits, `.` or `_`; `#` lines and
-/// headers skipped.
-fn load(path: &Path) -> Vec<Grid> {
-    let Ok(text) = std::fs::read(path) else {
-        return Vec::new();
-    };
-    text.split(|&b| b == b'\n')
-        .filter(|line| line.first() != Some(&b'#'))
-        .filter_map(|line| {
-            line.split(|b| b" \t,;:\r".contains(b))
-                .find(|f| f.len() == 81)
-                .and_then(|f| Grid::parse(f).ok())
-        })
-        .collect()
-}
+mod common;
+use common::load;
+use sudoku_batch::solver;
 
 fn solve_all(puzzles: &[Grid], limit: u32) -> u64 {
     let mut found = 0;

@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod canon;
 pub mod check;
 pub mod grid;
 pub mod input;

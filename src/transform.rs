@@ -10,6 +10,9 @@
 //! [`Rng`] is splitmix64: tiny, fast, fully determined by its seed on every machine; no OS
 //! randomness anywhere.
 
+use std::fmt;
+use std::str::FromStr;
+
 use crate::grid::{CELLS, Grid};
 
 /// A seeded pseudo-random generator (splitmix64). Same seed, same numbers, everywhere.
@@ -86,6 +89,23 @@ impl Transform {
         transpose: false,
     };
 
+    /// The transform from its parts: the new digit of each digit (index 0, the blank, maps to 0),
+    /// the source row of each row, the source column of each column, and a transpose after
+    /// permuting. The caller makes them permutations that keep bands and stacks together.
+    pub(crate) fn from_parts(
+        digits: [u8; 10],
+        rows: [usize; 9],
+        columns: [usize; 9],
+        transpose: bool,
+    ) -> Transform {
+        Transform {
+            digits,
+            rows,
+            columns,
+            transpose,
+        }
+    }
+
     /// A transform drawn uniformly from the 9! x (3!^4 x 3!^4) x 2 choices.
     pub fn random(rng: &mut Rng) -> Transform {
         let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -112,6 +132,74 @@ impl Transform {
             }
         }
         Grid::from_values(out).unwrap_or(*grid)
+    }
+}
+
+/// The text form: `T` when the grid is transposed (after permuting), then `R` and the source row
+/// of each row, `C` and the source column of each column (rows and columns numbered 1 to 9), `D`
+/// and the new digit of each digit 1 to 9. The identity is `R123456789C123456789D123456789`.
+impl fmt::Display for Transform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::with_capacity(31);
+        if self.transpose {
+            text.push('T');
+        }
+        text.push('R');
+        text.extend(self.rows.iter().map(|&r| char::from(b'1' + r as u8)));
+        text.push('C');
+        text.extend(self.columns.iter().map(|&c| char::from(b'1' + c as u8)));
+        text.push('D');
+        text.extend(self.digits[1..].iter().map(|&d| char::from(b'0' + d)));
+        f.write_str(&text)
+    }
+}
+
+impl FromStr for Transform {
+    type Err = String;
+
+    /// Reads the text form ([`Transform`]'s `Display`); the permutations must be ones the rules
+    /// allow (bands and stacks kept together, digits relabelled one to one).
+    fn from_str(text: &str) -> Result<Transform, String> {
+        let bad = || format!("{text:?} is not a transform (like R123456789C123456789D123456789)");
+        let (transpose, rest) = match text.strip_prefix('T') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let rest = rest.as_bytes();
+        if rest.len() != 30 || rest[0] != b'R' || rest[10] != b'C' || rest[20] != b'D' {
+            return Err(bad());
+        }
+        let nine = |part: &[u8]| -> Option<[u8; 9]> {
+            let mut out = [0u8; 9];
+            let mut seen = 0u16;
+            for (o, &b) in out.iter_mut().zip(part) {
+                let v = b.checked_sub(b'1').filter(|&v| v < 9)?;
+                seen |= 1 << v;
+                *o = v;
+            }
+            (seen == 0x1FF).then_some(out)
+        };
+        let lines = |part: &[u8]| -> Option<[usize; 9]> {
+            let order = nine(part)?;
+            // each group of three takes one whole band, in any order inside it
+            let whole = order
+                .chunks(3)
+                .all(|g| g.iter().all(|&v| v / 3 == g[0] / 3));
+            whole.then(|| order.map(usize::from))
+        };
+        let rows = lines(&rest[1..10]).ok_or_else(bad)?;
+        let columns = lines(&rest[11..20]).ok_or_else(bad)?;
+        let new = nine(&rest[21..30]).ok_or_else(bad)?;
+        let mut digits = [0u8; 10];
+        for (d, &n) in digits[1..].iter_mut().zip(&new) {
+            *d = n + 1;
+        }
+        Ok(Transform {
+            digits,
+            rows,
+            columns,
+            transpose,
+        })
     }
 }
 
@@ -144,6 +232,42 @@ mod tests {
 
     fn grid(s: &str) -> Grid {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn text_form_round_trips_and_refuses_what_is_not_a_transform() {
+        assert_eq!(
+            Transform::IDENTITY.to_string(),
+            "R123456789C123456789D123456789"
+        );
+        let mut rng = Rng::new(3);
+        for _ in 0..200 {
+            let t = Transform::random(&mut rng);
+            let text = t.to_string();
+            assert_eq!(text.parse::<Transform>(), Ok(t), "{text}");
+        }
+        for bad in [
+            "",
+            "R123456789C123456789D12345678",
+            "R124356789C123456789D123456789", // rows 3 and 4 are in different bands
+            "R123456789C123456789D123456788", // digit 8 twice
+            "X123456789C123456789D123456789",
+            "TTR123456789C123456789D123456789",
+            "R023456789C123456789D123456789",
+        ] {
+            assert!(bad.parse::<Transform>().is_err(), "{bad}");
+        }
+        let t: Transform = "TR321456789C123456789D213456789".parse().unwrap();
+        let g = grid(PUZZLE);
+        let out = t.apply(&g);
+        // row 1 of the result before transposing is the puzzle's row 3, digits 1 and 2 swapped:
+        // after transposing it is column 1
+        let cells = g.cells();
+        for c in 0..9 {
+            let d = cells[2 * 9 + c];
+            let swapped = [0, 2, 1, 3, 4, 5, 6, 7, 8, 9][d as usize];
+            assert_eq!(out.cells()[c * 9], swapped);
+        }
     }
 
     #[test]

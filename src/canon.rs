@@ -1,0 +1,476 @@
+//! Canonical forms: one representative for every class of isomorphic puzzles.
+//!
+//! Two puzzles are the same puzzle when one becomes the other by the symmetries of the rules (see
+//! [`Transform`]): relabelling the digits, permuting the bands, the rows inside each band, the
+//! stacks, the columns inside each stack, and transposing. The canonical form used here is the
+//! *minlex* form: of every grid those symmetries make of a puzzle, the one whose 81-digit string
+//! (blank = `0`, row by row) is lexicographically smallest. It exists for any grid of cells: any
+//! number of givens, a unique puzzle or one with many solutions, an unsolvable one, a solution
+//! grid. Two puzzles are isomorphic exactly when their minlex forms are equal.
+//!
+//! # The algorithm
+//!
+//! The placements (transposition, band and row order, stack and column order) number
+//! 2 x 6^8 = 3,359,232; for each, the smallest relabelling numbers the digits in the order they first
+//! appear. Trying them all takes tens of milliseconds a puzzle. [`canonical`] instead builds the
+//! form a row at a time, the idea published for minlex grids and puzzles (gsf's and dobrichev's
+//! canonicalizers on the New Sudoku Players' Forum), written here from that description:
+//!
+//! - A search state is a *class* of placements that agree on the rows built so far: the
+//!   orientation, the source row of each row built, and the column order known only as far as those
+//!   rows tell it. Columns holding the same value in every row built are still *tied*: any order of
+//!   them gives the same rows. Likewise whole stacks are tied while their columns read the same.
+//!   The digits seen so far have their labels (1, 2, ... in order of first appearance).
+//! - To build the next row, each state tries each source row the band structure allows (any row of
+//!   an unused band at the top of a band, else a row of the current band). The smallest row that
+//!   row can give in the class is found by sorting: tied columns by value (blank, then the labelled
+//!   digits by label, then digits not labelled yet, which take the next labels in the order they
+//!   land), then tied stacks by the three values they read. Only the (state, row) pairs that reach
+//!   the smallest row of all are kept; every other placement is pruned at once, with all the
+//!   placements of its class.
+//! - Where unlabelled digits land in tied columns (or tied stacks), their order decides their
+//!   labels, so those ties are broken by branching: one state per order.
+//!
+//! After nine rows every surviving state gives the minlex form. A typical puzzle keeps a handful of
+//! states a row; a grid with many symmetries (a solution grid, an empty one) keeps more.
+//!
+//! The sort above is exact when no digit repeats in a row or a column: each unlabelled digit then
+//! takes a fresh label wherever it lands. A grid with a digit repeated in a row or column (a puzzle
+//! with contradictory givens) is canonicalised by trying every placement ([`canonical_by_search`]),
+//! slower but exact; a test checks the two agree.
+
+use crate::grid::{CELLS, Grid};
+use crate::transform::Transform;
+
+/// A puzzle's minlex form, and a transform that maps the puzzle to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Canonical {
+    /// The minlex form.
+    pub grid: Grid,
+    /// A transform whose [`Transform::apply`] turns the puzzle into [`Canonical::grid`] (one of
+    /// several when the puzzle has symmetries of its own).
+    pub transform: Transform,
+}
+
+/// The minlex form of `puzzle` (see the module documentation) and a transform that gives it.
+pub fn canonical(puzzle: &Grid) -> Canonical {
+    let lines = Lines::new(puzzle);
+    if lines.repeats {
+        return canonical_by_search(puzzle);
+    }
+    let mut states = vec![State::start(0), State::start(1)];
+    let mut next = Vec::new();
+    for level in 0..9 {
+        let mut best = u64::MAX;
+        next.clear();
+        for state in &states {
+            for row in state.rows_allowed(level) {
+                let line = &lines.grid[state.orient as usize][row];
+                let (key, mut refined, values) = state.refine(line);
+                if key > best {
+                    continue;
+                }
+                if key < best {
+                    best = key;
+                    next.clear();
+                }
+                refined.rows[level] = row as u8;
+                refined.used |= 1 << row;
+                refined.branch(values, line, &mut next);
+            }
+        }
+        std::mem::swap(&mut states, &mut next);
+    }
+    states[0].result(&lines)
+}
+
+/// The minlex form of `puzzle`: [`canonical`]'s grid.
+pub fn minlex(puzzle: &Grid) -> Grid {
+    canonical(puzzle).grid
+}
+
+/// A stable 64-bit hash of a grid, for telling canonical forms apart: FNV-1a (64-bit) of its 81
+/// cells as ASCII digits, blank = `0`. The same on every machine and in every version, and easy to
+/// compute elsewhere (`python3 -c` with a few lines).
+pub fn hash(grid: &Grid) -> u64 {
+    grid.to_line(b'0')
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+}
+
+/// The minlex form found by trying every placement (rows and columns of both orientations), each
+/// relabelled, cut short where it is already larger than the best so far. Exact for any grid,
+/// and the reference [`canonical`] is tested against; it takes tens of milliseconds.
+pub fn canonical_by_search(puzzle: &Grid) -> Canonical {
+    let lines = Lines::new(puzzle);
+    let orders = line_orders();
+    let mut best = [u8::MAX; CELLS];
+    let mut best_placement = (0, 0, 0);
+    let mut candidate = [0u8; CELLS];
+    for (orient, grid) in lines.grid.iter().enumerate() {
+        for (r, rows) in orders.iter().enumerate() {
+            for (c, cols) in orders.iter().enumerate() {
+                let mut labels = [0u8; 10];
+                let mut next = 1;
+                let mut smaller = false;
+                let mut larger = false;
+                'cells: for (i, &row) in rows.iter().enumerate() {
+                    for (j, &col) in cols.iter().enumerate() {
+                        let d = grid[row as usize][col as usize] as usize;
+                        if d != 0 && labels[d] == 0 {
+                            labels[d] = next;
+                            next += 1;
+                        }
+                        let v = labels[d];
+                        let at = i * 9 + j;
+                        if !smaller {
+                            if v > best[at] {
+                                larger = true;
+                                break 'cells;
+                            }
+                            smaller = v < best[at];
+                        }
+                        candidate[at] = v;
+                    }
+                }
+                if smaller && !larger {
+                    best = candidate;
+                    best_placement = (orient, r, c);
+                }
+            }
+        }
+    }
+    let (orient, r, c) = best_placement;
+    let (rows, cols) = (orders[r], orders[c]);
+    let labels = labels_in_order(&lines.grid[orient], &rows, &cols);
+    Canonical {
+        grid: Grid::from_values(best).unwrap_or(*puzzle),
+        transform: transform(orient as u8, &rows, &cols, &labels),
+    }
+}
+
+/// The 1296 orders of nine lines that keep bands (or stacks) together.
+fn line_orders() -> Vec<[u8; 9]> {
+    let mut out = Vec::with_capacity(1296);
+    for bands in PERMS3 {
+        for a in PERMS3 {
+            for b in PERMS3 {
+                for c in PERMS3 {
+                    let mut order = [0u8; 9];
+                    for (i, inner) in [a, b, c].iter().enumerate() {
+                        for j in 0..3 {
+                            order[i * 3 + j] = bands[i] * 3 + inner[j];
+                        }
+                    }
+                    out.push(order);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The labels digits take when read row by row in this placement: 1, 2, ... in order of first
+/// appearance.
+fn labels_in_order(grid: &[[u8; 9]; 9], rows: &[u8; 9], cols: &[u8; 9]) -> [u8; 10] {
+    let mut labels = [0u8; 10];
+    let mut next = 1;
+    for &row in rows {
+        for &col in cols {
+            let d = grid[row as usize][col as usize] as usize;
+            if d != 0 && labels[d] == 0 {
+                labels[d] = next;
+                next += 1;
+            }
+        }
+    }
+    labels
+}
+
+/// The transform that reads `grid` (the puzzle, transposed when `orient` is 1) in this placement
+/// with these labels; digits the puzzle lacks take the labels left, in order.
+fn transform(orient: u8, rows: &[u8; 9], cols: &[u8; 9], labels: &[u8; 10]) -> Transform {
+    let mut digits = *labels;
+    let mut free = (1..=9u8).filter(|l| !labels.contains(l));
+    for d in digits.iter_mut().skip(1) {
+        if *d == 0 {
+            *d = free.next().unwrap_or(0);
+        }
+    }
+    let rows = rows.map(usize::from);
+    let cols = cols.map(usize::from);
+    if orient == 0 {
+        Transform::from_parts(digits, rows, cols, false)
+    } else {
+        // reading the transposed puzzle at (row, col) reads the puzzle at (col, row)
+        Transform::from_parts(digits, cols, rows, true)
+    }
+}
+
+/// The six orders of three things.
+const PERMS3: [[u8; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+/// The two orders of two things.
+const PERMS2: [[u8; 2]; 2] = [[0, 1], [1, 0]];
+
+/// A digit with no label yet, in a row being built: above every label (labels are 1..=9).
+const NEW: u8 = 15;
+
+/// The puzzle's rows in both orientations.
+struct Lines {
+    /// `grid[0]` the rows, `grid[1]` the columns (the transposed puzzle's rows).
+    grid: [[[u8; 9]; 9]; 2],
+    /// A digit repeats in a row or a column.
+    repeats: bool,
+}
+
+impl Lines {
+    fn new(puzzle: &Grid) -> Lines {
+        let cells = puzzle.cells();
+        let mut grid = [[[0u8; 9]; 9]; 2];
+        for r in 0..9 {
+            for c in 0..9 {
+                grid[0][r][c] = cells[r * 9 + c];
+                grid[1][c][r] = cells[r * 9 + c];
+            }
+        }
+        let repeats = grid.iter().flatten().any(|line| {
+            let mut seen = 0u16;
+            line.iter().any(|&d| {
+                let bit = (1u16 << d) & !1;
+                let again = seen & bit != 0;
+                seen |= bit;
+                again
+            })
+        });
+        Lines { grid, repeats }
+    }
+}
+
+/// A class of placements that agree on the rows built so far (see the module documentation).
+#[derive(Debug, Clone, Copy)]
+struct State {
+    /// 0: the puzzle's rows; 1: its columns.
+    orient: u8,
+    /// The next label to give.
+    next: u8,
+    /// Source rows used (bit per row).
+    used: u16,
+    /// Bit `p`: the columns at positions `p` and `p + 1` (in one stack) are tied.
+    ties: u16,
+    /// Bit `s`: the stacks at slots `s` and `s + 1` are tied.
+    stack_ties: u8,
+    /// Source row of each row built.
+    rows: [u8; 9],
+    /// Source column at each position.
+    cols: [u8; 9],
+    /// Label of each digit (0: none yet).
+    labels: [u8; 10],
+}
+
+/// Every column tied to its stack's others, every stack to the others.
+const ALL_TIED: u16 = 0b011_011_011;
+
+impl State {
+    fn start(orient: u8) -> State {
+        State {
+            orient,
+            next: 1,
+            used: 0,
+            ties: ALL_TIED,
+            stack_ties: 0b11,
+            rows: [0; 9],
+            cols: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+            labels: [0; 10],
+        }
+    }
+
+    /// The source rows that may be row `level`: at the top of a band, any row of a band not used
+    /// yet; inside a band, the rows of the current band not used yet.
+    fn rows_allowed(&self, level: usize) -> impl Iterator<Item = usize> + '_ {
+        let band = if level % 3 == 0 {
+            None
+        } else {
+            Some(self.rows[level - 1] / 3)
+        };
+        (0..9usize).filter(move |&row| {
+            let free = self.used & (1 << row) == 0;
+            let band_ok = match band {
+                Some(b) => row / 3 == b as usize,
+                None => self.used & (0b111 << (row / 3 * 3)) == 0,
+            };
+            free && band_ok
+        })
+    }
+
+    /// The smallest row `line` gives in this class: its key (three 12-bit stack values, NEW for
+    /// digits to be labelled), the class narrowed to the placements that give it, and the values
+    /// at each position.
+    fn refine(&self, line: &[u8; 9]) -> (u64, State, [u8; 9]) {
+        let mut st = *self;
+        let mut values = [0u8; 9];
+        for (v, &col) in values.iter_mut().zip(&st.cols) {
+            let d = line[col as usize];
+            *v = match d {
+                0 => 0,
+                _ if st.labels[d as usize] != 0 => st.labels[d as usize],
+                _ => NEW,
+            };
+        }
+        // tied columns sorted by value, inside each stack
+        for p in [1, 2, 4, 5, 7, 8] {
+            let mut j = p;
+            while st.ties & (1 << (j - 1)) != 0 && values[j - 1] > values[j] {
+                values.swap(j - 1, j);
+                st.cols.swap(j - 1, j);
+                j -= 1;
+                if j % 3 == 0 {
+                    break;
+                }
+            }
+        }
+        for p in [0, 1, 3, 4, 6, 7] {
+            if values[p] != values[p + 1] {
+                st.ties &= !(1 << p);
+            }
+        }
+        // tied stacks sorted by the values they read
+        let mut sig = [0u16; 3];
+        for (s, v) in sig.iter_mut().enumerate() {
+            *v = stack_value(&values, s);
+        }
+        for s in 1..3 {
+            let mut j = s;
+            while j > 0 && st.stack_ties & (1 << (j - 1)) != 0 && sig[j - 1] > sig[j] {
+                sig.swap(j - 1, j);
+                st.swap_slots(&mut values, j - 1, j);
+                j -= 1;
+            }
+        }
+        for s in 0..2 {
+            if sig[s] != sig[s + 1] {
+                st.stack_ties &= !(1 << s);
+            }
+        }
+        let key = (u64::from(sig[0]) << 24) | (u64::from(sig[1]) << 12) | u64::from(sig[2]);
+        (key, st, values)
+    }
+
+    /// Swaps the stacks at slots `a` and `b`, with their columns' ties and values.
+    fn swap_slots(&mut self, values: &mut [u8; 9], a: usize, b: usize) {
+        for i in 0..3 {
+            values.swap(a * 3 + i, b * 3 + i);
+            self.cols.swap(a * 3 + i, b * 3 + i);
+        }
+        let ta = (self.ties >> (a * 3)) & 0b11;
+        let tb = (self.ties >> (b * 3)) & 0b11;
+        self.ties &= !((0b11 << (a * 3)) | (0b11 << (b * 3)));
+        self.ties |= (ta << (b * 3)) | (tb << (a * 3));
+    }
+
+    /// Pushes onto `out` the states this refined state stands for once the digits still to be
+    /// labelled in its last row are labelled: one per order of tied stacks or tied columns that
+    /// hold such digits, since their order decides the labels.
+    fn branch(mut self, mut values: [u8; 9], line: &[u8; 9], out: &mut Vec<State>) {
+        // tied stacks that read unlabelled digits: one state per order of them
+        for s in 0..2 {
+            if self.stack_ties & (1 << s) == 0 || !values[s * 3..s * 3 + 3].contains(&NEW) {
+                continue;
+            }
+            let run = if s == 0 && self.stack_ties & 0b10 != 0 {
+                3
+            } else {
+                2
+            };
+            let base = self;
+            for perm in perms(run) {
+                let mut st = base;
+                let mut vals = values;
+                for (to, &from) in perm.iter().enumerate() {
+                    let (to, from) = (s + to, s + from as usize);
+                    for i in 0..3 {
+                        st.cols[to * 3 + i] = base.cols[from * 3 + i];
+                        vals[to * 3 + i] = values[from * 3 + i];
+                    }
+                    let t = (base.ties >> (from * 3)) & 0b11;
+                    st.ties = (st.ties & !(0b11 << (to * 3))) | (t << (to * 3));
+                }
+                st.stack_ties &= !(((1u8 << (run - 1)) - 1) << s);
+                st.branch(vals, line, out);
+            }
+            return;
+        }
+        // tied columns that hold unlabelled digits: one state per order of them
+        for p in [0, 1, 3, 4, 6, 7] {
+            if self.ties & (1 << p) == 0 || values[p] != NEW {
+                continue;
+            }
+            let run = if p % 3 == 0 && self.ties & (1 << (p + 1)) != 0 {
+                3
+            } else {
+                2
+            };
+            let base = self;
+            for perm in perms(run) {
+                let mut st = base;
+                for (to, &from) in perm.iter().enumerate() {
+                    st.cols[p + to] = base.cols[p + from as usize];
+                }
+                st.ties &= !(((1u16 << (run - 1)) - 1) << p);
+                st.branch(values, line, out);
+            }
+            return;
+        }
+        // every order is fixed: label the new digits where they land
+        for (p, v) in values.iter_mut().enumerate() {
+            if *v == NEW {
+                let d = line[self.cols[p] as usize] as usize;
+                self.labels[d] = self.next;
+                self.next += 1;
+            }
+        }
+        out.push(self);
+    }
+
+    /// The grid this (complete) state gives, with its transform.
+    fn result(&self, lines: &Lines) -> Canonical {
+        let grid = &lines.grid[self.orient as usize];
+        let mut cells = [0u8; CELLS];
+        for (i, &row) in self.rows.iter().enumerate() {
+            for (j, &col) in self.cols.iter().enumerate() {
+                cells[i * 9 + j] = self.labels[grid[row as usize][col as usize] as usize];
+            }
+        }
+        Canonical {
+            grid: Grid::from_values(cells).unwrap_or(Grid::EMPTY),
+            transform: transform(self.orient, &self.rows, &self.cols, &self.labels),
+        }
+    }
+}
+
+/// The three values of slot `s`, 4 bits each, the first highest.
+fn stack_value(values: &[u8; 9], s: usize) -> u16 {
+    (u16::from(values[s * 3]) << 8)
+        | (u16::from(values[s * 3 + 1]) << 4)
+        | u16::from(values[s * 3 + 2])
+}
+
+/// The orders of `n` (2 or 3) things.
+fn perms(n: usize) -> impl Iterator<Item = &'static [u8]> {
+    let two = PERMS2.iter().map(|p| &p[..]);
+    let three = PERMS3.iter().map(|p| &p[..]);
+    two.take(if n == 2 { 2 } else { 0 })
+        .chain(three.take(if n == 3 { 6 } else { 0 }))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,223 @@
+use std::path::Path;
+
+use super::*;
+use crate::transform::Rng;
+
+/// Puzzles of a shipped sample, `#` lines and blank lines skipped; the puzzle is the line's first
+/// field that reads as one (the puzzle column of the CSV samples is their first).
+fn sample(name: &str) -> Vec<Grid> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name);
+    read_puzzles(&path)
+}
+
+fn read_puzzles(path: &Path) -> Vec<Grid> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split([',', ' ', '\t']).find_map(|f| f.parse().ok()))
+        .collect()
+}
+
+fn grid(s: &str) -> Grid {
+    s.parse().unwrap()
+}
+
+/// The shipped samples, a few puzzles of each.
+fn samples(each: usize) -> Vec<Grid> {
+    let mut out = Vec::new();
+    for name in [
+        "17clue_300.txt",
+        "easy_300.txt",
+        "exchange_hard_200.txt",
+        "hardest_300.txt",
+        "kaggle_200.csv",
+        "serg_100.txt",
+    ] {
+        let puzzles = sample(name);
+        assert!(puzzles.len() >= each, "{name}");
+        out.extend(puzzles.into_iter().take(each));
+    }
+    out
+}
+
+/// A solution grid, a puzzle with many solutions, an unsolvable one with no repeat in any unit,
+/// the empty grid, a single given, and grids with digits repeated in a row or a column.
+const ODD: [&str; 8] = [
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9.........",
+    // row 1 needs a 9 in column 9, which has one: unsolvable, yet no unit repeats a digit
+    "12345678....................................9....................................",
+    ".................................................................................",
+    "........................................5........................................",
+    "11...............................................................................",
+    "1........1.......................................................................",
+    "111111111111111111111111111111111111111111111111111111111111111111111111111111111",
+];
+
+#[test]
+fn forms_are_the_same_for_every_transform_of_a_puzzle() {
+    let mut rng = Rng::new(2580);
+    let mut puzzles = samples(8);
+    puzzles.extend(ODD[..5].iter().map(|s| grid(s)));
+    for p in &puzzles {
+        let form = minlex(p);
+        for _ in 0..40 {
+            let moved = Transform::random(&mut rng).apply(p);
+            assert_eq!(minlex(&moved), form, "{p:?} moved to {moved:?}");
+        }
+    }
+}
+
+#[test]
+fn the_transform_maps_the_puzzle_onto_its_form_and_the_form_is_its_own() {
+    let mut puzzles = samples(5);
+    puzzles.extend(ODD.iter().map(|s| grid(s)));
+    for p in &puzzles {
+        let c = canonical(p);
+        assert_eq!(c.transform.apply(p), c.grid, "{p:?}");
+        assert_eq!(minlex(&c.grid), c.grid, "a form is already minlex");
+        assert_eq!(c.grid.givens(), p.givens());
+        let text = c.transform.to_string();
+        assert_eq!(text.parse::<Transform>().unwrap(), c.transform);
+    }
+}
+
+#[test]
+fn agrees_with_trying_every_placement() {
+    // every placement takes a while in a debug build: a few puzzles here, hundreds in the
+    // opt-in test below
+    let mut puzzles: Vec<Grid> = samples(1);
+    puzzles.extend(ODD.iter().map(|s| grid(s)));
+    for p in &puzzles {
+        let by_search = canonical_by_search(p);
+        assert_eq!(minlex(p), by_search.grid, "{p:?}");
+        assert_eq!(by_search.transform.apply(p), by_search.grid);
+    }
+}
+
+#[test]
+fn repeated_digits_take_the_exhaustive_route_and_stay_invariant() {
+    let mut rng = Rng::new(17);
+    for s in &ODD[5..] {
+        let p = grid(s);
+        let form = minlex(&p);
+        for _ in 0..3 {
+            let moved = Transform::random(&mut rng).apply(&p);
+            assert_eq!(minlex(&moved), form);
+        }
+    }
+    assert_eq!(
+        minlex(&grid(ODD[5])).to_line(b'0')[..],
+        format!("{}11", "0".repeat(79)).as_bytes()[..],
+        "two givens in a row go last, side by side"
+    );
+}
+
+#[test]
+fn small_forms_read_as_expected() {
+    // one given: bottom right, labelled 1
+    let one = minlex(&grid(ODD[4]));
+    assert_eq!(one.to_line(b'0')[80], b'1');
+    assert_eq!(one.givens(), 1);
+    assert_eq!(minlex(&Grid::EMPTY), Grid::EMPTY);
+    // a solution grid's form starts 123456789, then 45 (the second row's first stack holds
+    // neither 1, 2 nor 3, and its smallest choice is 4 then 5)
+    let solved = minlex(&grid(ODD[0])).to_line(b'0');
+    assert_eq!(&solved[..11], b"12345678945");
+}
+
+#[test]
+fn non_isomorphic_puzzles_get_different_forms() {
+    // the shipped 17-clue puzzles are pairwise inequivalent (the list is of classes)
+    let puzzles = sample("17clue_300.txt");
+    let forms: std::collections::HashSet<Grid> = puzzles.iter().map(minlex).collect();
+    assert_eq!(forms.len(), puzzles.len());
+}
+
+#[test]
+fn the_hash_is_fnv1a_of_the_digits() {
+    // FNV-1a 64 of 81 ASCII zeros, computed apart (Python)
+    assert_eq!(hash(&Grid::EMPTY), 0xa01d_356e_6a34_bb6f);
+    assert_ne!(hash(&grid(ODD[4])), hash(&Grid::EMPTY));
+}
+
+/// Puzzles of a shared corpus (`../shared/data`), for the opt-in tests.
+fn corpus(name: &str) -> Vec<Grid> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(name);
+    read_puzzles(&path)
+}
+
+const CORPORA: [&str; 9] = [
+    "tdoku/puzzles1_unbiased_first1000",
+    "tdoku/puzzles2_17_clue",
+    "tdoku/puzzles3_magictour_top1465",
+    "tdoku/puzzles5_forum_hardest_1905_11+",
+    "tdoku/puzzles6_forum_hardest_1106",
+    "tdoku/puzzles7_serg_benchmark",
+    "sudoku_exchange/hard.txt",
+    "csv/kaggle_quizzes_solutions_20k.csv",
+    "csv/radcliffe_curated_5000.csv",
+];
+
+/// Opt-in (`cargo test --release -- --ignored canon`): 10,000 random transforms of sample puzzles
+/// of every shared corpus give one form.
+#[test]
+#[ignore = "minutes in a debug build; run with --release"]
+fn opt_in_forms_hold_for_10000_transforms_of_every_corpus() {
+    let mut rng = Rng::new(81);
+    for name in CORPORA {
+        let puzzles = corpus(name);
+        assert!(!puzzles.is_empty(), "{name}");
+        for p in puzzles.iter().step_by(puzzles.len() / 5 + 1) {
+            let form = minlex(p);
+            for _ in 0..10_000 {
+                let moved = Transform::random(&mut rng).apply(p);
+                assert_eq!(minlex(&moved), form, "{name}: {p:?}");
+            }
+        }
+    }
+}
+
+/// Opt-in: the 49,158 puzzles of `puzzles2_17_clue`, pairwise inequivalent, get as many forms;
+/// 47,653 of them are listed in their minlex form already.
+#[test]
+#[ignore = "reads ../shared/data; run with --release"]
+fn opt_in_every_17_clue_puzzle_has_its_own_form() {
+    let puzzles = corpus("tdoku/puzzles2_17_clue");
+    assert_eq!(puzzles.len(), 49_158);
+    let forms: std::collections::HashSet<Grid> = puzzles.iter().map(minlex).collect();
+    assert_eq!(forms.len(), 49_158);
+    // the list gives its puzzles mostly in minlex form already: ours must be those, and where
+    // they differ, smaller, and what trying every placement finds
+    let differ: Vec<&Grid> = puzzles.iter().filter(|p| minlex(p) != **p).collect();
+    assert!(differ.len() < 2_000, "{} differ", differ.len());
+    for p in &differ {
+        assert!(minlex(p).to_line(b'0') < p.to_line(b'0'));
+    }
+    for p in differ.iter().step_by(differ.len() / 30 + 1) {
+        assert_eq!(canonical_by_search(p).grid, minlex(p));
+    }
+}
+
+/// Opt-in: the fast route agrees with trying every placement on a few hundred puzzles of every
+/// shared corpus.
+#[test]
+#[ignore = "every placement of hundreds of puzzles; run with --release"]
+fn opt_in_agrees_with_trying_every_placement_on_hundreds() {
+    let mut rng = Rng::new(9);
+    for name in CORPORA {
+        let puzzles = corpus(name);
+        for p in puzzles.iter().step_by(puzzles.len() / 40 + 1) {
+            let moved = Transform::random(&mut rng).apply(p);
+            assert_eq!(
+                minlex(&moved),
+                canonical_by_search(&moved).grid,
+                "{name}: {p:?}"
+            );
+        }
+    }
+}
