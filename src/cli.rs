@@ -35,6 +35,10 @@ pub enum Command {
     /// with --export-*.
     #[command(after_help = BENCH_AFTER_HELP)]
     Bench(BenchArgs),
+    /// Canonical (minlex) form of every puzzle and its 64-bit hash: isomorphic puzzles (equal up
+    /// to relabelling digits, moving rows, columns, bands, stacks, transposing) get the same.
+    #[command(after_help = CANON_AFTER_HELP)]
+    Canon(CanonArgs),
     /// Add up the --stats JSON of runs made side by side (the partitions of a Spark job) into
     /// one summary, percentiles included: JSON on stdout, the summary on stderr.
     #[command(after_help = MERGE_STATS_AFTER_HELP)]
@@ -235,13 +239,9 @@ pub fn parse_size(text: &str) -> Result<ByteSize, String> {
     }
 }
 
-/// Arguments of `solve`.
+/// Where and how `solve` and `canon` write their records.
 #[derive(Debug, Args)]
-pub struct SolveArgs {
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub input: InputArgs,
-
+pub struct RecordOutputArgs {
     /// Output layout; auto mirrors the input (line for line, csv for csv, grid for grid).
     #[arg(short = 'O', long, value_enum, default_value_t = OutputFormatArg::Auto)]
     pub output_format: OutputFormatArg,
@@ -249,6 +249,18 @@ pub struct SolveArgs {
     /// Write the output to FILE instead of standard output (`-` for standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+/// Arguments of `solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub out: RecordOutputArgs,
 
     /// Check uniqueness (search for a second solution): statuses unique / multiple instead of solved.
     #[arg(short, long)]
@@ -446,6 +458,41 @@ same time), so puzzles/s is the whole job's; threads add up. The result can be m
 
 Example:
   sudoku-batch merge-stats part-*.json > job.json";
+
+const CANON_AFTER_HELP: &str = "\
+The form is the minlex form: of every grid the rules' symmetries make of the puzzle, the one
+whose 81 digits (blank = 0) are smallest. Two puzzles are the same puzzle exactly when their
+forms are equal. Any grid has one: any number of givens, many solutions or none.
+
+Output per record (status ok, or malformed with the reason on stderr):
+  line   FORM HASH [TRANSFORM]     or the word malformed
+  csv    input columns, status, canonical, hash [, transform]
+  jsonl  file, line, puzzle, status, canonical, hash [, transform]
+  grid   # HASH [TRANSFORM], then the form's 9 rows
+HASH is FNV-1a 64 of the form's 81 ASCII digits, as 16 hex digits. TRANSFORM (--transform)
+maps the input onto its form: T if transposed last, R then the source row of each row, C the
+source column of each column, D the new digit of digits 1 to 9.
+
+Examples:
+  sudoku-batch canon data/17clue_300.txt
+  sudoku-batch canon --transform -O jsonl data/kaggle_200.csv
+  sudoku-batch check --duplicates=iso train.csv test.csv";
+
+/// Arguments of `canon`.
+#[derive(Debug, Args)]
+pub struct CanonArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub out: RecordOutputArgs,
+
+    /// Also write the transform that maps each puzzle onto its form.
+    #[arg(long)]
+    pub transform: bool,
+}
 
 /// Arguments of `merge-stats`.
 #[derive(Debug, Args)]

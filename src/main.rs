@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         cli::Command::Solve(args) => cmd::solve::run(args),
         // 1 when the datasets have problems
         cli::Command::Check(args) => cmd::check::run(args),
+        cli::Command::Canon(args) => cmd::canon::run(args),
         cli::Command::Bench(args) => cmd::bench::run(args).map(|()| ExitCode::SUCCESS),
         cli::Command::MergeStats(args) => cmd::merge_stats::run(args).map(|()| ExitCode::SUCCESS),
     };

@@ -2,6 +2,7 @@
 //! thread pool, reporting problem records.
 
 pub mod bench;
+pub mod canon;
 pub mod check;
 pub mod merge_stats;
 pub mod progress;
@@ -18,10 +19,13 @@ use anyhow::{Context, Result};
 
 use std::num::NonZeroUsize;
 
-use sudoku_batch::input::{InputFormat, Reader, ReaderOptions, Source};
+use sudoku_batch::input::{InputError, InputFormat, Reader, ReaderOptions, Source};
 use sudoku_batch::output::OutputOptions;
+use sudoku_batch::pipeline::PipelineError;
 
-use crate::cli::{FormatArgs, InputArgs};
+use sudoku_batch::output::OutputFormat;
+
+use crate::cli::{FormatArgs, InputArgs, RecordOutputArgs};
 
 /// Inputs as sources: none means stdin, and so does `-`.
 pub fn sources(inputs: &[PathBuf]) -> Vec<Source> {
@@ -192,6 +196,36 @@ pub fn named_format(path: Option<&Path>) -> Option<NamedFormat> {
         "jsonl" => Some(NamedFormat::Jsonl),
         "csv" => Some(NamedFormat::Csv),
         _ => None,
+    }
+}
+
+/// The record format of `solve` and `canon`: `-O`, else for `auto` the one the name of `-o` asks
+/// for (`.jsonl`, `.csv`), else `auto` (mirroring the input).
+pub fn record_format(args: &RecordOutputArgs) -> OutputFormat {
+    match (
+        OutputFormat::from(args.output_format),
+        named_format(args.output.as_deref()),
+    ) {
+        (OutputFormat::Auto, Some(NamedFormat::Jsonl)) => OutputFormat::Jsonl,
+        (OutputFormat::Auto, Some(NamedFormat::Csv)) => OutputFormat::Csv,
+        (format, _) => format,
+    }
+}
+
+/// How a run of `solve` or `canon` ends once its pipeline has: `result`, and `finished` (the
+/// output's last flush), as an error naming the output. What was read before a read failure has
+/// been written (a failed flush would only repeat itself later); the read error says where
+/// reading stopped.
+pub fn end_of_output(
+    result: Result<(), PipelineError<InputError, io::Error>>,
+    finished: io::Result<()>,
+    output_name: &str,
+) -> Result<()> {
+    let writing = || format!("writing {output_name}");
+    match result {
+        Err(PipelineError::Read(err)) => Err(err.into()),
+        Err(PipelineError::Write(err)) => Err(err).with_context(writing),
+        Ok(()) => finished.with_context(writing),
     }
 }
 

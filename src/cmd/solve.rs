@@ -10,13 +10,12 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use sudoku_batch::input::Block;
-use sudoku_batch::output::{self, Format, Output, OutputFormat};
-use sudoku_batch::pipeline::{self, Config, PipelineError, Steps};
+use sudoku_batch::output::{self, Format, Output};
+use sudoku_batch::pipeline::{self, Config, Steps};
 use sudoku_batch::solver;
 use sudoku_batch::stats::Stats;
 use sudoku_batch::status::Answer;
 
-use super::NamedFormat;
 use super::progress::Progress;
 use super::signals::Signals;
 use crate::cli::SolveArgs;
@@ -43,20 +42,20 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     // everything that can fail on the command line alone fails before stdin is read
     let pool = super::thread_pool(&args.input)?;
     let threads = pool.current_num_threads();
-    let out = super::open_output(args.output.as_deref(), &args.input.inputs)?;
-    let output_name = super::output_name(args.output.as_deref());
+    let out = super::open_output(args.out.output.as_deref(), &args.input.inputs)?;
+    let output_name = super::output_name(args.out.output.as_deref());
     let stats_file = args
         .stats
         .as_deref()
         .map(|path| {
-            let on_stdout = super::on_stdout(args.output.as_deref());
+            let on_stdout = super::on_stdout(args.out.output.as_deref());
             super::open_side_file(path, "stats", &args.input.inputs, on_stdout)
         })
         .transpose()?;
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
     let options = super::output_options(&reader, &args.input, args.no_timings);
     let format = output::formatter(
-        output_format(args).resolve(reader.format()),
+        super::record_format(&args.out).resolve(reader.format()),
         reader.header(),
         &options,
     );
@@ -111,15 +110,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         },
     );
     progress.finish();
-    let finished = output.finish();
-    let writing = || format!("writing {output_name}");
-    match result {
-        // What was read before the failure has been written (a failed flush would only repeat
-        // itself later); the read error says where reading stopped.
-        Err(PipelineError::Read(err)) => return Err(err.into()),
-        Err(PipelineError::Write(err)) => return Err(err).with_context(writing),
-        Ok(()) => finished.with_context(writing)?,
-    }
+    super::end_of_output(result, output.finish(), &output_name)?;
 
     let mut summary = stats.summary(start.elapsed(), threads);
     summary.interrupted = signals.interruption(last.map(|(source, line)| {
@@ -165,18 +156,5 @@ fn solve_batch(
         }
         batch.stats.add(answer);
         format.record(record, answer, batch.first && i == 0, &mut batch.out);
-    }
-}
-
-/// The output format: `-O`, else for `auto` the one the name of `-o` asks for (`.jsonl`, `.csv`),
-/// else `auto` (mirroring the input).
-fn output_format(args: &SolveArgs) -> OutputFormat {
-    match (
-        OutputFormat::from(args.output_format),
-        super::named_format(args.output.as_deref()),
-    ) {
-        (OutputFormat::Auto, Some(NamedFormat::Jsonl)) => OutputFormat::Jsonl,
-        (OutputFormat::Auto, Some(NamedFormat::Csv)) => OutputFormat::Csv,
-        (format, _) => format,
     }
 }

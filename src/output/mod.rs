@@ -9,12 +9,14 @@ use std::io::{self, BufWriter, Write};
 use crate::input::{InputFormat, Record};
 use crate::status::Answer;
 
+mod canon;
 mod check;
 mod csv;
 mod grid;
 mod jsonl;
 mod line;
 
+pub use self::canon::{CanonAnswer, CanonColumns, canon_formatter};
 pub use self::check::{CheckFormat, check_formatter, check_sink};
 pub use self::csv::csv_header;
 

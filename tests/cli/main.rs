@@ -4,6 +4,7 @@
 //! `BLESS=1 cargo test --test cli` and review the diff before committing.
 
 mod bench;
+mod canon;
 mod check;
 mod corpora;
 mod faults;
