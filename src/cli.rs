@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_batch::bench;
+use sudoku_batch::check::DuplicateMode;
 use sudoku_batch::check::report::ReportFormat;
 use sudoku_batch::input::{Column, DEFAULT_MAX_RECORD, Echo, InputFormat};
 use sudoku_batch::output::{CheckFormat, OutputFormat};
@@ -79,7 +80,8 @@ Verdicts (the same in every output):
   malformed       not readable as a puzzle
   wrong_solution  the given solution is not 81 cells, leaves a cell blank, changes a given,
                   repeats a digit in a unit, or differs from the only solution
-  duplicate       same puzzle as an earlier record (--duplicates); not searched again
+  duplicate       same puzzle as an earlier record, or isomorphic to it (--duplicates=iso);
+                 not searched again
 
 Given solutions: the CSV column named solution, solutions, answer or answers (or
 --solution-column); in line files the field after the puzzle that has 81 characters
@@ -288,9 +290,18 @@ pub struct CheckArgs {
     pub solution_column: Option<Column>,
 
     /// Flag records whose puzzle repeats an earlier one (verdict duplicate, naming the first
-    /// line). Keeps a 16-byte digest per distinct puzzle: 38 to 75 bytes of memory each.
-    #[arg(long)]
-    pub duplicates: bool,
+    /// line): exact (equal cells; the default) or iso (isomorphic: the same puzzle up to
+    /// relabelling digits, moving rows, columns, bands, stacks, transposing; see `canon`).
+    /// Keeps a 16-byte digest per distinct puzzle: 38 to 75 bytes of memory each.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "exact|iso",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "exact"
+    )]
+    pub duplicates: Option<DuplicatesArg>,
 
     /// Also test whether each puzzle with one solution is minimal, and count its redundant givens.
     /// Costs one more search per given: measured 4 times the time of a plain check on the hardest
@@ -508,6 +519,24 @@ pub struct MergeStatsArgs {
     /// No summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// `--duplicates` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DuplicatesArg {
+    /// Equal cells.
+    Exact,
+    /// Isomorphic puzzles (equal minlex forms).
+    Iso,
+}
+
+impl From<DuplicatesArg> for DuplicateMode {
+    fn from(arg: DuplicatesArg) -> DuplicateMode {
+        match arg {
+            DuplicatesArg::Exact => DuplicateMode::Exact,
+            DuplicatesArg::Iso => DuplicateMode::Isomorphic,
+        }
+    }
 }
 
 /// `--input-format` values.

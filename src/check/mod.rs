@@ -129,15 +129,15 @@ pub struct Options {
     pub minimal: bool,
 }
 
-/// Checks one record. `duplicate_of` names where its puzzle was first seen, when it repeats one
-/// ([`Duplicates::first_seen`]); such a record is not searched.
+/// Checks one record. `duplicate_of` says which earlier record its puzzle repeats, when it repeats
+/// one (the detail [`Duplicates::first_seen`] gives); such a record is not searched.
 pub fn check_record(record: &Record, duplicate_of: Option<&str>, options: &Options) -> Check {
     let puzzle = match &record.puzzle {
         Ok(puzzle) => puzzle,
         Err(reason) => return Check::plain(Verdict::Malformed, reason.clone()),
     };
     if let Some(first) = duplicate_of {
-        return Check::plain(Verdict::Duplicate, format!("same puzzle as {first}"));
+        return Check::plain(Verdict::Duplicate, first.to_string());
     }
     check_puzzle(puzzle, record.solution.as_deref(), options)
 }
@@ -330,61 +330,133 @@ fn not_minimal(redundant: &[u8]) -> Option<String> {
     ))
 }
 
+/// Which puzzles count as the same for [`Duplicates`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DuplicateMode {
+    /// Equal cells (blanks compared as blanks, whatever character was read).
+    #[default]
+    Exact,
+    /// Isomorphic: equal minlex forms ([`crate::canon`]), the same puzzle up to relabelling the
+    /// digits, moving rows, columns, bands and stacks, and transposing.
+    Isomorphic,
+}
+
+/// What [`Duplicates`] files a puzzle under ([`Duplicates::key`]): pure, so computed on any
+/// thread (an isomorphic key costs a canonical form), then looked up in input order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DuplicateKey {
+    /// Digest of the cells (exact mode) or of the minlex form (isomorphic mode).
+    class: u128,
+    /// 32 bits of the digest of the cells, to tell a repeat from a transform in isomorphic mode.
+    cells: u32,
+}
+
 /// Finds repeated puzzles, in input order (feed it every record, in order, before checking).
 ///
-/// Memory: one entry per distinct puzzle, a 16-byte digest of the puzzle and a 16-byte place (input
-/// and line) in a hash table kept between 7/16 and 7/8 full with one control byte a slot: 38 to 75
-/// bytes per distinct puzzle, about 56 on average. The digest is two 64-bit SipHash values of the
-/// 81 cells (blanks compared as blanks, whatever character was read); two different puzzles share
-/// one with a chance of about n²/2¹²⁹ among n puzzles, so a false duplicate is out of reach in
-/// practice. Only exact repeats are found, not puzzles equal up to symmetry or relabelling.
+/// Memory: one entry per distinct puzzle (distinct class, in isomorphic mode), a 16-byte digest
+/// and a 16-byte place (input, line, and 32 bits of the first puzzle's own digest) in a hash
+/// table kept between 7/16 and 7/8 full with one control byte a slot: 38 to 75 bytes per
+/// distinct puzzle, about 56 on average. The digest is two 64-bit SipHash values of the 81 cells,
+/// or in isomorphic mode of the minlex form: two different puzzles (classes) share one with a
+/// chance of about n²/2¹²⁹ among n, so a false duplicate is out of reach in practice. In
+/// isomorphic mode, a record whose cells' 32 bits equal its class's first record's is said to be
+/// the same puzzle, else isomorphic to it: the wording, never the verdict, is wrong for one
+/// isomorphic record in about 4 billion.
 #[derive(Debug, Default)]
 pub struct Duplicates {
     names: Vec<String>,
+    mode: DuplicateMode,
     first: HashMap<u128, Place, BuildHasherDefault<Prehashed>>,
 }
 
-/// Where a record is: input index and 1-based line.
+/// Where a record is: input index and 1-based line, and the low bits of its cells' digest.
 #[derive(Debug, Clone, Copy)]
 struct Place {
     source: u32,
+    cells: u32,
     line: u64,
 }
 
 impl Duplicates {
-    /// A tracker for inputs named `names` (indexed by [`Record::source`]), used in messages.
+    /// A tracker of exact repeats for inputs named `names` (indexed by [`Record::source`]), used
+    /// in messages.
     pub fn new(names: Vec<String>) -> Duplicates {
+        Duplicates::with_mode(names, DuplicateMode::Exact)
+    }
+
+    /// A tracker that counts puzzles as the same in `mode`.
+    pub fn with_mode(names: Vec<String>, mode: DuplicateMode) -> Duplicates {
         Duplicates {
             names,
+            mode,
             first: HashMap::default(),
         }
     }
 
-    /// For a record whose puzzle was seen before: where it was first seen, as `line 12` (same
-    /// input) or `FILE:12` (another input). Otherwise notes this record as the first and returns
-    /// `None`. A malformed record is never a duplicate and is not noted.
-    pub fn first_seen(&mut self, record: &Record) -> Option<String> {
+    /// What `record` is filed under in `mode`; `None` for a malformed record.
+    pub fn key(mode: DuplicateMode, record: &Record) -> Option<DuplicateKey> {
         let puzzle = record.puzzle.as_ref().ok()?;
+        let cells = digest(puzzle);
+        Some(match mode {
+            DuplicateMode::Exact => DuplicateKey {
+                class: cells,
+                cells: cells as u32,
+            },
+            DuplicateMode::Isomorphic => DuplicateKey {
+                class: digest(&crate::canon::minlex(puzzle)),
+                cells: cells as u32,
+            },
+        })
+    }
+
+    /// The mode the tracker counts puzzles as the same in.
+    pub fn mode(&self) -> DuplicateMode {
+        self.mode
+    }
+
+    /// For a record whose puzzle was seen before: the verdict's detail, naming the first as
+    /// `line 12` (same input) or `FILE:12` (another input): `same puzzle as line 12`, or in
+    /// isomorphic mode `isomorphic to line 12` when the cells differ. Otherwise notes this record
+    /// as the first and returns `None`. A malformed record is never a duplicate and is not noted.
+    pub fn first_seen(&mut self, record: &Record) -> Option<String> {
+        let key = Duplicates::key(self.mode, record);
+        self.first_seen_keyed(record, key)
+    }
+
+    /// [`Duplicates::first_seen`] with the record's key computed already ([`Duplicates::key`],
+    /// in this tracker's mode).
+    pub fn first_seen_keyed(
+        &mut self,
+        record: &Record,
+        key: Option<DuplicateKey>,
+    ) -> Option<String> {
+        let key = key?;
         let here = Place {
             source: record.source,
+            cells: key.cells,
             line: record.line,
         };
-        let first = *self.first.entry(digest(puzzle)).or_insert(here);
+        let first = *self.first.entry(key.class).or_insert(here);
         if first.source == here.source && first.line == here.line {
             return None;
         }
+        let relation = if first.cells == here.cells {
+            "same puzzle as"
+        } else {
+            "isomorphic to"
+        };
         Some(if first.source == here.source {
-            format!("line {}", first.line)
+            format!("{relation} line {}", first.line)
         } else {
             let name = self
                 .names
                 .get(first.source as usize)
                 .map_or("<unknown input>", String::as_str);
-            format!("{name}:{}", first.line)
+            format!("{relation} {name}:{}", first.line)
         })
     }
 
-    /// Distinct puzzles seen.
+    /// Distinct puzzles (classes) seen.
     pub fn len(&self) -> usize {
         self.first.len()
     }

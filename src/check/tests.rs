@@ -139,7 +139,11 @@ fn malformed_record_keeps_the_readers_reason() {
 fn duplicate_record_names_the_first_and_is_not_searched() {
     // a contradiction, but a duplicate is not looked at again: its first occurrence says it
     let bad = format!("55{}", ".".repeat(79));
-    let c = check_record(&record(9, &bad), Some("line 2"), &Options::default());
+    let c = check_record(
+        &record(9, &bad),
+        Some("same puzzle as line 2"),
+        &Options::default(),
+    );
     assert_eq!(c.verdict, Verdict::Duplicate);
     assert_eq!(c.detail.as_deref(), Some("same puzzle as line 2"));
     // a malformed record stays malformed, whatever it repeats
@@ -273,15 +277,44 @@ fn duplicates_name_the_first_record_in_the_same_or_another_input() {
     assert_eq!(d.first_seen(&record(4, SOLUTION)), None);
     assert_eq!(
         d.first_seen(&record(7, &zeros)),
-        Some("line 3".into()),
+        Some("same puzzle as line 3".into()),
         "blanks compare equal whatever their character"
     );
     let mut other = record(1, PUZZLE);
     other.source = 1;
-    assert_eq!(d.first_seen(&other), Some("a.txt:3".into()));
+    assert_eq!(d.first_seen(&other), Some("same puzzle as a.txt:3".into()));
     assert_eq!(d.first_seen(&record(9, "x")), None);
     assert_eq!(d.first_seen(&record(10, "x")), None, "malformed: never");
     assert_eq!(d.len(), 2);
+}
+
+#[test]
+fn isomorphic_duplicates_name_the_first_of_their_class() {
+    let mut d = Duplicates::with_mode(vec!["a.txt".into()], DuplicateMode::Isomorphic);
+    let mut rng = crate::transform::Rng::new(5);
+    let moved = crate::transform::Transform::random(&mut rng).apply(&grid(PUZZLE));
+    let moved = String::from_utf8(moved.to_line(b'.').to_vec()).unwrap();
+    assert_ne!(moved, PUZZLE);
+    assert_eq!(d.first_seen(&record(2, PUZZLE)), None);
+    assert_eq!(d.first_seen(&record(3, SOLUTION)), None);
+    assert_eq!(
+        d.first_seen(&record(5, &moved)),
+        Some("isomorphic to line 2".into())
+    );
+    assert_eq!(
+        d.first_seen(&record(6, PUZZLE)),
+        Some("same puzzle as line 2".into())
+    );
+    assert_eq!(d.first_seen(&record(7, "x")), None, "malformed: never");
+    assert_eq!(d.len(), 2);
+    // exact mode tells the transform apart
+    let mut exact = Duplicates::new(vec!["a.txt".into()]);
+    assert_eq!(exact.first_seen(&record(2, PUZZLE)), None);
+    assert_eq!(exact.first_seen(&record(5, &moved)), None);
+    let a = Duplicates::key(DuplicateMode::Isomorphic, &record(5, &moved)).unwrap();
+    let b = Duplicates::key(DuplicateMode::Isomorphic, &record(9, PUZZLE)).unwrap();
+    assert_eq!(a.class, b.class);
+    assert_ne!(a.cells, b.cells);
 }
 
 #[test]

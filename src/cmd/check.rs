@@ -16,7 +16,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use sudoku_batch::check::report::{self, Finding, ReportFormat};
-use sudoku_batch::check::{self, Check, Duplicates, Options, Tally};
+use sudoku_batch::check::{self, Check, DuplicateKey, DuplicateMode, Duplicates, Options, Tally};
 use sudoku_batch::input::{Block, InputError, InputFormat};
 use sudoku_batch::output::{self, CheckFormat, Output};
 use sudoku_batch::pipeline::{self, Config, PipelineError, Steps};
@@ -35,6 +35,8 @@ struct Batch {
     /// With `--duplicates`: for each record whose puzzle repeats an earlier one, where that one
     /// was first seen.
     first_seen: Vec<Option<String>>,
+    /// With `--duplicates`: what each record is filed under.
+    keys: Vec<Option<DuplicateKey>>,
     checks: Vec<Check>,
     /// The per-record stream's bytes (with `-O`).
     out: Vec<u8>,
@@ -89,7 +91,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let options = Options {
         minimal: args.minimal,
     };
-    let mut duplicates = args.duplicates.then(|| Duplicates::new(names.clone()));
+    let mut duplicates = args
+        .duplicates
+        .map(|mode| Duplicates::with_mode(names.clone(), mode.into()));
+    let pool_ref = &pool;
     let mut tally = Tally::default();
     let mut listing = Listing::new(args.max_problems);
     // the input and line of the last record written, for an interrupted run's summary
@@ -105,12 +110,28 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             }
             batch.first_seen.clear();
             if let Some(duplicates) = duplicates.as_mut() {
-                // in input order, on this thread: the first occurrence is the one noted
                 batch.block.parse();
                 let records = batch.block.records();
-                batch
-                    .first_seen
-                    .extend(records.iter().map(|r| duplicates.first_seen(r)));
+                let mode = duplicates.mode();
+                // an isomorphic key is a canonical form: computed on the pool, in parallel
+                match mode {
+                    DuplicateMode::Exact => {
+                        batch.keys.clear();
+                        batch
+                            .keys
+                            .extend(records.iter().map(|r| Duplicates::key(mode, r)));
+                    }
+                    DuplicateMode::Isomorphic => pool_ref.install(|| {
+                        pipeline::map_into(records, &mut batch.keys, |r| Duplicates::key(mode, r));
+                    }),
+                }
+                // in input order, on this thread: the first occurrence is the one noted
+                batch.first_seen.extend(
+                    records
+                        .iter()
+                        .zip(&batch.keys)
+                        .map(|(r, &key)| duplicates.first_seen_keyed(r, key)),
+                );
             }
             Ok::<bool, InputError>(true)
         },

@@ -217,6 +217,59 @@ fn duplicates_name_the_first_line_in_the_same_or_an_earlier_file() {
 }
 
 #[test]
+fn iso_duplicates_catch_transformed_puzzles_across_files() {
+    use sudoku_batch::grid::Grid;
+    use sudoku_batch::transform::{Rng, Transform};
+    let dir = Workdir::new();
+    let puzzles: Vec<&str> = include_str!("../../data/easy_300.txt").lines().collect();
+    let mut rng = Rng::new(2);
+    let moved = |p: &str, rng: &mut Rng| {
+        let g = Transform::random(rng).apply(&p.parse::<Grid>().unwrap());
+        String::from_utf8(g.to_line(b'.').to_vec()).unwrap()
+    };
+    let train = dir.write("train.txt", format!("{}\n{}\n", puzzles[0], puzzles[1]));
+    // the test split leaks: a transform of train's second puzzle, and one of its own first
+    let test_text = format!(
+        "{}\n{}\n{}\n{}\n",
+        puzzles[2],
+        moved(puzzles[1], &mut rng),
+        moved(puzzles[2], &mut rng),
+        puzzles[2]
+    );
+    let test = dir.write("test.txt", test_text);
+    let run = |mode: &str| {
+        let out = bin()
+            .args(["check", "-q", mode, "-O", "jsonl"])
+            .arg(&train)
+            .arg(&test)
+            .output()
+            .unwrap();
+        let details: Vec<_> = jsonl(&out.stdout)
+            .iter()
+            .map(|r| r["detail"].as_str().unwrap_or("").to_string())
+            .collect();
+        (out.status.code(), details)
+    };
+    let (code, details) = run("--duplicates=iso");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        details,
+        [
+            "".to_string(),
+            "".into(),
+            "".into(),
+            format!("isomorphic to {}:2", train.display()),
+            "isomorphic to line 1".into(),
+            "same puzzle as line 1".into(),
+        ]
+    );
+    // exact mode sees only the copy
+    let (_, details) = run("--duplicates");
+    assert_eq!(details.iter().filter(|d| !d.is_empty()).count(), 1);
+    assert_eq!(details[5], "same puzzle as line 1");
+}
+
+#[test]
 fn minimal_counts_redundant_givens_without_failing_the_run() {
     let dir = Workdir::new();
     let seventeen: Vec<&str> = include_str!("../../data/17clue_300.txt")
