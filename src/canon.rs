@@ -58,35 +58,61 @@ pub fn canonical(puzzle: &Grid) -> Canonical {
     if lines.repeats {
         return canonical_by_search(puzzle);
     }
-    let mut states = vec![State::start(0), State::start(1)];
-    let mut next = Vec::new();
-    for level in 0..9 {
-        let mut best = u64::MAX;
-        next.clear();
-        for state in &states {
-            for row in state.rows_allowed(level) {
-                let line = &lines.grid[state.orient as usize][row];
-                let (key, mut refined, values) = state.refine(line);
-                if key > best {
-                    continue;
-                }
-                if key < best {
-                    best = key;
-                    next.clear();
-                }
-                refined.rows[level] = row as u8;
-                refined.used |= 1 << row;
-                refined.branch(values, line, &mut next);
-            }
-        }
-        std::mem::swap(&mut states, &mut next);
+    let state = smallest(&lines);
+    Canonical {
+        grid: state.grid(&lines),
+        transform: transform(state.orient, &state.rows, &state.cols, &state.labels),
     }
-    states[0].result(&lines)
 }
 
-/// The minlex form of `puzzle`: [`canonical`]'s grid.
+/// The minlex form of `puzzle`: [`canonical`]'s grid, without building the transform.
 pub fn minlex(puzzle: &Grid) -> Grid {
-    canonical(puzzle).grid
+    let lines = Lines::new(puzzle);
+    if lines.repeats {
+        return canonical_by_search(puzzle).grid;
+    }
+    smallest(&lines).grid(&lines)
+}
+
+thread_local! {
+    /// The search's two state lists, kept between calls so a canonical form allocates nothing.
+    static STATES: std::cell::RefCell<(Vec<State>, Vec<State>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// A complete state of the row-by-row search (no digit repeats in a row or column of `lines`).
+fn smallest(lines: &Lines) -> State {
+    STATES.with(|lists| {
+        let mut lists = lists.borrow_mut();
+        let (states, next) = &mut *lists;
+        states.clear();
+        states.extend([State::start(0), State::start(1)]);
+        for level in 0..9 {
+            let mut best = u64::MAX;
+            next.clear();
+            for state in states.iter() {
+                let mut allowed = state.rows_allowed(level);
+                while allowed != 0 {
+                    let row = allowed.trailing_zeros() as usize;
+                    allowed &= allowed - 1;
+                    let line = &lines.grid[state.orient as usize][row];
+                    let (key, mut refined, values) = state.refine(line);
+                    if key > best {
+                        continue;
+                    }
+                    if key < best {
+                        best = key;
+                        next.clear();
+                    }
+                    refined.rows[level] = row as u8;
+                    refined.used |= 1 << row;
+                    refined.branch(values, line, next);
+                }
+            }
+            std::mem::swap(states, next);
+        }
+        states[0]
+    })
 }
 
 /// A stable 64-bit hash of a grid, for telling canonical forms apart: FNV-1a (64-bit) of its 81
@@ -137,7 +163,7 @@ pub fn canonical_by_search(puzzle: &Grid) -> Canonical {
 
 /// [`canonical_by_search`]'s walk over the row orders of one orientation and column order.
 struct Walk<'a> {
-    grid: &'a [[u8; 9]; 9],
+    grid: &'a [Line; 9],
     cols: [u8; 9],
     /// The smallest grid so far.
     best: [u8; CELLS],
@@ -157,7 +183,7 @@ impl Walk<'_> {
         &mut self,
         level: usize,
         used: u16,
-        labels: [u8; 10],
+        labels: Labels,
         next: u8,
         mut smaller: bool,
     ) -> bool {
@@ -237,7 +263,7 @@ fn line_orders() -> Vec<[u8; 9]> {
 
 /// The labels digits take when read row by row in this placement: 1, 2, ... in order of first
 /// appearance.
-fn labels_in_order(grid: &[[u8; 9]; 9], rows: &[u8; 9], cols: &[u8; 9]) -> [u8; 10] {
+fn labels_in_order(grid: &[Line; 9], rows: &[u8; 9], cols: &[u8; 9]) -> Labels {
     let mut labels = [0u8; 10];
     let mut next = 1;
     for &row in rows {
@@ -254,7 +280,7 @@ fn labels_in_order(grid: &[[u8; 9]; 9], rows: &[u8; 9], cols: &[u8; 9]) -> [u8; 
 
 /// The transform that reads `grid` (the puzzle, transposed when `orient` is 1) in this placement
 /// with these labels; digits the puzzle lacks take the labels left, in order.
-fn transform(orient: u8, rows: &[u8; 9], cols: &[u8; 9], labels: &[u8; 10]) -> Transform {
+fn transform(orient: u8, rows: &[u8; 9], cols: &[u8; 9], labels: &Labels) -> Transform {
     let mut digits = *labels;
     let mut free = (1..=9u8).filter(|l| !labels.contains(l));
     for d in digits.iter_mut().skip(1) {
@@ -288,10 +314,16 @@ const PERMS2: [[u8; 2]; 2] = [[0, 1], [1, 0]];
 /// A digit with no label yet, in a row being built: above every label (labels are 1..=9).
 const NEW: u8 = 15;
 
+/// A row of cells.
+type Line = [u8; 9];
+
+/// Label of each digit (index 0, the blank, labelled 0).
+type Labels = [u8; 10];
+
 /// The puzzle's rows in both orientations.
 struct Lines {
     /// `grid[0]` the rows, `grid[1]` the columns (the transposed puzzle's rows).
-    grid: [[[u8; 9]; 9]; 2],
+    grid: [[Line; 9]; 2],
     /// A digit repeats in a row or a column.
     repeats: bool,
 }
@@ -337,7 +369,7 @@ struct State {
     /// Source column at each position.
     cols: [u8; 9],
     /// Label of each digit (0: none yet).
-    labels: [u8; 10],
+    labels: Labels,
 }
 
 /// Every column tied to its stack's others, every stack to the others.
@@ -357,35 +389,36 @@ impl State {
         }
     }
 
-    /// The source rows that may be row `level`: at the top of a band, any row of a band not used
-    /// yet; inside a band, the rows of the current band not used yet.
-    fn rows_allowed(&self, level: usize) -> impl Iterator<Item = usize> + '_ {
-        let band = if level % 3 == 0 {
-            None
+    /// The source rows that may be row `level`, a bit each: at the top of a band, the rows of
+    /// the bands not used yet; inside a band, the rows of the current band not used yet.
+    fn rows_allowed(&self, level: usize) -> u16 {
+        let bands = if level % 3 == 0 {
+            // a band is free when none of its rows is used
+            (0..3).fold(0u16, |m, b| {
+                if self.used & (0b111 << (b * 3)) == 0 {
+                    m | (0b111 << (b * 3))
+                } else {
+                    m
+                }
+            })
         } else {
-            Some(self.rows[level - 1] / 3)
+            0b111 << (self.rows[level - 1] / 3 * 3)
         };
-        (0..9usize).filter(move |&row| {
-            let free = self.used & (1 << row) == 0;
-            let band_ok = match band {
-                Some(b) => row / 3 == b as usize,
-                None => self.used & (0b111 << (row / 3 * 3)) == 0,
-            };
-            free && band_ok
-        })
+        bands & !self.used
     }
 
     /// The smallest row `line` gives in this class: its key (three 12-bit stack values, NEW for
     /// digits to be labelled), the class narrowed to the placements that give it, and the values
     /// at each position.
-    fn refine(&self, line: &[u8; 9]) -> (u64, State, [u8; 9]) {
+    fn refine(&self, line: &Line) -> (u64, State, [u8; 9]) {
         let mut st = *self;
         let mut values = [0u8; 9];
         for (v, &col) in values.iter_mut().zip(&st.cols) {
             let d = line[col as usize];
+            let label = st.labels[d as usize];
             *v = match d {
                 0 => 0,
-                _ if st.labels[d as usize] != 0 => st.labels[d as usize],
+                _ if label != 0 => label,
                 _ => NEW,
             };
         }
@@ -443,7 +476,7 @@ impl State {
     /// Pushes onto `out` the states this refined state stands for once the digits still to be
     /// labelled in its last row are labelled: one per order of tied stacks or tied columns that
     /// hold such digits, since their order decides the labels.
-    fn branch(mut self, mut values: [u8; 9], line: &[u8; 9], out: &mut Vec<State>) {
+    fn branch(mut self, mut values: [u8; 9], line: &Line, out: &mut Vec<State>) {
         // tied stacks that read unlabelled digits: one state per order of them
         for s in 0..2 {
             if self.stack_ties & (1 << s) == 0 || !values[s * 3..s * 3 + 3].contains(&NEW) {
@@ -496,16 +529,16 @@ impl State {
         // every order is fixed: label the new digits where they land
         for (p, v) in values.iter_mut().enumerate() {
             if *v == NEW {
-                let d = line[self.cols[p] as usize] as usize;
-                self.labels[d] = self.next;
+                let d = line[self.cols[p] as usize];
+                self.labels[d as usize] = self.next;
                 self.next += 1;
             }
         }
         out.push(self);
     }
 
-    /// The grid this (complete) state gives, with its transform.
-    fn result(&self, lines: &Lines) -> Canonical {
+    /// The grid this (complete) state gives.
+    fn grid(&self, lines: &Lines) -> Grid {
         let grid = &lines.grid[self.orient as usize];
         let mut cells = [0u8; CELLS];
         for (i, &row) in self.rows.iter().enumerate() {
@@ -513,10 +546,7 @@ impl State {
                 cells[i * 9 + j] = self.labels[grid[row as usize][col as usize] as usize];
             }
         }
-        Canonical {
-            grid: Grid::from_values(cells).unwrap_or(Grid::EMPTY),
-            transform: transform(self.orient, &self.rows, &self.cols, &self.labels),
-        }
+        Grid::from_values(cells).unwrap_or(Grid::EMPTY)
     }
 }
 
