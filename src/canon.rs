@@ -92,6 +92,9 @@ fn smallest(lines: &Lines) -> State {
             next.clear();
             for state in states.iter() {
                 let mut allowed = state.rows_allowed(level);
+                if level == 0 {
+                    allowed &= lines.top[state.orient as usize];
+                }
                 while allowed != 0 {
                     let row = allowed.trailing_zeros() as usize;
                     allowed &= allowed - 1;
@@ -326,28 +329,50 @@ struct Lines {
     grid: [[Line; 9]; 2],
     /// A digit repeats in a row or a column.
     repeats: bool,
+    /// The rows (bit per row) that may be the form's first row, per orientation.
+    top: [u16; 2],
 }
 
 impl Lines {
     fn new(puzzle: &Grid) -> Lines {
         let cells = puzzle.cells();
         let mut grid = [[[0u8; 9]; 9]; 2];
+        // digits seen in each row and column (bit 0, the blank, never counts), and the givens'
+        // columns in each row and rows in each column
+        let (mut in_row, mut in_col) = ([0u16; 9], [0u16; 9]);
+        let (mut row_givens, mut col_givens) = ([0u16; 9], [0u16; 9]);
+        let mut repeats = 0u16;
         for r in 0..9 {
             for c in 0..9 {
-                grid[0][r][c] = cells[r * 9 + c];
-                grid[1][c][r] = cells[r * 9 + c];
+                let d = cells[r * 9 + c];
+                grid[0][r][c] = d;
+                grid[1][c][r] = d;
+                let bit = (1u16 << d) & !1;
+                repeats |= (in_row[r] & bit) | (in_col[c] & bit);
+                in_row[r] |= bit;
+                in_col[c] |= bit;
+                let given = u16::from(d != 0);
+                row_givens[r] |= given << c;
+                col_givens[c] |= given << r;
             }
         }
-        let repeats = grid.iter().flatten().any(|line| {
-            let mut seen = 0u16;
-            line.iter().any(|&d| {
-                let bit = (1u16 << d) & !1;
-                let again = seen & bit != 0;
-                seen |= bit;
-                again
-            })
-        });
-        Lines { grid, repeats }
+        // the first row of the form: with every column and stack still free, a row gives the
+        // givens of its stacks in ascending counts, so the rows with the smallest counts (sorted)
+        // are the only ones that can be first
+        let counts = |givens: u16| {
+            let mut n = [0, 3, 6].map(|s| ((givens >> s) & 0b111).count_ones());
+            n.sort_unstable();
+            (n[0] << 4) | (n[1] << 2) | n[2]
+        };
+        let keys = [row_givens.map(counts), col_givens.map(counts)];
+        let least = keys.iter().flatten().copied().min().unwrap_or(0);
+        let top =
+            keys.map(|k| (0..9).fold(0u16, |m, i| if k[i] == least { m | (1 << i) } else { m }));
+        Lines {
+            grid,
+            repeats: repeats != 0,
+            top,
+        }
     }
 }
 
