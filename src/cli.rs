@@ -40,6 +40,10 @@ pub enum Command {
     /// to relabelling digits, moving rows, columns, bands, stacks, transposing) get the same.
     #[command(after_help = CANON_AFTER_HELP)]
     Canon(CanonArgs),
+    /// Augment a dataset: each puzzle, and its given solution the same way, under N seeded
+    /// random symmetries, other columns kept, the transform recorded.
+    #[command(after_help = AUGMENT_AFTER_HELP)]
+    Augment(AugmentArgs),
     /// Add up the --stats JSON of runs made side by side (the partitions of a Spark job) into
     /// one summary, percentiles included: JSON on stdout, the summary on stderr.
     #[command(after_help = MERGE_STATS_AFTER_HELP)]
@@ -503,6 +507,51 @@ pub struct CanonArgs {
     /// Also write the transform that maps each puzzle onto its form.
     #[arg(long)]
     pub transform: bool,
+}
+
+const AUGMENT_AFTER_HELP: &str = "\
+Each copy applies one symmetry of the rules (digits relabelled, rows moved inside bands, bands
+moved, columns inside stacks, stacks, maybe a transpose) to the puzzle and to its solution: the
+copy is as valid, as hard and has as many solutions as the original. A record's copies depend
+only on --seed and where the record is (input and line): the same for any -j or batch size.
+
+Output per copy (status ok; a malformed record, or one whose solution is not 81 cells, once):
+  csv    input columns (puzzle and solution replaced), status, copy, transform
+  line   PUZZLE [SOLUTION] TRANSFORM
+  jsonl  file, line, copy, status, puzzle, solution, transform
+TRANSFORM as in canon: T if transposed, R source rows, C source columns, D new digits.
+
+Examples:
+  sudoku-batch augment -n 4 --seed 7 data/kaggle_200.csv -o augmented.csv
+  sudoku-batch augment -n 2 --keep-original -O jsonl data/hardest_300.txt";
+
+/// Arguments of `augment`.
+#[derive(Debug, Args)]
+pub struct AugmentArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub out: RecordOutputArgs,
+
+    /// Random copies of each record.
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 1)]
+    pub copies: usize,
+
+    /// Seed of the random symmetries (the same seed gives the same copies).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Also write each record as it is, as copy 0, before its copies.
+    #[arg(long)]
+    pub keep_original: bool,
+
+    /// CSV column of the dataset's solutions, by header name or 1-based position (default: the
+    /// first column named solution, solutions, answer or answers).
+    #[arg(long, value_name = "NAME|INDEX", value_parser = parse_column)]
+    pub solution_column: Option<Column>,
 }
 
 /// Arguments of `merge-stats`.

@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         // 1 when the datasets have problems
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Canon(args) => cmd::canon::run(args),
+        cli::Command::Augment(args) => cmd::augment::run(args),
         cli::Command::Bench(args) => cmd::bench::run(args).map(|()| ExitCode::SUCCESS),
         cli::Command::MergeStats(args) => cmd::merge_stats::run(args).map(|()| ExitCode::SUCCESS),
     };

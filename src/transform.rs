@@ -135,6 +135,35 @@ impl Transform {
     }
 }
 
+/// An augmented copy: the puzzle, its solution when one was given, and the transform that made
+/// them.
+pub type Variant = (Grid, Option<Grid>, Transform);
+
+/// `copies` random transforms of a puzzle and of its solution (when given), the same transform for
+/// both, drawn from `rng`; with `keep_original`, the identity first (and `copies` after it).
+pub fn augment(
+    puzzle: &Grid,
+    solution: Option<&Grid>,
+    rng: &mut Rng,
+    copies: usize,
+    keep_original: bool,
+) -> Vec<Variant> {
+    let identity = keep_original.then_some(Transform::IDENTITY);
+    identity
+        .into_iter()
+        .chain((0..copies).map(|_| Transform::random(rng)))
+        .map(|t| (t.apply(puzzle), solution.map(|s| t.apply(s)), t))
+        .collect()
+}
+
+/// The generator of a record's augmented copies: the run's `seed` mixed with the record's input
+/// and line, so a record gets the same copies whatever the threads, batches or other records.
+pub fn record_rng(seed: u64, source: u32, line: u64) -> Rng {
+    let mut mix = Rng::new(seed ^ (u64::from(source) << 56));
+    let base = mix.next_u64();
+    Rng::new(base ^ line.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
 /// The text form: `T` when the grid is transposed (after permuting), then `R` and the source row
 /// of each row, `C` and the source column of each column (rows and columns numbered 1 to 9), `D`
 /// and the new digit of each digit 1 to 9. The identity is `R123456789C123456789D123456789`.
@@ -267,6 +296,33 @@ mod tests {
             let d = cells[2 * 9 + c];
             let swapped = [0, 2, 1, 3, 4, 5, 6, 7, 8, 9][d as usize];
             assert_eq!(out.cells()[c * 9], swapped);
+        }
+    }
+
+    #[test]
+    fn augmented_copies_move_puzzle_and_solution_together() {
+        let puzzle = grid(PUZZLE);
+        let solution = solver::solve(&puzzle, 1).unwrap().solution.unwrap();
+        let mut rng = record_rng(7, 0, 12);
+        let copies = augment(&puzzle, Some(&solution), &mut rng, 5, true);
+        assert_eq!(copies.len(), 6);
+        assert_eq!(copies[0], (puzzle, Some(solution), Transform::IDENTITY));
+        for (p, s, t) in &copies {
+            assert_eq!(t.apply(&puzzle), *p);
+            assert!(s.unwrap().solves(p), "the copy's solution solves the copy");
+        }
+        let again = augment(&puzzle, None, &mut record_rng(7, 0, 12), 5, true);
+        let moves = |c: &[Variant]| -> Vec<Transform> { c.iter().map(|x| x.2.clone()).collect() };
+        assert_eq!(
+            moves(&again),
+            moves(&copies),
+            "same seed and place, same copies"
+        );
+        let other_line = augment(&puzzle, None, &mut record_rng(7, 0, 13), 5, false);
+        let other_input = augment(&puzzle, None, &mut record_rng(7, 1, 12), 5, false);
+        let other_seed = augment(&puzzle, None, &mut record_rng(8, 0, 12), 5, false);
+        for other in [other_line, other_input, other_seed] {
+            assert_ne!(moves(&other), moves(&copies[1..]));
         }
     }
 

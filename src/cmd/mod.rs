@@ -1,11 +1,13 @@
 //! The subcommands, one file each, and what they share: opening inputs and the output, building the
 //! thread pool, reporting problem records.
 
+pub mod augment;
 pub mod bench;
 pub mod canon;
 pub mod check;
 pub mod merge_stats;
 pub mod progress;
+pub mod records;
 pub mod signals;
 pub mod solve;
 

@@ -779,6 +779,11 @@ impl Reader {
         Ok(())
     }
 
+    /// The 1-based CSV puzzle column (CSV input only).
+    pub fn puzzle_column(&self) -> Option<usize> {
+        self.header.as_ref().map(|_| self.puzzle_column + 1)
+    }
+
     /// The 1-based CSV solution column found by [`Reader::read_solutions`], if any.
     pub fn solution_column(&self) -> Option<usize> {
         self.solution_column.map(|i| i + 1)

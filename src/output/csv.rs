@@ -105,7 +105,7 @@ impl<'a> CsvRow<'a> {
     }
 
     /// Ends the row.
-    fn end(self) {
+    pub(crate) fn end(self) {
         if self.fields == 1 && self.out.len() == self.start {
             // a lone empty field is written `""`, or the row would read as no row at all
             self.out.extend_from_slice(b"\"\"");
@@ -202,16 +202,21 @@ impl<C> CsvFormat<C> {
     }
 }
 
+/// Appends a header row of `names` (nothing in pipe mode, where output has no header).
+pub(crate) fn write_header(out: &mut Vec<u8>, names: &[String], delimiter: u8, pipe: bool) {
+    if pipe {
+        return;
+    }
+    let mut row = CsvRow::new(out, delimiter);
+    for name in names {
+        row.field(name);
+    }
+    row.end();
+}
+
 impl<A, C: Appended<A>> Format<A> for CsvFormat<C> {
     fn header(&self, out: &mut Vec<u8>) {
-        if self.pipe {
-            return;
-        }
-        let mut row = CsvRow::new(out, self.delimiter);
-        for name in &self.header {
-            row.field(name);
-        }
-        row.end();
+        write_header(out, &self.header, self.delimiter, self.pipe);
     }
 
     fn record(&self, record: &Record, answer: &A, _first: bool, out: &mut Vec<u8>) {

@@ -9,6 +9,7 @@ use std::io::{self, BufWriter, Write};
 use crate::input::{InputFormat, Record};
 use crate::status::Answer;
 
+mod augment;
 mod canon;
 mod check;
 mod csv;
@@ -16,6 +17,7 @@ mod grid;
 mod jsonl;
 mod line;
 
+pub use self::augment::{AugmentColumns, Augmented, augment_formatter};
 pub use self::canon::{CanonAnswer, CanonColumns, canon_formatter};
 pub use self::check::{CheckFormat, check_formatter, check_sink};
 pub use self::csv::csv_header;

@@ -3,6 +3,7 @@
 //! Golden files live in tests/golden/; after a deliberate output change, regenerate them with
 //! `BLESS=1 cargo test --test cli` and review the diff before committing.
 
+mod augment;
 mod bench;
 mod canon;
 mod check;

@@ -1,0 +1,164 @@
+//! What `canon` and `augment` share: every record of the inputs mapped to an answer on the pool,
+//! formatted there, written in input order, then a one-line summary on stderr.
+
+use std::fmt::Write as _;
+use std::io;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::Result;
+
+use sudoku_batch::input::{Block, Reader, Record};
+use sudoku_batch::output::{Format, Output, OutputFormat, OutputOptions};
+use sudoku_batch::pipeline::{self, Config, Steps};
+
+use super::progress::Progress;
+use super::signals::Signals;
+use crate::cli::{InputArgs, RecordOutputArgs};
+
+/// One batch: read on the reading thread; parsed, mapped and formatted on the pool; written by
+/// the writing thread.
+struct Batch<A> {
+    block: Block,
+    answers: Vec<A>,
+    out: Vec<u8>,
+    /// `FILE:LINE: reason` lines of its malformed records, for stderr.
+    reasons: String,
+    malformed: u64,
+    first: bool,
+}
+
+impl<A> Default for Batch<A> {
+    fn default() -> Self {
+        Batch {
+            block: Block::default(),
+            answers: Vec::new(),
+            out: Vec::new(),
+            reasons: String::new(),
+            malformed: 0,
+            first: false,
+        }
+    }
+}
+
+/// Builds a command's formatter from the open inputs, the output options and the resolved format.
+pub type Formatter<'f, A> =
+    dyn Fn(&Reader, &OutputOptions, OutputFormat) -> Box<dyn Format<A>> + 'f;
+
+/// A command that maps each record to an answer of type `A` and writes it.
+pub struct RecordCommand<'a, A> {
+    /// The command's name, for the summary.
+    pub name: &'static str,
+    pub input: &'a InputArgs,
+    pub out: &'a RecordOutputArgs,
+    /// Called once the inputs are open, before any record is read (to ask for solutions, say).
+    pub setup: &'a dyn Fn(&mut Reader) -> Result<()>,
+    /// The formatter for the resolved output format.
+    pub format: &'a Formatter<'a, A>,
+    /// A record's answer.
+    pub answer: &'a (dyn Fn(&Record) -> A + Sync),
+}
+
+/// Runs `command`; the exit code is 0, or 128 plus the number of a signal that stopped it.
+pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
+    let (args, out_args) = (command.input, command.out);
+    let start = Instant::now();
+    let signals = Signals::install()?;
+    let pool = super::thread_pool(args)?;
+    let threads = pool.current_num_threads();
+    let out = super::open_output(out_args.output.as_deref(), &args.inputs)?;
+    let output_name = super::output_name(out_args.output.as_deref());
+    let mut reader = super::open_reader(args, signals.stop_flag())?;
+    (command.setup)(&mut reader)?;
+    let options = super::output_options(&reader, args, true);
+    let resolved = super::record_format(out_args).resolve(reader.format());
+    let format = (command.format)(&reader, &options, resolved);
+    let mut output = Output::new(out, format.as_ref());
+    let config = Config {
+        batch_size: args.batch_size.get(),
+        ..Config::for_threads(threads)
+    };
+    let names = &options.names;
+    let (mut progress, records_read) = Progress::for_reader(args, &reader);
+    let (mut records, mut malformed) = (0u64, 0u64);
+    let mut last = None;
+    let mut batches = 0u64;
+
+    let result = pipeline::run_batches(
+        |batch: &mut Batch<A>| {
+            batch.first = batches == 0;
+            batches += 1;
+            reader.read_block(&mut batch.block, config.batch_size)
+        },
+        &pool,
+        config.in_flight,
+        Steps {
+            prepare: |batch: &mut Batch<A>| batch.block.parse(),
+            work: |batch: &mut Batch<A>| {
+                map_batch(batch, format.as_ref(), names, command.answer, &records_read);
+            },
+        },
+        |batch: &Batch<A>| -> io::Result<()> {
+            output.write(&batch.out)?;
+            if !args.pipe {
+                progress.print(&batch.reasons);
+            }
+            let batch_records = batch.block.records();
+            progress.add(batch_records.len());
+            records += batch_records.len() as u64;
+            malformed += batch.malformed;
+            if let Some(r) = batch_records.last() {
+                last = Some((r.source, r.line));
+            }
+            Ok(())
+        },
+    );
+    progress.finish();
+    super::end_of_output(result, output.finish(), &output_name)?;
+    if !args.silent() {
+        let secs = start.elapsed().as_secs_f64();
+        let mut line = format!(
+            "{}: {records} record{}, {malformed} malformed, in {secs:.3} s ({:.0} records/s, \
+             {threads} threads)",
+            command.name,
+            if records == 1 { "" } else { "s" },
+            records as f64 / secs.max(1e-9),
+        );
+        let interrupted = signals.interruption(last.map(|(source, line)| {
+            (
+                names.get(source as usize).cloned().unwrap_or_default(),
+                line,
+            )
+        }));
+        if let Some(interruption) = interrupted {
+            let _ = write!(line, "; {interruption}");
+        }
+        super::stderr_line(line);
+    }
+    Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
+}
+
+/// A batch's work on the pool: its records' answers (in parallel), then formatted.
+fn map_batch<A: Send>(
+    batch: &mut Batch<A>,
+    format: &dyn Format<A>,
+    names: &[String],
+    answer: &(dyn Fn(&Record) -> A + Sync),
+    records_read: &AtomicU64,
+) {
+    let records = batch.block.records();
+    records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
+    pipeline::map_into(records, &mut batch.answers, answer);
+    batch.out.clear();
+    batch.reasons.clear();
+    batch.malformed = 0;
+    for (i, (record, answer)) in records.iter().zip(&batch.answers).enumerate() {
+        if let Err(reason) = &record.puzzle {
+            batch.malformed += 1;
+            let name = names.get(record.source as usize).map_or("", String::as_str);
+            let _ = writeln!(batch.reasons, "{name}:{}: {reason}", record.line);
+        }
+        format.record(record, answer, batch.first && i == 0, &mut batch.out);
+    }
+}
