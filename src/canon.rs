@@ -118,6 +118,15 @@ fn smallest(lines: &Lines) -> State {
     })
 }
 
+/// True when the class of puzzles with minlex form `form` goes to the test part of a split that
+/// sends `fraction` of the classes there, drawn with `seed`: a pure function of the form, so every
+/// puzzle of a class goes to the same part, whatever else the dataset holds.
+pub fn in_test_part(form: &Grid, seed: u64, fraction: f64) -> bool {
+    let draw = crate::transform::Rng::new(hash(form) ^ seed).next_u64();
+    // the top 53 bits as a number in [0, 1)
+    ((draw >> 11) as f64) / ((1u64 << 53) as f64) < fraction
+}
+
 /// A stable 64-bit hash of a grid, for telling canonical forms apart: FNV-1a (64-bit) of its 81
 /// cells as ASCII digits, blank = `0`. The same on every machine and in every version, and easy to
 /// compute elsewhere (`python3 -c` with a few lines).

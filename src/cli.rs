@@ -44,6 +44,10 @@ pub enum Command {
     /// random symmetries, other columns kept, the transform recorded.
     #[command(after_help = AUGMENT_AFTER_HELP)]
     Augment(AugmentArgs),
+    /// Split a dataset into train and test parts with no puzzle of one isomorphic to a puzzle of
+    /// the other (whole classes of the same puzzle go to one part), seeded.
+    #[command(after_help = SPLIT_AFTER_HELP)]
+    Split(SplitArgs),
     /// Add up the --stats JSON of runs made side by side (the partitions of a Spark job) into
     /// one summary, percentiles included: JSON on stdout, the summary on stderr.
     #[command(after_help = MERGE_STATS_AFTER_HELP)]
@@ -552,6 +556,42 @@ pub struct AugmentArgs {
     /// first column named solution, solutions, answer or answers).
     #[arg(long, value_name = "NAME|INDEX", value_parser = parse_column)]
     pub solution_column: Option<Column>,
+}
+
+const SPLIT_AFTER_HELP: &str = "\
+Each puzzle's class (its minlex form, see canon) is drawn into the test part with probability
+--test-fraction, from the form's hash and --seed: every puzzle of a class lands in the same part,
+so the parts are inequivalent, and the draw needs no memory (any dataset size, streaming). The
+fraction is of classes, so the parts' sizes are close to it, not exact. Records keep their input
+order and layout (a CSV header in each part; lines written back whole). Malformed records are in
+neither part: they are listed on stderr as FILE:LINE: reason and counted.
+
+Example:
+  sudoku-batch split --test-fraction 0.2 --seed 1 data/kaggle_200.csv --train train.csv --test test.csv
+  sudoku-batch check --duplicates=iso train.csv test.csv    # no duplicate across the parts";
+
+/// Arguments of `split`.
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: InputArgs,
+
+    /// The train part: FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub train: PathBuf,
+
+    /// The test part: FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub test: PathBuf,
+
+    /// Share of the classes drawn into the test part, between 0 and 1.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub test_fraction: f64,
+
+    /// Seed of the draw (the same seed gives the same parts).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Arguments of `merge-stats`.

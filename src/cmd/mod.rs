@@ -10,6 +10,7 @@ pub mod progress;
 pub mod records;
 pub mod signals;
 pub mod solve;
+pub mod split;
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -21,7 +22,7 @@ use anyhow::{Context, Result};
 
 use std::num::NonZeroUsize;
 
-use sudoku_batch::input::{InputError, InputFormat, Reader, ReaderOptions, Source};
+use sudoku_batch::input::{Echo, InputError, InputFormat, Reader, ReaderOptions, Source};
 use sudoku_batch::output::OutputOptions;
 use sudoku_batch::pipeline::PipelineError;
 
@@ -48,10 +49,15 @@ pub fn sources(inputs: &[PathBuf]) -> Vec<Source> {
 
 /// Opens the inputs named on the command line; raising `stop` stops reading.
 pub fn open_reader(args: &InputArgs, stop: Arc<AtomicBool>) -> Result<Reader> {
+    open_reader_echo(args, stop, args.echo.clone().unwrap_or_default())
+}
+
+/// [`open_reader`], keeping `echo` of each line of line input whatever `--echo` says.
+pub fn open_reader_echo(args: &InputArgs, stop: Arc<AtomicBool>, echo: Echo) -> Result<Reader> {
     let mut options = reader_options(&args.format);
     options.stop = Some(stop);
     options.pipe = args.pipe;
-    options.echo = args.echo.clone().unwrap_or_default();
+    options.echo = echo;
     if args.pipe && options.format == InputFormat::Grid {
         anyhow::bail!("--pipe reads line or CSV input: a grid is not one line");
     }

@@ -16,11 +16,13 @@ mod csv;
 mod grid;
 mod jsonl;
 mod line;
+mod rows;
 
 pub use self::augment::{AugmentColumns, Augmented, augment_formatter};
 pub use self::canon::{CanonAnswer, CanonColumns, canon_formatter};
 pub use self::check::{CheckFormat, check_formatter, check_sink};
 pub use self::csv::csv_header;
+pub use self::rows::rows_formatter;
 
 /// Layout of the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

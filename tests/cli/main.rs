@@ -13,6 +13,7 @@ mod input;
 mod pipe;
 mod signals;
 mod solve;
+mod split;
 
 use std::path::{Path, PathBuf};
 
