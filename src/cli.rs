@@ -356,9 +356,11 @@ pub enum ReportFormatArg {
     Json,
     /// A table of the findings.
     Csv,
-    /// Markdown tables of the findings and totals.
+    /// Markdown tables of the findings, totals and the dataset's givens, guesses and duplicates.
     #[value(alias = "md")]
     Markdown,
+    /// SVG bar charts of the dataset's givens and guesses.
+    Svg,
 }
 
 impl From<CheckFormatArg> for CheckFormat {
@@ -376,6 +378,7 @@ impl From<ReportFormatArg> for ReportFormat {
             ReportFormatArg::Json => ReportFormat::Json,
             ReportFormatArg::Csv => ReportFormat::Csv,
             ReportFormatArg::Markdown => ReportFormat::Markdown,
+            ReportFormatArg::Svg => ReportFormat::Svg,
         }
     }
 }

@@ -19,7 +19,7 @@
 //! rest searched again (limit 2): a given is redundant when the puzzle without it still has one
 //! solution; a puzzle is minimal when none is. That is one more search per given.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, DefaultHasher, Hasher};
 
 use serde::Serialize;
@@ -103,6 +103,9 @@ pub struct Check {
     /// With [`Options::minimal`], for a puzzle with exactly one solution: its redundant givens
     /// (0-based cells, in reading order; empty for a minimal puzzle). `None` when not looked at.
     pub redundant: Option<Vec<u8>>,
+    /// Guesses of the uniqueness search (see [`solver::Outcome::guesses`]): a difficulty proxy.
+    /// `None` when the puzzle was not searched (malformed, duplicate, contradiction).
+    pub guesses: Option<u64>,
 }
 
 impl Check {
@@ -113,6 +116,7 @@ impl Check {
             detail: Some(detail),
             solution: None,
             redundant: None,
+            guesses: None,
         }
     }
 
@@ -154,7 +158,7 @@ pub fn check_puzzle(puzzle: &Grid, given: Option<&str>, options: &Options) -> Ch
         (Some(first), Some(second)) => format!("; {}", ambiguity(first, second)),
         _ => String::new(),
     };
-    match (outcome.count, outcome.solution) {
+    let mut check = match (outcome.count, outcome.solution) {
         (1, Some(only)) => {
             let redundant = options.minimal.then(|| redundant_givens(puzzle));
             let wrong = given.and_then(|g| wrong_solution(&g, puzzle, Some(&only)));
@@ -167,6 +171,7 @@ pub fn check_puzzle(puzzle: &Grid, given: Option<&str>, options: &Options) -> Ch
                 detail,
                 solution: Some(only),
                 redundant,
+                guesses: None,
             }
         }
         (0, _) | (_, None) => Check::plain(Verdict::Unsolvable, "no solution".to_string()),
@@ -184,7 +189,9 @@ pub fn check_puzzle(puzzle: &Grid, given: Option<&str>, options: &Options) -> Ch
                 format!("2 or more solutions{}", ambiguity()),
             ),
         },
-    }
+    };
+    check.guesses = Some(outcome.guesses);
+    check
 }
 
 /// Cells listed, at most, where two solutions of an ambiguous puzzle differ.
@@ -367,6 +374,9 @@ pub struct Duplicates {
     names: Vec<String>,
     mode: DuplicateMode,
     first: HashMap<u128, Place, BuildHasherDefault<Prehashed>>,
+    /// Records beyond the first of each class that repeats (only those classes: memory grows
+    /// with the duplicates, not the puzzles).
+    repeats: HashMap<u128, u64, BuildHasherDefault<Prehashed>>,
 }
 
 /// Where a record is: input index and 1-based line, and the low bits of its cells' digest.
@@ -390,6 +400,7 @@ impl Duplicates {
             names,
             mode,
             first: HashMap::default(),
+            repeats: HashMap::default(),
         }
     }
 
@@ -440,6 +451,7 @@ impl Duplicates {
         if first.source == here.source && first.line == here.line {
             return None;
         }
+        *self.repeats.entry(key.class).or_insert(0) += 1;
         let relation = if first.cells == here.cells {
             "same puzzle as"
         } else {
@@ -454,6 +466,15 @@ impl Duplicates {
                 .map_or("<unknown input>", String::as_str);
             format!("{relation} {name}:{}", first.line)
         })
+    }
+
+    /// For each size of a class of repeated puzzles (2 or more records), how many classes.
+    pub fn class_sizes(&self) -> BTreeMap<u64, u64> {
+        let mut sizes = BTreeMap::new();
+        for &extra in self.repeats.values() {
+            *sizes.entry(extra + 1).or_insert(0) += 1;
+        }
+        sizes
     }
 
     /// Distinct puzzles (classes) seen.
@@ -508,12 +529,19 @@ pub struct Tally {
     given_solutions: u64,
     minimal: Minimality,
     looked_minimal: bool,
+    stats: DatasetStats,
 }
 
 impl Tally {
     /// Counts one record's check.
     pub fn add(&mut self, record: &Record, check: &Check) {
         self.verdicts.0[check.verdict as usize] += 1;
+        if let Ok(puzzle) = &record.puzzle {
+            self.stats.givens[puzzle.givens()] += 1;
+        }
+        if let Some(guesses) = check.guesses {
+            self.stats.guesses[guess_bucket(guesses)] += 1;
+        }
         self.given_solutions += u64::from(record.solution.is_some());
         if let Some(redundant) = &check.redundant {
             self.looked_minimal = true;
@@ -545,8 +573,112 @@ impl Tally {
             verdicts: self.verdicts.clone(),
             given_solutions: self.given_solutions,
             minimal: (minimal || self.looked_minimal).then(|| self.minimal.clone()),
+            stats: self.stats.clone(),
             interrupted: None,
         }
+    }
+
+    /// Adds the sizes of the classes of repeated puzzles a run's [`Duplicates`] found.
+    pub fn set_duplicates(&mut self, duplicates: &Duplicates) {
+        self.stats.distinct = Some(duplicates.len() as u64);
+        self.stats.duplicate_classes = duplicates.class_sizes();
+    }
+}
+
+/// The bucket of a guess count: 0 for none, else `k` for `2^(k-1) ..= 2^k - 1` guesses.
+fn guess_bucket(guesses: u64) -> usize {
+    (u64::BITS - guesses.leading_zeros()) as usize
+}
+
+/// What a dataset holds, for `check`'s report: how many givens its puzzles have, how hard they
+/// are for the solver (guesses of the uniqueness search, a difficulty proxy), and with
+/// `--duplicates` how its repeated puzzles group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DatasetStats {
+    /// Well-formed puzzles per number of givens (index 0 to 81).
+    pub givens: [u64; CELLS + 1],
+    /// Searched puzzles per guess bucket: index 0 for no guess, `k` for `2^(k-1)` to `2^k - 1`.
+    pub guesses: [u64; 65],
+    /// With `--duplicates`: distinct puzzles (classes, with `iso`).
+    pub distinct: Option<u64>,
+    /// With `--duplicates`: for each size of a class of repeated puzzles (2 or more records),
+    /// how many classes have it.
+    pub duplicate_classes: BTreeMap<u64, u64>,
+}
+
+impl Default for DatasetStats {
+    fn default() -> DatasetStats {
+        DatasetStats {
+            givens: [0; CELLS + 1],
+            guesses: [0; 65],
+            distinct: None,
+            duplicate_classes: BTreeMap::new(),
+        }
+    }
+}
+
+impl DatasetStats {
+    /// `(givens, puzzles)` for every count of givens some puzzle has.
+    pub fn givens(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.givens
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(g, &n)| (g, n))
+    }
+
+    /// `(least, most, puzzles)` guesses for every bucket some puzzle falls in.
+    pub fn guesses(&self) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+        self.guesses
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(k, &n)| match k {
+                0 => (0, 0, n),
+                _ => (1 << (k - 1), (1u64 << (k - 1)).saturating_mul(2) - 1, n),
+            })
+    }
+}
+
+impl Serialize for DatasetStats {
+    /// `{"givens":{"17":n,...},"guesses":[{"min":0,"max":0,"puzzles":n},...],"distinct":n|null,
+    /// "duplicate_classes":{"2":n,...}}`, in numeric order, buckets with no puzzle left out.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Bucket {
+            min: u64,
+            max: u64,
+            puzzles: u64,
+        }
+        /// Counts keyed by number, in numeric order (a map keyed by strings would sort "9"
+        /// after "32").
+        struct Numbered(Vec<(u64, u64)>);
+        impl Serialize for Numbered {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(self.0.len()))?;
+                for (key, n) in &self.0 {
+                    map.serialize_entry(&key.to_string(), n)?;
+                }
+                map.end()
+            }
+        }
+        let givens = Numbered(self.givens().map(|(g, n)| (g as u64, n)).collect());
+        let guesses: Vec<Bucket> = self
+            .guesses()
+            .map(|(min, max, puzzles)| Bucket { min, max, puzzles })
+            .collect();
+        let classes = Numbered(
+            self.duplicate_classes
+                .iter()
+                .map(|(&k, &n)| (k, n))
+                .collect(),
+        );
+        let mut map = serializer.serialize_map(Some(4))?;
+        map.serialize_entry("givens", &givens)?;
+        map.serialize_entry("guesses", &guesses)?;
+        map.serialize_entry("distinct", &self.distinct)?;
+        map.serialize_entry("duplicate_classes", &classes)?;
+        map.end()
     }
 }
 
@@ -602,6 +734,8 @@ pub struct Totals {
     /// Records that came with a given solution (compared unless the record is malformed, a
     /// duplicate, or its puzzle has a contradiction or no solution).
     pub given_solutions: u64,
+    /// What the dataset holds: givens, guesses, duplicate classes.
+    pub stats: DatasetStats,
     /// Minimality of the unique puzzles, when it was tested (`null` otherwise).
     pub minimal: Option<Minimality>,
     /// Set when a signal stopped the run before the end of its input (`null` otherwise): the

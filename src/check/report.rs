@@ -16,7 +16,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{Totals, Verdict};
+use super::{DatasetStats, Totals, Verdict};
 use crate::input::csv_io_error;
 
 /// Layout of a report.
@@ -28,6 +28,8 @@ pub enum ReportFormat {
     Csv,
     /// Markdown tables.
     Markdown,
+    /// SVG bar charts of the dataset's givens and guesses.
+    Svg,
 }
 
 impl ReportFormat {
@@ -38,6 +40,7 @@ impl ReportFormat {
             "json" => Some(ReportFormat::Json),
             "csv" => Some(ReportFormat::Csv),
             "md" | "markdown" => Some(ReportFormat::Markdown),
+            "svg" => Some(ReportFormat::Svg),
             _ => None,
         }
     }
@@ -79,6 +82,7 @@ pub fn report<'a>(
             header_written: false,
         }),
         ReportFormat::Markdown => Box::new(Markdown { out, count: 0 }),
+        ReportFormat::Svg => Box::new(Svg { out }),
     }
 }
 
@@ -189,12 +193,164 @@ impl<W: Write> Report for Markdown<W> {
                 m.minimal, m.checked, m.not_minimal, m.redundant_givens
             )?;
         }
+        dataset_tables(&mut self.out, &totals.stats)?;
         if let Some(interruption) = &totals.interrupted {
             let what = cell(&interruption.to_string());
             writeln!(self.out, "\n**Incomplete:** {what}.")?;
         }
         self.out.flush()
     }
+}
+
+/// A guess bucket as text: `0`, `1`, `2-3`, ...
+fn guess_range(min: u64, max: u64) -> String {
+    if min == max {
+        min.to_string()
+    } else {
+        format!("{min}-{max}")
+    }
+}
+
+/// The Markdown report's dataset section: givens, guesses and duplicate classes.
+fn dataset_tables(out: &mut impl Write, stats: &DatasetStats) -> io::Result<()> {
+    if stats.givens().next().is_none() && stats.distinct.is_none() {
+        return Ok(()); // no well-formed puzzle: nothing to describe
+    }
+    out.write_all(b"\n## Dataset\n\n| givens | puzzles |\n|---:|---:|\n")?;
+    for (givens, n) in stats.givens() {
+        writeln!(out, "| {givens} | {n} |")?;
+    }
+    if stats.guesses().next().is_some() {
+        out.write_all(b"\n| guesses (uniqueness search) | puzzles |\n|---:|---:|\n")?;
+        for (min, max, n) in stats.guesses() {
+            writeln!(out, "| {} | {n} |", guess_range(min, max))?;
+        }
+    }
+    if let Some(distinct) = stats.distinct {
+        writeln!(out, "\nDistinct puzzles: {distinct}.")?;
+        if !stats.duplicate_classes.is_empty() {
+            out.write_all(b"\n| records in a class of duplicates | classes |\n|---:|---:|\n")?;
+            for (size, n) in &stats.duplicate_classes {
+                writeln!(out, "| {size} | {n} |")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The SVG report: bar charts of the givens and the guesses of the dataset's puzzles (the
+/// findings are in the other formats).
+struct Svg<W: Write> {
+    out: W,
+}
+
+impl<W: Write> Report for Svg<W> {
+    fn finding(&mut self, _finding: &Finding<'_>) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self, totals: &Totals) -> io::Result<()> {
+        let givens: Vec<(String, u64)> = totals
+            .stats
+            .givens()
+            .map(|(g, n)| (g.to_string(), n))
+            .collect();
+        let guesses: Vec<(String, u64)> = totals
+            .stats
+            .guesses()
+            .map(|(min, max, n)| (guess_range(min, max), n))
+            .collect();
+        let (width, height) = (760, 640);
+        writeln!(
+            self.out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+             viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"11\">"
+        )?;
+        writeln!(
+            self.out,
+            "<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>"
+        )?;
+        let records = totals.records;
+        bars(
+            &mut self.out,
+            0,
+            &format!("Givens per puzzle ({records} records)"),
+            "givens",
+            &givens,
+        )?;
+        bars(
+            &mut self.out,
+            320,
+            "Guesses of the uniqueness search (difficulty)",
+            "guesses",
+            &guesses,
+        )?;
+        self.out.write_all(b"</svg>\n")?;
+        self.out.flush()
+    }
+}
+
+/// One bar chart, 300 pixels high from `top`: a bar per `(label, count)`, labels below.
+fn bars(
+    out: &mut impl Write,
+    top: u32,
+    title: &str,
+    axis: &str,
+    data: &[(String, u64)],
+) -> io::Result<()> {
+    let (left, plot_width, plot_height) = (60.0, 680.0, 220.0);
+    let base = f64::from(top) + 40.0 + plot_height;
+    writeln!(
+        out,
+        "<text x=\"380\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">{}</text>",
+        top + 20,
+        xml(title)
+    )?;
+    writeln!(
+        out,
+        "<line x1=\"{left}\" y1=\"{base}\" x2=\"{}\" y2=\"{base}\" stroke=\"black\"/>",
+        left + plot_width
+    )?;
+    let most = data.iter().map(|d| d.1).max().unwrap_or(0).max(1);
+    writeln!(
+        out,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{most}</text>",
+        left - 4.0,
+        base - plot_height + 4.0
+    )?;
+    let step = plot_width / data.len().max(1) as f64;
+    for (i, (label, n)) in data.iter().enumerate() {
+        let h = plot_height * *n as f64 / most as f64;
+        let x = left + step * i as f64;
+        writeln!(
+            out,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h:.1}\" fill=\"#4878a8\">\
+             <title>{} {axis}: {n}</title></rect>",
+            x + step * 0.1,
+            base - h,
+            step * 0.8,
+            xml(label)
+        )?;
+        writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            x + step / 2.0,
+            base + 14.0,
+            xml(label)
+        )?;
+    }
+    writeln!(
+        out,
+        "<text x=\"380\" y=\"{:.1}\" text-anchor=\"middle\">{axis}</text>",
+        base + 32.0
+    )
+}
+
+/// Text escaped for SVG.
+fn xml(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Text for a Markdown table cell: `|`, `\` and `<` escaped, line breaks and other control
@@ -256,6 +412,7 @@ mod tests {
                     detail: None,
                     solution: None,
                     redundant: None,
+                    guesses: None,
                 },
             );
         }

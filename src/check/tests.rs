@@ -318,6 +318,45 @@ fn isomorphic_duplicates_name_the_first_of_their_class() {
 }
 
 #[test]
+fn guess_buckets_are_powers_of_two() {
+    let buckets: Vec<usize> = [0, 1, 2, 3, 4, 7, 8, u64::MAX]
+        .into_iter()
+        .map(guess_bucket)
+        .collect();
+    assert_eq!(buckets, [0, 1, 2, 2, 3, 3, 4, 64]);
+    let mut stats = DatasetStats::default();
+    for g in [0, 2, 3, 300] {
+        stats.guesses[guess_bucket(g)] += 1;
+    }
+    let ranges: Vec<_> = stats.guesses().collect();
+    assert_eq!(ranges, [(0, 0, 1), (2, 3, 2), (256, 511, 1)]);
+}
+
+#[test]
+fn the_tally_counts_givens_guesses_and_duplicate_classes() {
+    let mut d = Duplicates::new(vec!["a.txt".into()]);
+    let mut tally = Tally::default();
+    let lines = [PUZZLE, PUZZLE, SOLUTION, PUZZLE, SOLUTION, "x"];
+    for (i, text) in lines.iter().enumerate() {
+        let r = record(i as u64 + 1, text);
+        let first = d.first_seen(&r);
+        tally.add(&r, &check_record(&r, first.as_deref(), &Options::default()));
+    }
+    tally.set_duplicates(&d);
+    let stats = tally.totals(false).stats;
+    let givens = grid(PUZZLE).givens();
+    // the duplicates' cells count too; the malformed record does not
+    assert_eq!(stats.givens().collect::<Vec<_>>(), [(givens, 3), (81, 2)]);
+    // only the two first occurrences were searched
+    assert_eq!(stats.guesses().map(|g| g.2).sum::<u64>(), 2);
+    assert_eq!(stats.distinct, Some(2));
+    assert_eq!(
+        stats.duplicate_classes.into_iter().collect::<Vec<_>>(),
+        [(2, 1), (3, 1)]
+    );
+}
+
+#[test]
 fn digests_of_close_puzzles_differ() {
     let mut seen = std::collections::HashSet::new();
     let base = grid(PUZZLE);
@@ -356,7 +395,7 @@ fn tally_counts_verdicts_problems_and_minimality() {
     );
     assert_eq!(
         serde_json::to_string(&totals).unwrap(),
-        r#"{"records":4,"problems":3,"verdicts":{"unique":1,"multiple":0,"unsolvable":1,"contradiction":0,"malformed":1,"wrong_solution":1,"duplicate":0},"given_solutions":1,"minimal":{"checked":2,"minimal":1,"not_minimal":1,"redundant_givens":81},"interrupted":null}"#
+        r#"{"records":4,"problems":3,"verdicts":{"unique":1,"multiple":0,"unsolvable":1,"contradiction":0,"malformed":1,"wrong_solution":1,"duplicate":0},"given_solutions":1,"stats":{"givens":{"9":1,"17":1,"81":1},"guesses":[{"min":0,"max":0,"puzzles":3}],"distinct":null,"duplicate_classes":{}},"minimal":{"checked":2,"minimal":1,"not_minimal":1,"redundant_givens":81},"interrupted":null}"#
     );
     let none = Tally::default().totals(false);
     assert_eq!(none.to_string(), "0 records\ngiven solutions: none");

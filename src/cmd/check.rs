@@ -206,6 +206,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             .finish()
             .with_context(|| format!("writing {output_name}"))?;
     }
+    if let Some(duplicates) = &duplicates {
+        tally.set_duplicates(duplicates);
+    }
     let mut totals = tally.totals(args.minimal);
     totals.interrupted = signals.interruption(last.map(|(source, line)| {
         (

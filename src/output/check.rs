@@ -171,6 +171,7 @@ mod tests {
                     detail: None,
                     solution: SOLUTION.parse().ok(),
                     redundant: Some(vec![]),
+                    guesses: None,
                 },
             ),
             (
@@ -180,6 +181,7 @@ mod tests {
                     detail: Some("found 1 cell, expected 81, \"x\"".into()),
                     solution: None,
                     redundant: None,
+                    guesses: None,
                 },
             ),
         ]

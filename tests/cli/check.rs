@@ -270,6 +270,57 @@ fn iso_duplicates_catch_transformed_puzzles_across_files() {
 }
 
 #[test]
+fn the_svg_report_charts_givens_and_guesses() {
+    let dir = Workdir::new();
+    let svg = dir.path("report.svg");
+    let out = bin()
+        .args([
+            "check",
+            "-q",
+            "data/17clue_300.txt",
+            "data/hardest_300.txt",
+            "--report",
+        ])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(text.trim_end().ends_with("</svg>"));
+    assert!(text.contains("Givens per puzzle (600 records)"));
+    // a bar a count of givens: 17 for the first file, and the hardest puzzles' counts
+    assert!(text.contains("<title>17 givens: 300</title>"), "{text}");
+    let bars = text.matches("<rect x=").count();
+    let json = dir.path("report.json");
+    bin()
+        .args([
+            "check",
+            "-q",
+            "data/17clue_300.txt",
+            "data/hardest_300.txt",
+            "--report",
+        ])
+        .arg(&json)
+        .assert()
+        .code(0);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let stats = &report["totals"]["stats"];
+    let givens = stats["givens"].as_object().unwrap();
+    let guesses = stats["guesses"].as_array().unwrap();
+    assert_eq!(bars, givens.len() + guesses.len());
+    assert_eq!(givens["17"], 300);
+    let searched: u64 = guesses.iter().map(|g| g["puzzles"].as_u64().unwrap()).sum();
+    assert_eq!(searched, 600);
+    assert_eq!(
+        stats["distinct"],
+        serde_json::Value::Null,
+        "no --duplicates"
+    );
+}
+
+#[test]
 fn minimal_counts_redundant_givens_without_failing_the_run() {
     let dir = Workdir::new();
     let seventeen: Vec<&str> = include_str!("../../data/17clue_300.txt")
