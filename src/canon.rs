@@ -61,7 +61,13 @@ pub fn canonical(puzzle: &Grid) -> Canonical {
     let state = smallest(&lines);
     Canonical {
         grid: state.grid(&lines),
-        transform: transform(state.orient, &state.rows, &state.cols, &state.labels),
+        // digits the puzzle lacks never got a label
+        transform: transform(
+            state.orient,
+            &state.rows,
+            &state.cols,
+            &state.labels.map(|l| if l == NEW { 0 } else { l }),
+        ),
     }
 }
 
@@ -369,9 +375,9 @@ impl Lines {
         // givens of its stacks in ascending counts, so the rows with the smallest counts (sorted)
         // are the only ones that can be first
         let counts = |givens: u16| {
-            let mut n = [0, 3, 6].map(|s| ((givens >> s) & 0b111).count_ones());
-            n.sort_unstable();
-            (n[0] << 4) | (n[1] << 2) | n[2]
+            let n = [0, 3, 6].map(|s| ((givens >> s) & 0b111).count_ones());
+            let (least, most) = (n[0].min(n[1]).min(n[2]), n[0].max(n[1]).max(n[2]));
+            (least << 4) | ((n[0] + n[1] + n[2] - least - most) << 2) | most
         };
         let keys = [row_givens.map(counts), col_givens.map(counts)];
         let least = keys.iter().flatten().copied().min().unwrap_or(0);
@@ -402,7 +408,8 @@ struct State {
     rows: [u8; 9],
     /// Source column at each position.
     cols: [u8; 9],
-    /// Label of each digit (0: none yet).
+    /// The value each digit reads as in a row being built: 0 for the blank, its label, or
+    /// [`NEW`] for a digit with no label yet.
     labels: Labels,
 }
 
@@ -419,7 +426,7 @@ impl State {
             stack_ties: 0b11,
             rows: [0; 9],
             cols: [0, 1, 2, 3, 4, 5, 6, 7, 8],
-            labels: [0; 10],
+            labels: [0, NEW, NEW, NEW, NEW, NEW, NEW, NEW, NEW, NEW],
         }
     }
 
@@ -448,17 +455,14 @@ impl State {
         let mut st = *self;
         let mut values = [0u8; 9];
         for (v, &col) in values.iter_mut().zip(&st.cols) {
-            let d = line[col as usize];
-            let label = st.labels[d as usize];
-            *v = match d {
-                0 => 0,
-                _ if label != 0 => label,
-                _ => NEW,
-            };
+            *v = st.labels[line[col as usize] as usize];
         }
-        // tied columns sorted by value, inside each stack
-        for p in [1, 2, 4, 5, 7, 8] {
-            let mut j = p;
+        // tied columns sorted by value, inside each stack: only positions tied to the one before
+        // can move (insertion sort, left to right)
+        let mut tied = st.ties;
+        while tied != 0 {
+            let mut j = tied.trailing_zeros() as usize + 1;
+            tied &= tied - 1;
             while st.ties & (1 << (j - 1)) != 0 && values[j - 1] > values[j] {
                 values.swap(j - 1, j);
                 st.cols.swap(j - 1, j);
@@ -468,7 +472,10 @@ impl State {
                 }
             }
         }
-        for p in [0, 1, 3, 4, 6, 7] {
+        let mut tied = st.ties;
+        while tied != 0 {
+            let p = tied.trailing_zeros() as usize;
+            tied &= tied - 1;
             if values[p] != values[p + 1] {
                 st.ties &= !(1 << p);
             }
@@ -510,7 +517,20 @@ impl State {
     /// Pushes onto `out` the states this refined state stands for once the digits still to be
     /// labelled in its last row are labelled: one per order of tied stacks or tied columns that
     /// hold such digits, since their order decides the labels.
-    fn branch(mut self, mut values: [u8; 9], line: &Line, out: &mut Vec<State>) {
+    fn branch(mut self, values: [u8; 9], line: &Line, out: &mut Vec<State>) {
+        let new = values
+            .iter()
+            .enumerate()
+            .fold(0u16, |m, (p, &v)| m | (u16::from(v == NEW) << p));
+        // tied columns both unlabelled, or tied stacks (which may read unlabelled digits): their
+        // order decides labels; else the labels follow at once
+        if self.ties & new & (new >> 1) == 0 && self.stack_ties == 0 {
+            if new != 0 {
+                self.label(&values, line);
+            }
+            out.push(self);
+            return;
+        }
         // tied stacks that read unlabelled digits: one state per order of them
         for s in 0..2 {
             if self.stack_ties & (1 << s) == 0 || !values[s * 3..s * 3 + 3].contains(&NEW) {
@@ -561,14 +581,20 @@ impl State {
             return;
         }
         // every order is fixed: label the new digits where they land
-        for (p, v) in values.iter_mut().enumerate() {
-            if *v == NEW {
+        self.label(&values, line);
+        out.push(self);
+    }
+
+    /// Labels the digits not labelled yet of the row just built (`values`, read from `line`),
+    /// in the order they land.
+    fn label(&mut self, values: &[u8; 9], line: &Line) {
+        for (p, &v) in values.iter().enumerate() {
+            if v == NEW {
                 let d = line[self.cols[p] as usize];
                 self.labels[d as usize] = self.next;
                 self.next += 1;
             }
         }
-        out.push(self);
     }
 
     /// The grid this (complete) state gives.
