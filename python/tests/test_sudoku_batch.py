@@ -1,0 +1,184 @@
+"""The Python package against the real extension and, where it says so, the real CLI."""
+
+import os
+import resource
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import sudoku_batch as sb
+
+REPO = Path(__file__).resolve().parents[2]
+PUZZLE = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+# the puzzle with its last band's givens removed: several solutions
+OPEN = PUZZLE[:54] + "." * 27
+CLASH = "55" + "." * 79
+# row 1 needs a 9 in column 9, which has one: no solution, no repeat in any unit
+DEAD = "12345678." + "." * 35 + "9" + "." * 36
+
+
+def sample(name):
+    lines = (REPO / "data" / name).read_text().splitlines()
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def kaggle():
+    rows = [line.split(",") for line in sample("kaggle_200.csv")[1:]]
+    return [r[0] for r in rows], [r[1] for r in rows]
+
+
+def test_every_status_word():
+    out = sb.solve([PUZZLE, OPEN, DEAD, CLASH, "12x", None], unique=True)
+    assert out["status"].tolist() == [
+        "unique", "multiple", "unsolvable", "contradiction", "malformed", "malformed"
+    ]
+    assert out["solution"][0] == SOLUTION
+    assert out["solution"][1] != "" and out["solution"][2] == ""
+    assert out["reason"].tolist()[:4] == [None] * 4
+    assert "3 cells" in out["reason"][4]
+    assert "None" in out["reason"][5]
+    assert sb.solve([PUZZLE])["status"].tolist() == ["solved"]
+    assert set(out["status"]) | {"solved"} == set(sb.STATUS_WORDS)
+
+
+def test_every_input_type_gives_the_same_answers():
+    puzzles, _ = kaggle()
+    puzzles = puzzles[:50] + [None]
+    expected = sb.solve(puzzles)
+    n = len(puzzles)
+    present = puzzles[:-1]
+    cells = np.array([[int(c) for c in p] for p in present], dtype=np.uint8)
+    columns = {
+        "list of str": puzzles,
+        "list of bytes": [p.encode() if p else None for p in puzzles],
+        "generator": (p for p in puzzles),
+        "numpy object": np.array(puzzles, dtype=object),
+        "pyarrow": pa.array(puzzles),
+        "pyarrow chunked": pa.chunked_array([puzzles[:20], puzzles[20:]]),
+        "pandas": pd.Series(puzzles),
+        "pandas with NaN": pd.Series(present + [float("nan")]),
+        "polars": pl.Series(puzzles),
+    }
+    for name, column in columns.items():
+        out = sb.solve(column)
+        assert out["status"].tolist() == expected["status"].tolist(), name
+        assert out["solution"].tolist() == expected["solution"].tolist(), name
+        assert len(out["guesses"]) == n, name
+    for name, column in {
+        "numpy U81": np.array(present),
+        "numpy S81": np.array([p.encode() for p in present]),
+    }.items():
+        out = sb.solve(column)
+        assert out["solution"].tolist() == expected["solution"][:-1].tolist(), name
+    # cell values in, cell values out, in the input's shape
+    for shape in [(n - 1, 81), (n - 1, 9, 9)]:
+        out = sb.solve(cells.reshape(shape))
+        assert out["solution"].shape == shape and out["solution"].dtype == np.uint8
+        flat = out["solution"].reshape(n - 1, 81)
+        assert ["".join(map(str, row)) for row in flat] == expected["solution"][:-1].tolist()
+    assert sb.solve(cells.astype(np.int64))["status"].tolist() == ["solved"] * (n - 1)
+
+
+def test_bad_cells_are_records_and_wrong_types_raise():
+    cells = np.zeros((2, 81), dtype=np.uint8)
+    cells[1, 4] = 12
+    out = sb.solve(cells)
+    assert out["status"].tolist() == ["solved", "malformed"]
+    assert out["reason"][1] == "cell 5 holds 12, not 0 to 9"
+    with pytest.raises(TypeError, match="single string"):
+        sb.solve(PUZZLE)
+    with pytest.raises(TypeError, match="puzzle 1 is a int"):
+        sb.solve([PUZZLE, 7])
+    with pytest.raises(TypeError):
+        sb.solve(np.zeros((2, 81), dtype=np.float64))
+    with pytest.raises(ValueError, match="shaped"):
+        sb.solve(np.zeros((2, 80), dtype=np.uint8))
+    with pytest.raises(ValueError, match="0 \\(blank\\) to 9"):
+        sb.solve(np.full((1, 81), -1, dtype=np.int16))
+    with pytest.raises(ValueError, match="threads"):
+        sb.solve([PUZZLE], threads=0)
+    with pytest.raises(ValueError, match="2 solutions for 1 puzzles"):
+        sb.check([PUZZLE], [SOLUTION, SOLUTION])
+    assert sb.solve([])["status"].tolist() == []
+
+
+def test_order_and_threads_agree_with_the_cli():
+    puzzles = sample("hardest_300.txt")
+    ours = [sb.solve(puzzles, threads=t) for t in (None, 1, 2)]
+    for other in ours[1:]:
+        assert other["solution"].tolist() == ours[0]["solution"].tolist()
+        assert other["guesses"].tolist() == ours[0]["guesses"].tolist()
+    binary = os.environ.get("SUDOKU_BATCH", str(REPO / "target" / "debug" / "sudoku-batch"))
+    cli = subprocess.run(
+        [binary, "solve", "-q", "-O", "line", "data/hardest_300.txt"],
+        cwd=REPO, check=True, capture_output=True, text=True,
+    ).stdout.split()
+    assert cli == ours[0]["solution"].tolist()
+
+
+def test_check_finds_wrong_solutions_and_gives_verdicts():
+    puzzles, solutions = kaggle()
+    wrong = list(solutions[:4])
+    wrong[1] = "1" + wrong[1][1:] if wrong[1][0] != "1" else "2" + wrong[1][1:]
+    wrong[2] = None
+    out = sb.check(puzzles[:4], wrong)
+    assert out["verdict"].tolist() == ["unique", "wrong_solution", "unique", "unique"]
+    assert "r1c1" in out["detail"][1]
+    assert out["solution"].tolist()[0] == solutions[0]
+    out = sb.check([PUZZLE, OPEN, CLASH, "x"])
+    assert out["verdict"].tolist() == ["unique", "multiple", "contradiction", "malformed"]
+    assert "differ" in out["detail"][1]
+    cells = np.array([[int(c) for c in solutions[0]]], dtype=np.uint8)
+    assert sb.check(cells)["solution"].shape == (1, 81)
+
+
+def fnv1a(text):
+    h = 0xCBF29CE484222325
+    for b in text.encode():
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def moved(puzzle):
+    """The puzzle with its top two bands swapped and every digit d written d % 9 + 1."""
+    rows = [puzzle[i * 9:(i + 1) * 9] for i in range(9)]
+    rows = rows[3:6] + rows[0:3] + rows[6:9]
+    relabel = str.maketrans("123456789", "234567891")
+    return "".join(rows).translate(relabel)
+
+
+def test_canonical_forms_name_classes_and_hash_like_the_cli():
+    puzzles = sample("17clue_300.txt")
+    out = sb.canonical(puzzles + [moved(p) for p in puzzles] + ["bad"])
+    n = len(puzzles)
+    forms = out["canonical"].tolist()
+    assert forms[:n] == forms[n:2 * n], "a transform keeps the form"
+    assert len(set(forms[:n])) == n, "inequivalent puzzles, distinct forms"
+    assert forms[-1] == "" and "3 cells" in out["reason"][-1]
+    assert [fnv1a(f) for f in forms[:n]] == out["hash"][:n].tolist()
+    binary = os.environ.get("SUDOKU_BATCH", str(REPO / "target" / "debug" / "sudoku-batch"))
+    cli = subprocess.run(
+        [binary, "canon", "-q", "data/17clue_300.txt"],
+        cwd=REPO, check=True, capture_output=True, text=True,
+    ).stdout.splitlines()
+    assert [line.split()[0] for line in cli] == forms[:n]
+    assert [int(line.split()[1], 16) for line in cli] == out["hash"][:n].tolist()
+
+
+def test_large_input_in_bounded_memory():
+    puzzles, _ = kaggle()
+    big = puzzles * 1000  # 200,000 rows
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    out = sb.solve(big)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert (out["status"] == "solved").all()
+    assert out["solution"][123_456] == out["solution"][123_456 % 200]
+    # the result's columns are about 390 bytes a row (U13 status, U81 solution, guesses);
+    # what the run holds besides them stays under 1.5 KiB a row
+    assert (after - before) * 1024 / len(big) < 1536
