@@ -3,6 +3,7 @@
 import os
 import resource
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -182,3 +183,22 @@ def test_large_input_in_bounded_memory():
     # the result's columns are about 390 bytes a row (U13 status, U81 solution, guesses);
     # what the run holds besides them stays under 1.5 KiB a row
     assert (after - before) * 1024 / len(big) < 1536
+
+
+def test_the_pandas_example_adds_its_columns(tmp_path):
+    target = tmp_path / "checked.csv"
+    subprocess.run(
+        [sys.executable, "examples/python/kaggle_pandas.py", "data/kaggle_200.csv", str(target)],
+        cwd=REPO, check=True, capture_output=True,
+    )
+    df = pd.read_csv(target, dtype=str)
+    assert list(df.columns) == [
+        "quizzes", "solutions", "verdict", "detail", "guesses", "canonical_hash"
+    ]
+    assert len(df) == 200 and (df["verdict"] == "unique").all()
+    binary = os.environ.get("SUDOKU_BATCH", str(REPO / "target" / "debug" / "sudoku-batch"))
+    cli = subprocess.run(
+        [binary, "canon", "-q", "-O", "csv", "data/kaggle_200.csv"],
+        cwd=REPO, check=True, capture_output=True, text=True,
+    ).stdout.splitlines()[1:]
+    assert df["canonical_hash"].tolist() == [row.split(",")[4] for row in cli]
