@@ -9,6 +9,7 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyBytes, PyString};
 use rayon::prelude::*;
 
@@ -18,14 +19,26 @@ use sudoku_batch::grid::{CELLS, Grid};
 use sudoku_batch::solver;
 use sudoku_batch::status::Status;
 
-/// The cells written for a record with no grid to give.
-const NONE: [u8; CELLS] = [0; CELLS];
+/// A list's items, borrowed from Python (`None`: a missing value), to be parsed off the GIL.
+type Texts = Vec<Option<Text>>;
 
-/// A column of puzzles as read: each a grid, or why it is not one.
-type Puzzles = Vec<Result<Grid, String>>;
+/// A `str` or `bytes` item's bytes, kept alive by the Python object.
+enum Text {
+    Str(PyBackedStr),
+    Bytes(PyBackedBytes),
+}
 
-/// Reads a list whose items are `str`, `bytes` or `None` (a missing value: malformed).
-fn text_puzzles(items: &Bound<'_, PyAny>) -> PyResult<Puzzles> {
+impl Text {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Text::Str(s) => s.as_bytes(),
+            Text::Bytes(b) => b,
+        }
+    }
+}
+
+/// Takes a list whose items are `str`, `bytes` or `None`; any other item is a `TypeError`.
+fn texts(items: &Bound<'_, PyAny>) -> PyResult<Texts> {
     if items.is_instance_of::<PyString>() || items.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(
             "expected a column of puzzles (a list, array or series), got a single string",
@@ -34,19 +47,18 @@ fn text_puzzles(items: &Bound<'_, PyAny>) -> PyResult<Puzzles> {
     let mut out = Vec::new();
     for (i, item) in items.try_iter()?.enumerate() {
         let item = item?;
-        let parsed = if item.is_none() {
-            Err("missing puzzle (None)".to_string())
-        } else if let Ok(text) = item.cast::<PyString>() {
-            parse(text.to_str()?.as_bytes())
-        } else if let Ok(bytes) = item.cast::<PyBytes>() {
-            parse(bytes.as_bytes())
+        out.push(if item.is_none() {
+            None
+        } else if let Ok(text) = item.extract::<PyBackedStr>() {
+            Some(Text::Str(text))
+        } else if let Ok(bytes) = item.extract::<PyBackedBytes>() {
+            Some(Text::Bytes(bytes))
         } else {
             let kind = item.get_type().name()?;
             return Err(PyTypeError::new_err(format!(
                 "puzzle {i} is a {kind}, not str, bytes or None"
             )));
-        };
-        out.push(parsed);
+        });
     }
     Ok(out)
 }
@@ -55,8 +67,8 @@ fn parse(text: &[u8]) -> Result<Grid, String> {
     Grid::parse(text.trim_ascii()).map_err(|e| e.to_string())
 }
 
-/// Reads `n` puzzles of 81 cell values each (0 blank, 1 to 9), packed in `cells`.
-fn cell_puzzles(cells: &[u8], n: usize) -> PyResult<Puzzles> {
+/// Checks that `cells` holds `n` puzzles of 81 cell values each.
+fn check_cells(cells: &[u8], n: usize) -> PyResult<()> {
     if cells.len() != n * CELLS {
         return Err(PyValueError::new_err(format!(
             "{} cell values for {n} puzzles: expected {}",
@@ -64,21 +76,30 @@ fn cell_puzzles(cells: &[u8], n: usize) -> PyResult<Puzzles> {
             n * CELLS
         )));
     }
-    Ok(cells
-        .chunks_exact(CELLS)
-        .map(|chunk| {
-            let mut values = [0u8; CELLS];
-            values.copy_from_slice(chunk);
-            Grid::from_values(values).ok_or_else(|| {
-                let (at, v) = chunk
-                    .iter()
-                    .enumerate()
-                    .find(|&(_, &v)| v > 9)
-                    .unwrap_or((0, &0));
-                format!("cell {} holds {v}, not 0 to 9", at + 1)
-            })
-        })
-        .collect())
+    Ok(())
+}
+
+/// Puzzle `i` of packed cell values (0 blank, 1 to 9).
+fn cell_puzzle(cells: &[u8], i: usize) -> Result<Grid, String> {
+    let chunk = &cells[i * CELLS..(i + 1) * CELLS];
+    let mut values = [0u8; CELLS];
+    values.copy_from_slice(chunk);
+    Grid::from_values(values).ok_or_else(|| {
+        let (at, v) = chunk
+            .iter()
+            .enumerate()
+            .find(|&(_, &v)| v > 9)
+            .unwrap_or((0, &0));
+        format!("cell {} holds {v}, not 0 to 9", at + 1)
+    })
+}
+
+/// Puzzle `i` of a list's items.
+fn text_puzzle(items: &Texts, i: usize) -> Result<Grid, String> {
+    match &items[i] {
+        None => Err("missing puzzle (None)".to_string()),
+        Some(text) => parse(text.bytes()),
+    }
 }
 
 /// Runs `work` over the puzzles on the pool (`threads` of them, or rayon's global pool), with
@@ -102,35 +123,71 @@ fn on_pool<T: Send>(
 }
 
 /// What `solve` and `check` give back: codes (indexes into the word list), the solutions' cells
-/// packed (zeros where there is none), guesses as little-endian u64, and reasons or details.
-type Packed = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<Option<String>>);
+/// packed (zeros where there is none), guesses as little-endian u64, and the reasons or details
+/// of the records that have one, with their index.
+type Packed = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<(usize, String)>);
 
-fn solve_all(puzzles: &Puzzles, unique: bool) -> Packed {
-    let answers: Vec<(Status, Option<Grid>, u64)> = puzzles
-        .par_iter()
-        .map(|p| match p {
-            Ok(grid) => {
-                let a = solver::answer_with(grid, unique, false);
-                (
-                    a.status,
-                    a.solution
-                        .filter(|_| a.status.is_solved() || a.status == Status::Multiple),
-                    a.guesses,
-                )
+/// A record's answer, given its index, its puzzle and its row of the cells column to fill: its
+/// code, the number for the u64 column, and its note (reason or detail), if any.
+type Answer<'a> =
+    dyn Fn(usize, Result<Grid, String>, &mut [u8]) -> (u8, u64, Option<String>) + Sync + 'a;
+
+/// Records a task takes at a time.
+const CHUNK: usize = 1024;
+
+/// Each of `n` records read by `read` and answered by `answer` straight into the output
+/// columns, in parallel a chunk at a time (no column of intermediate answers).
+fn answer_into(
+    n: usize,
+    read: &(dyn Fn(usize) -> Result<Grid, String> + Sync),
+    answer: &Answer<'_>,
+) -> Packed {
+    let mut codes = vec![0u8; n];
+    let mut cells = vec![0u8; n * CELLS];
+    let mut guesses = vec![0u8; n * 8];
+    let notes: Vec<(usize, String)> = codes
+        .par_chunks_mut(CHUNK)
+        .zip(cells.par_chunks_mut(CHUNK * CELLS))
+        .zip(guesses.par_chunks_mut(CHUNK * 8))
+        .enumerate()
+        .flat_map_iter(|(k, ((codes, cells), guesses))| {
+            let mut notes = Vec::new();
+            for (j, code) in codes.iter_mut().enumerate() {
+                let i = k * CHUNK + j;
+                let grid = &mut cells[j * CELLS..(j + 1) * CELLS];
+                let (c, g, note) = answer(i, read(i), grid);
+                *code = c;
+                guesses[j * 8..j * 8 + 8].copy_from_slice(&g.to_le_bytes());
+                if let Some(note) = note {
+                    notes.push((i, note));
+                }
             }
-            Err(_) => (Status::Malformed, None, 0),
+            notes
         })
         .collect();
-    let mut codes = Vec::with_capacity(answers.len());
-    let mut cells = Vec::with_capacity(answers.len() * CELLS);
-    let mut guesses = Vec::with_capacity(answers.len() * 8);
-    for (status, solution, g) in &answers {
-        codes.push(Status::ALL.iter().position(|s| s == status).unwrap_or(0) as u8);
-        cells.extend_from_slice(solution.as_ref().map_or(&NONE, |g| g.cells()));
-        guesses.extend_from_slice(&g.to_le_bytes());
-    }
-    let reasons = puzzles.iter().map(|p| p.as_ref().err().cloned()).collect();
-    (codes, cells, guesses, reasons)
+    (codes, cells, guesses, notes)
+}
+
+/// The code of a solve status.
+fn status_code(status: Status) -> u8 {
+    Status::ALL.iter().position(|&s| s == status).unwrap_or(0) as u8
+}
+
+fn solve_all(
+    n: usize,
+    read: &(dyn Fn(usize) -> Result<Grid, String> + Sync),
+    unique: bool,
+) -> Packed {
+    answer_into(n, read, &|_, puzzle, cells| match puzzle {
+        Ok(grid) => {
+            let a = solver::answer_with(&grid, unique, false);
+            if let Some(solution) = a.solution {
+                cells.copy_from_slice(solution.cells());
+            }
+            (status_code(a.status), a.guesses, None)
+        }
+        Err(reason) => (status_code(Status::Malformed), 0, Some(reason)),
+    })
 }
 
 /// The solve status words, indexed by the codes `solve` returns.
@@ -154,8 +211,10 @@ fn solve_text(
     unique: bool,
     threads: Option<usize>,
 ) -> PyResult<Packed> {
-    let puzzles = text_puzzles(puzzles)?;
-    on_pool(py, threads, || solve_all(&puzzles, unique))
+    let items = texts(puzzles)?;
+    on_pool(py, threads, || {
+        solve_all(items.len(), &|i| text_puzzle(&items, i), unique)
+    })
 }
 
 /// Solves `n` puzzles given as packed cell values.
@@ -168,8 +227,10 @@ fn solve_cells(
     unique: bool,
     threads: Option<usize>,
 ) -> PyResult<Packed> {
-    let puzzles = cell_puzzles(cells, n)?;
-    on_pool(py, threads, || solve_all(&puzzles, unique))
+    check_cells(cells, n)?;
+    on_pool(py, threads, || {
+        solve_all(n, &|i| cell_puzzle(cells, i), unique)
+    })
 }
 
 /// Checks a list of puzzles, each with the solution the dataset gives for it (or `None`).
@@ -181,74 +242,64 @@ fn check_text(
     solutions: Option<Vec<Option<String>>>,
     threads: Option<usize>,
 ) -> PyResult<Packed> {
-    let puzzles = text_puzzles(puzzles)?;
+    let items = texts(puzzles)?;
     if let Some(s) = &solutions {
-        if s.len() != puzzles.len() {
+        if s.len() != items.len() {
             return Err(PyValueError::new_err(format!(
                 "{} solutions for {} puzzles",
                 s.len(),
-                puzzles.len()
+                items.len()
             )));
         }
     }
     on_pool(py, threads, || {
         let options = Options::default();
-        let checks: Vec<check::Check> = puzzles
-            .par_iter()
-            .enumerate()
-            .map(|(i, p)| match p {
-                Ok(grid) => {
-                    let given = solutions.as_ref().and_then(|s| s[i].as_deref());
-                    check::check_puzzle(grid, given, &options)
+        answer_into(
+            items.len(),
+            &|i| text_puzzle(&items, i),
+            &|i, puzzle, cells| {
+                let c = match puzzle {
+                    Ok(grid) => {
+                        let given = solutions.as_ref().and_then(|s| s[i].as_deref());
+                        check::check_puzzle(&grid, given, &options)
+                    }
+                    Err(reason) => {
+                        return (Verdict::Malformed as u8, 0, Some(reason));
+                    }
+                };
+                if let Some(solution) = c.solution {
+                    cells.copy_from_slice(solution.cells());
                 }
-                Err(reason) => check::Check {
-                    verdict: Verdict::Malformed,
-                    detail: Some(reason.clone()),
-                    solution: None,
-                    redundant: None,
-                    guesses: None,
-                },
-            })
-            .collect();
-        let mut codes = Vec::with_capacity(checks.len());
-        let mut cells = Vec::with_capacity(checks.len() * CELLS);
-        let mut guesses = Vec::with_capacity(checks.len() * 8);
-        for c in &checks {
-            codes.push(c.verdict as u8);
-            cells.extend_from_slice(c.solution.as_ref().map_or(&NONE, |g| g.cells()));
-            guesses.extend_from_slice(&c.guesses.unwrap_or(0).to_le_bytes());
-        }
-        let details = checks.into_iter().map(|c| c.detail).collect();
-        (codes, cells, guesses, details)
+                (c.verdict as u8, c.guesses.unwrap_or(0), c.detail)
+            },
+        )
     })
 }
 
-/// What `canonical` gives back: the forms' cells packed, hashes as little-endian u64, reasons.
-type Forms = (Vec<u8>, Vec<u8>, Vec<Option<String>>);
-
-/// Canonical (minlex) forms of a list of puzzles: the forms' cells packed (zeros for a
-/// malformed one), their hashes as little-endian u64, and the reasons of malformed ones.
+/// Canonical (minlex) forms of a list of puzzles, as [`Packed`]: code 0 (1 for a malformed
+/// record), the forms' cells (zeros for a malformed one), their hashes where the others put
+/// guesses, and the reasons of malformed records.
 #[pyfunction]
 #[pyo3(signature = (puzzles, threads))]
 fn canonical_text(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     threads: Option<usize>,
-) -> PyResult<Forms> {
-    let puzzles = text_puzzles(puzzles)?;
+) -> PyResult<Packed> {
+    let items = texts(puzzles)?;
     on_pool(py, threads, || {
-        let forms: Vec<Option<Grid>> = puzzles
-            .par_iter()
-            .map(|p| p.as_ref().ok().map(canon::minlex))
-            .collect();
-        let mut cells = Vec::with_capacity(forms.len() * CELLS);
-        let mut hashes = Vec::with_capacity(forms.len() * 8);
-        for f in &forms {
-            cells.extend_from_slice(f.as_ref().map_or(&NONE, |g| g.cells()));
-            hashes.extend_from_slice(&f.as_ref().map_or(0, canon::hash).to_le_bytes());
-        }
-        let reasons = puzzles.iter().map(|p| p.as_ref().err().cloned()).collect();
-        (cells, hashes, reasons)
+        answer_into(
+            items.len(),
+            &|i| text_puzzle(&items, i),
+            &|_, puzzle, cells| match puzzle {
+                Ok(grid) => {
+                    let form = canon::minlex(&grid);
+                    cells.copy_from_slice(form.cells());
+                    (0, canon::hash(&form), None)
+                }
+                Err(reason) => (1, 0, Some(reason)),
+            },
+        )
     })
 }
 

@@ -78,14 +78,24 @@ def _grids(cells: bytes, n: int, like):
     values = np.frombuffer(cells, dtype=np.uint8).reshape(n, _CELLS)
     if like is not None:
         return values.reshape((n,) + tuple(like[1:])).copy()
-    text = (values + ord("0")).tobytes()
-    out = np.frombuffer(text, dtype=f"S{_CELLS}").astype(f"U{_CELLS}")
-    out[~values.any(axis=1)] = ""
+    # numpy's str dtype holds a code point a uint32: the digits' code points viewed as U81, a
+    # row of zeros (no grid) reading as ""
+    points = values.astype(np.uint32) + ord("0")
+    points[~values.any(axis=1)] = 0
+    return points.view(f"U{_CELLS}").reshape(n)
+
+
+def _words(words, codes: bytes):
+    """The word of each code, as a str array."""
+    return np.array(words)[np.frombuffer(codes, dtype=np.uint8)]
+
+
+def _reasons(n: int, notes):
+    """A column of the records' reasons (or details), None where a record has none."""
+    out = np.full(n, None, dtype=object)
+    for i, note in notes:
+        out[i] = note
     return out
-
-
-def _reasons(reasons):
-    return np.array(reasons, dtype=object)
 
 
 def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
@@ -103,10 +113,10 @@ def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
     else:
         codes, cells, guesses, reasons = _native.solve_text(payload, unique, threads)
     return {
-        "status": np.array(STATUS_WORDS)[np.frombuffer(codes, dtype=np.uint8)],
+        "status": _words(STATUS_WORDS, codes),
         "solution": _grids(cells, n, shape),
         "guesses": np.frombuffer(guesses, dtype="<u8").copy(),
-        "reason": _reasons(reasons),
+        "reason": _reasons(n, reasons),
     }
 
 
@@ -130,8 +140,8 @@ def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
         ]
     codes, cells, guesses, details = _native.check_text(_as_text(kind, payload), given, threads)
     return {
-        "verdict": np.array(VERDICT_WORDS)[np.frombuffer(codes, dtype=np.uint8)],
-        "detail": _reasons(details),
+        "verdict": _words(VERDICT_WORDS, codes),
+        "detail": _reasons(n, details),
         "solution": _grids(cells, n, shape),
         "guesses": np.frombuffer(guesses, dtype="<u8").copy(),
     }
@@ -146,9 +156,9 @@ def canonical(puzzles, *, threads: int | None = None) -> dict:
     hash) and ``reason`` (why a row is malformed, else None).
     """
     kind, payload, n, shape = _column(puzzles)
-    cells, hashes, reasons = _native.canonical_text(_as_text(kind, payload), threads)
+    _, cells, hashes, reasons = _native.canonical_text(_as_text(kind, payload), threads)
     return {
         "canonical": _grids(cells, n, shape),
         "hash": np.frombuffer(hashes, dtype="<u8").copy(),
-        "reason": _reasons(reasons),
+        "reason": _reasons(n, reasons),
     }
