@@ -165,3 +165,51 @@ def test_csv_input_keeps_every_column_and_pairs_rows_with_answers(tmp_path, spar
             assert row["status"] == status, key
             assert row["answer"] == solution, key
             assert row["rating"] is not None, key
+
+
+def test_map_in_arrow_keeps_every_column_and_pairs_each_puzzle_with_its_solution(tmp_path):
+    """The package route: mapInArrow over a CSV with three partitions, a malformed row and a
+    missing puzzle; every row comes back with its own columns and its own answer."""
+    cells = puzzles(40)
+    rows = [(f"k{i}", p, f"r{i}") for i, p in enumerate(cells)]
+    rows.insert(7, ("kbad", "12x", "r-bad"))
+    rows.insert(20, ("kmissing", "", "r-missing"))
+    source = tmp_path / "in.csv"
+    with open(source, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["key", "quizzes", "rating"])
+        w.writerows(rows)
+    out = tmp_path / "out"
+    command = [
+        os.path.join(os.path.dirname(sys.executable), "spark-submit"),
+        "--master", "local[2]",
+        "--conf", "spark.sql.files.maxPartitionBytes=1500",
+        str(HERE / "map_in_arrow.py"), str(source), str(out),
+    ]
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    env["PYSPARK_PYTHON"] = sys.executable
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-4000:]
+    counts = [line for line in done.stdout.splitlines() if line.startswith("statuses:")]
+    assert counts == ["statuses: {'malformed': 2, 'solved': 40}"]
+    parts = list(out.glob("part-*.parquet"))
+    assert len(parts) >= 2, "several partitions"
+    import pyarrow.parquet as pq
+    table = pa_concat([pq.read_table(p) for p in parts])
+    got = {r["key"]: r for r in table.to_pylist()}
+    assert len(got) == len(rows)
+    answers = dict(zip((k for k, _, _ in rows if k.startswith("k") and k[1:].isdigit()),
+                       truth(cells)))
+    for key, puzzle, rating in rows:
+        r = got[key]
+        assert (r["quizzes"] or "", r["rating"]) == (puzzle, rating)
+        if key in answers:
+            assert (r["status"], r["solution"]) == answers[key]
+        else:
+            assert r["status"] == "malformed"
+
+
+def pa_concat(tables):
+    import pyarrow as pa
+    return pa.concat_tables(tables)
