@@ -20,16 +20,7 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
         name: "augment",
         input: &args.input,
         out: &args.out,
-        setup: &|reader| {
-            if args.solution_column.is_some() && reader.format() != InputFormat::Csv {
-                anyhow::bail!(
-                    "--solution-column applies to CSV input only; {} is {} input",
-                    reader.source_name(0),
-                    reader.format().name()
-                );
-            }
-            Ok(reader.read_solutions(args.solution_column.as_ref())?)
-        },
+        setup: &|reader| super::read_solutions(reader, args.solution_column.as_ref()),
         format: &|reader, options, format| {
             let columns = AugmentColumns {
                 puzzle: reader.puzzle_column().map(|c| c - 1),

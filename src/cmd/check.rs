@@ -17,7 +17,7 @@ use anyhow::{Context, Result};
 
 use sudoku_batch::check::report::{self, Finding, ReportFormat};
 use sudoku_batch::check::{self, Check, DuplicateKey, DuplicateMode, Duplicates, Options, Tally};
-use sudoku_batch::input::{Block, InputError, InputFormat};
+use sudoku_batch::input::{Block, InputError};
 use sudoku_batch::output::{self, CheckFormat, Output};
 use sudoku_batch::pipeline::{self, Config, PipelineError, Steps};
 
@@ -66,14 +66,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         None => None,
     };
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
-    if args.solution_column.is_some() && reader.format() != InputFormat::Csv {
-        anyhow::bail!(
-            "--solution-column applies to CSV input only; {} is {} input",
-            reader.source_name(0),
-            reader.format().name()
-        );
-    }
-    reader.read_solutions(args.solution_column.as_ref())?;
+    super::read_solutions(&mut reader, args.solution_column.as_ref())?;
     let output_options = super::output_options(&reader, &args.input, false);
     let names = output_options.names.clone();
     let format = stream.map(|f| output::check_formatter(f, reader.header(), &output_options));

@@ -22,7 +22,7 @@ use anyhow::{Context, Result};
 
 use std::num::NonZeroUsize;
 
-use sudoku_batch::input::{Echo, InputError, InputFormat, Reader, ReaderOptions, Source};
+use sudoku_batch::input::{Column, Echo, InputError, InputFormat, Reader, ReaderOptions, Source};
 use sudoku_batch::output::OutputOptions;
 use sudoku_batch::pipeline::PipelineError;
 
@@ -62,6 +62,19 @@ pub fn open_reader_echo(args: &InputArgs, stop: Arc<AtomicBool>, echo: Echo) -> 
         anyhow::bail!("--pipe reads line or CSV input: a grid is not one line");
     }
     open_with(sources(&args.inputs), &args.format, &options)
+}
+
+/// Asks `reader` for the dataset's given solutions, in CSV column `column` when named (an error
+/// for other input), else as the reader finds them.
+pub fn read_solutions(reader: &mut Reader, column: Option<&Column>) -> Result<()> {
+    if column.is_some() && reader.format() != InputFormat::Csv {
+        anyhow::bail!(
+            "--solution-column applies to CSV input only; {} is {} input",
+            reader.source_name(0),
+            reader.format().name()
+        );
+    }
+    Ok(reader.read_solutions(column)?)
 }
 
 /// Opens `sources` as one stream of records in the layout `args` asks for.
