@@ -14,7 +14,7 @@ use pyo3::types::{PyBytes, PyString};
 use rayon::prelude::*;
 
 use sudoku_batch::canon;
-use sudoku_batch::check::{self, Options, Verdict};
+use sudoku_batch::check::{Options, Verdict, check_puzzle};
 use sudoku_batch::grid::{CELLS, Grid};
 use sudoku_batch::solver;
 use sudoku_batch::status::Status;
@@ -99,6 +99,44 @@ fn text_puzzle(items: &Texts, i: usize) -> Result<Grid, String> {
     match &items[i] {
         None => Err("missing puzzle (None)".to_string()),
         Some(text) => parse(text.bytes()),
+    }
+}
+
+/// A column of puzzles as the Python half hands it over.
+enum Column {
+    /// A list's items.
+    Texts(Texts),
+    /// `n` puzzles of 81 cell values each, packed.
+    Cells(PyBackedBytes, usize),
+}
+
+impl Column {
+    /// `puzzles` is a list of `str`/`bytes`/`None` when `n` is `None`, else `bytes` of `n` x 81
+    /// cell values.
+    fn new(puzzles: &Bound<'_, PyAny>, n: Option<usize>) -> PyResult<Column> {
+        match n {
+            None => Ok(Column::Texts(texts(puzzles)?)),
+            Some(n) => {
+                let cells: PyBackedBytes = puzzles.extract()?;
+                check_cells(&cells, n)?;
+                Ok(Column::Cells(cells, n))
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Column::Texts(items) => items.len(),
+            Column::Cells(_, n) => *n,
+        }
+    }
+
+    /// Puzzle `i`, or why it is not one.
+    fn read(&self, i: usize) -> Result<Grid, String> {
+        match self {
+            Column::Texts(items) => text_puzzle(items, i),
+            Column::Cells(cells, _) => cell_puzzle(cells, i),
+        }
     }
 }
 
@@ -202,95 +240,79 @@ fn verdict_words() -> Vec<&'static str> {
     Verdict::ALL.iter().map(|v| v.as_str()).collect()
 }
 
-/// Solves a list of puzzles (`str`, `bytes` or `None`).
+/// Solves a column of puzzles (see [`Column::new`] for `puzzles` and `n`).
 #[pyfunction]
-#[pyo3(signature = (puzzles, unique, threads))]
-fn solve_text(
+#[pyo3(signature = (puzzles, n, unique, threads))]
+fn solve(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
+    n: Option<usize>,
     unique: bool,
     threads: Option<usize>,
 ) -> PyResult<Packed> {
-    let items = texts(puzzles)?;
+    let column = Column::new(puzzles, n)?;
     on_pool(py, threads, || {
-        solve_all(items.len(), &|i| text_puzzle(&items, i), unique)
+        solve_all(column.len(), &|i| column.read(i), unique)
     })
 }
 
-/// Solves `n` puzzles given as packed cell values.
+/// Checks a column of puzzles (see [`Column::new`]), each with the solution the dataset gives
+/// for it (or `None`).
 #[pyfunction]
-#[pyo3(signature = (cells, n, unique, threads))]
-fn solve_cells(
-    py: Python<'_>,
-    cells: &[u8],
-    n: usize,
-    unique: bool,
-    threads: Option<usize>,
-) -> PyResult<Packed> {
-    check_cells(cells, n)?;
-    on_pool(py, threads, || {
-        solve_all(n, &|i| cell_puzzle(cells, i), unique)
-    })
-}
-
-/// Checks a list of puzzles, each with the solution the dataset gives for it (or `None`).
-#[pyfunction]
-#[pyo3(signature = (puzzles, solutions, threads))]
-fn check_text(
+#[pyo3(signature = (puzzles, n, solutions, threads))]
+fn check(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
+    n: Option<usize>,
     solutions: Option<Vec<Option<String>>>,
     threads: Option<usize>,
 ) -> PyResult<Packed> {
-    let items = texts(puzzles)?;
+    let column = Column::new(puzzles, n)?;
     if let Some(s) = &solutions {
-        if s.len() != items.len() {
+        if s.len() != column.len() {
             return Err(PyValueError::new_err(format!(
                 "{} solutions for {} puzzles",
                 s.len(),
-                items.len()
+                column.len()
             )));
         }
     }
     on_pool(py, threads, || {
         let options = Options::default();
-        answer_into(
-            items.len(),
-            &|i| text_puzzle(&items, i),
-            &|i, puzzle, cells| {
-                let c = match puzzle {
-                    Ok(grid) => {
-                        let given = solutions.as_ref().and_then(|s| s[i].as_deref());
-                        check::check_puzzle(&grid, given, &options)
-                    }
-                    Err(reason) => {
-                        return (Verdict::Malformed as u8, 0, Some(reason));
-                    }
-                };
-                if let Some(solution) = c.solution {
-                    cells.copy_from_slice(solution.cells());
+        answer_into(column.len(), &|i| column.read(i), &|i, puzzle, cells| {
+            let c = match puzzle {
+                Ok(grid) => {
+                    let given = solutions.as_ref().and_then(|s| s[i].as_deref());
+                    check_puzzle(&grid, given, &options)
                 }
-                (c.verdict as u8, c.guesses.unwrap_or(0), c.detail)
-            },
-        )
+                Err(reason) => {
+                    return (Verdict::Malformed as u8, 0, Some(reason));
+                }
+            };
+            if let Some(solution) = c.solution {
+                cells.copy_from_slice(solution.cells());
+            }
+            (c.verdict as u8, c.guesses.unwrap_or(0), c.detail)
+        })
     })
 }
 
-/// Canonical (minlex) forms of a list of puzzles, as [`Packed`]: code 0 (1 for a malformed
+/// Canonical (minlex) forms of a column of puzzles (see [`Column::new`]), as [`Packed`]: code 0 (1 for a malformed
 /// record), the forms' cells (zeros for a malformed one), their hashes where the others put
 /// guesses, and the reasons of malformed records.
 #[pyfunction]
-#[pyo3(signature = (puzzles, threads))]
-fn canonical_text(
+#[pyo3(signature = (puzzles, n, threads))]
+fn canonical(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
+    n: Option<usize>,
     threads: Option<usize>,
 ) -> PyResult<Packed> {
-    let items = texts(puzzles)?;
+    let column = Column::new(puzzles, n)?;
     on_pool(py, threads, || {
         answer_into(
-            items.len(),
-            &|i| text_puzzle(&items, i),
+            column.len(),
+            &|i| column.read(i),
             &|_, puzzle, cells| match puzzle {
                 Ok(grid) => {
                     let form = canon::minlex(&grid);
@@ -307,9 +329,8 @@ fn canonical_text(
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(status_words, m)?)?;
     m.add_function(wrap_pyfunction!(verdict_words, m)?)?;
-    m.add_function(wrap_pyfunction!(solve_text, m)?)?;
-    m.add_function(wrap_pyfunction!(solve_cells, m)?)?;
-    m.add_function(wrap_pyfunction!(check_text, m)?)?;
-    m.add_function(wrap_pyfunction!(canonical_text, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical, m)?)?;
     Ok(())
 }

@@ -64,6 +64,12 @@ def _column(puzzles):
     return "text", items, len(items), None
 
 
+def _count(kind, n):
+    """What the native functions take besides the payload: the puzzles' count for packed cells,
+    None for a list."""
+    return n if kind == "cells" else None
+
+
 def _as_text(kind, payload):
     """A column in text form (cell values written as digits)."""
     if kind == "text":
@@ -108,10 +114,7 @@ def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
     is malformed, else None). ``unique=True`` searches for a second solution.
     """
     kind, payload, n, shape = _column(puzzles)
-    if kind == "cells":
-        codes, cells, guesses, reasons = _native.solve_cells(payload, n, unique, threads)
-    else:
-        codes, cells, guesses, reasons = _native.solve_text(payload, unique, threads)
+    codes, cells, guesses, reasons = _native.solve(payload, _count(kind, n), unique, threads)
     return {
         "status": _words(STATUS_WORDS, codes),
         "solution": _grids(cells, n, shape),
@@ -138,7 +141,7 @@ def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
             s if s is None or isinstance(s, str) else bytes(s).decode("ascii", "replace")
             for s in _as_text(s_kind, s_payload)
         ]
-    codes, cells, guesses, details = _native.check_text(_as_text(kind, payload), given, threads)
+    codes, cells, guesses, details = _native.check(payload, _count(kind, n), given, threads)
     return {
         "verdict": _words(VERDICT_WORDS, codes),
         "detail": _reasons(n, details),
@@ -156,7 +159,7 @@ def canonical(puzzles, *, threads: int | None = None) -> dict:
     hash) and ``reason`` (why a row is malformed, else None).
     """
     kind, payload, n, shape = _column(puzzles)
-    _, cells, hashes, reasons = _native.canonical_text(_as_text(kind, payload), threads)
+    _, cells, hashes, reasons = _native.canonical(payload, _count(kind, n), threads)
     return {
         "canonical": _grids(cells, n, shape),
         "hash": np.frombuffer(hashes, dtype="<u8").copy(),
