@@ -79,6 +79,19 @@ fn refill(bencher: divan::Bencher, format: &str) {
 /// boundaries, not parsed (parsing is the pool's). Its throughput caps a run on any core count.
 #[divan::bench(args = ["line", "csv"])]
 fn read_blocks(bencher: divan::Bencher, format: &str) {
+    blocks(bencher, format, false);
+}
+
+/// What the pool does to a block before solving: the blocks of `read_blocks`, each parsed into
+/// its records ([`Block::parse`]). Less `read_blocks`, the cost a record pays outside the solver
+/// and the writer.
+#[divan::bench(args = ["line", "csv"])]
+fn parse_blocks(bencher: divan::Bencher, format: &str) {
+    blocks(bencher, format, true);
+}
+
+/// Reads the input of `format` in blocks, as `solve` does, parsing each when `parse`.
+fn blocks(bencher: divan::Bencher, format: &str, parse: bool) {
     let path = input(format);
     let n = read_all(&path).len();
     bencher
@@ -86,12 +99,15 @@ fn read_blocks(bencher: divan::Bencher, format: &str) {
         .bench(|| {
             let mut reader = open(&path);
             let mut block = Block::default();
-            let mut blocks = 0;
+            let mut records = 0;
             while reader.read_block(&mut block, 2048).expect("read") {
+                if parse {
+                    block.parse();
+                    records += block.records().len();
+                }
                 divan::black_box(&block);
-                blocks += 1;
             }
-            blocks
+            records
         });
 }
 
