@@ -1,9 +1,10 @@
 //! Canonical forms per second on one core: `cargo bench --bench canon`.
 //!
 //! For each corpus (the tdoku 17-clue and forum-hardest lists and the Kaggle CSV from
-//! `../shared/data` when present, else the shipped samples in `data/`), the minlex form of every
-//! puzzle is computed in memory, best of 5 passes; the table gives puzzles, the best pass, forms
-//! per second and µs a form. `CANON_CORPUS=FILE` times that file instead.
+//! `../shared/data` when present, else the shipped samples in `data/`), the canonical forms of
+//! every puzzle are computed in memory, best of 5 passes: the minlex form (`canon`) and the
+//! pattern form (`check --duplicates=iso`), side by side; the table gives forms per second and
+//! µs a form. `CANON_CORPUS=FILE` times that file instead.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -15,13 +16,13 @@ use sudoku_batch::grid::Grid;
 mod common;
 use common::load;
 
-fn best_of(passes: usize, puzzles: &[Grid]) -> Duration {
+fn best_of(passes: usize, puzzles: &[Grid], form: fn(&Grid) -> Grid) -> Duration {
     (0..passes)
         .map(|_| {
             let start = Instant::now();
             let mut sum = 0u64;
             for p in puzzles {
-                sum = sum.wrapping_add(canon::hash(&canon::minlex(black_box(p))));
+                sum = sum.wrapping_add(canon::hash(&form(black_box(p))));
             }
             black_box(sum);
             start.elapsed()
@@ -61,8 +62,10 @@ fn main() {
         })
         .collect(),
     };
-    println!("| corpus | puzzles | best of 5 | forms/s | µs/form |");
-    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| corpus | puzzles | minlex: forms/s | µs/form | pattern form (check --duplicates=iso): forms/s | µs/form |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
     for (name, shared, sample) in corpora {
         let mut puzzles = load(&shared);
         if puzzles.is_empty() {
@@ -71,14 +74,18 @@ fn main() {
         if puzzles.is_empty() {
             continue;
         }
-        let best = best_of(5, &puzzles);
-        let per = best.as_secs_f64() / puzzles.len() as f64;
+        // the two forms side by side, in one run
+        let per = |form: fn(&Grid) -> Grid| {
+            best_of(5, &puzzles, form).as_secs_f64() / puzzles.len() as f64
+        };
+        let (minlex, pattern) = (per(canon::minlex), per(canon::pattern_minlex));
         println!(
-            "| {name} | {} | {:.3} s | {:.0} | {:.2} |",
+            "| {name} | {} | {:.0} | {:.2} | {:.0} | {:.2} |",
             puzzles.len(),
-            best.as_secs_f64(),
-            1.0 / per,
-            per * 1e6
+            1.0 / minlex,
+            minlex * 1e6,
+            1.0 / pattern,
+            pattern * 1e6
         );
     }
 }

@@ -42,6 +42,9 @@
 use crate::grid::{CELLS, Grid};
 use crate::transform::Transform;
 
+mod pattern;
+pub use pattern::pattern_minlex;
+
 /// A puzzle's minlex form, and a transform that maps the puzzle to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Canonical {
@@ -371,24 +374,76 @@ impl Lines {
                 col_givens[c] |= given << r;
             }
         }
-        // the first row of the form: with every column and stack still free, a row gives the
-        // givens of its stacks in ascending counts, so the rows with the smallest counts (sorted)
-        // are the only ones that can be first
-        let counts = |givens: u16| {
-            let n = [0, 3, 6].map(|s| ((givens >> s) & 0b111).count_ones());
-            let (least, most) = (n[0].min(n[1]).min(n[2]), n[0].max(n[1]).max(n[2]));
-            (least << 4) | ((n[0] + n[1] + n[2] - least - most) << 2) | most
-        };
-        let keys = [row_givens.map(counts), col_givens.map(counts)];
-        let least = keys.iter().flatten().copied().min().unwrap_or(0);
-        let top =
-            keys.map(|k| (0..9).fold(0u16, |m, i| if k[i] == least { m | (1 << i) } else { m }));
+        let top = first_rows(&[row_givens, col_givens]);
         Lines {
             grid,
             repeats: repeats != 0,
             top,
         }
     }
+}
+
+/// Swaps the stacks at slots `a` and `b` of a column order (`cols`, the source column at each
+/// position) and its ties (`ties`, bit `p`: positions `p` and `p + 1` tied).
+fn swap_stacks(cols: &mut [u8; 9], ties: &mut u16, a: usize, b: usize) {
+    for i in 0..3 {
+        cols.swap(a * 3 + i, b * 3 + i);
+    }
+    let ta = (*ties >> (a * 3)) & 0b11;
+    let tb = (*ties >> (b * 3)) & 0b11;
+    *ties &= !((0b11 << (a * 3)) | (0b11 << (b * 3)));
+    *ties |= (ta << (b * 3)) | (tb << (a * 3));
+}
+
+/// The rows (a bit per row, per orientation; `givens` has a bit per given cell of each row) that
+/// may be the form's first row: with every column and stack still free, a row gives the givens of
+/// its stacks in ascending counts, blanks first in each, so the rows with the smallest counts
+/// (sorted) are the only ones that can be first, for the minlex form as for the pattern.
+fn first_rows(givens: &[[u16; 9]; 2]) -> [u16; 2] {
+    let keys = givens.map(|g| g.map(|m| FIRST_ROW_KEYS[usize::from(m & 0x1ff)]));
+    let least = keys.iter().flatten().copied().min().unwrap_or(0);
+    keys.map(|k| (0..9).fold(0u16, |m, i| if k[i] == least { m | (1 << i) } else { m }))
+}
+
+/// For each row's givens (9 bits), its counts of givens per stack, sorted, as one number that
+/// orders rows as [`first_rows`] needs: least, middle and most count, two bits each.
+const FIRST_ROW_KEYS: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut m: u32 = 0;
+    while m < 512 {
+        let n = [
+            (m & 0b111).count_ones(),
+            ((m >> 3) & 0b111).count_ones(),
+            ((m >> 6) & 0b111).count_ones(),
+        ];
+        let least = if n[0] < n[1] { n[0] } else { n[1] };
+        let least = if least < n[2] { least } else { n[2] };
+        let most = if n[0] > n[1] { n[0] } else { n[1] };
+        let most = if most > n[2] { most } else { n[2] };
+        table[m as usize] =
+            ((least << 4) | ((n[0] + n[1] + n[2] - least - most) << 2) | most) as u8;
+        m += 1;
+    }
+    table
+};
+
+/// The source rows that may be row `level` of a placement that used the rows `used` (a bit each),
+/// row `rows[l]` at each level `l` before: at the top of a band, the rows of the bands not used
+/// yet; inside a band, the rows of the current band not used yet.
+fn rows_allowed(used: u16, rows: &[u8; 9], level: usize) -> u16 {
+    let bands = if level % 3 == 0 {
+        // a band is free when none of its rows is used
+        (0..3).fold(0u16, |m, b| {
+            if used & (0b111 << (b * 3)) == 0 {
+                m | (0b111 << (b * 3))
+            } else {
+                m
+            }
+        })
+    } else {
+        0b111 << (rows[level - 1] / 3 * 3)
+    };
+    bands & !used
 }
 
 /// A class of placements that agree on the rows built so far (see the module documentation).
@@ -430,22 +485,9 @@ impl State {
         }
     }
 
-    /// The source rows that may be row `level`, a bit each: at the top of a band, the rows of
-    /// the bands not used yet; inside a band, the rows of the current band not used yet.
+    /// The source rows that may be row `level`, a bit each (see [`rows_allowed`]).
     fn rows_allowed(&self, level: usize) -> u16 {
-        let bands = if level % 3 == 0 {
-            // a band is free when none of its rows is used
-            (0..3).fold(0u16, |m, b| {
-                if self.used & (0b111 << (b * 3)) == 0 {
-                    m | (0b111 << (b * 3))
-                } else {
-                    m
-                }
-            })
-        } else {
-            0b111 << (self.rows[level - 1] / 3 * 3)
-        };
-        bands & !self.used
+        rows_allowed(self.used, &self.rows, level)
     }
 
     /// The smallest row `line` gives in this class: its key (three 12-bit stack values, NEW for
@@ -506,12 +548,8 @@ impl State {
     fn swap_slots(&mut self, values: &mut [u8; 9], a: usize, b: usize) {
         for i in 0..3 {
             values.swap(a * 3 + i, b * 3 + i);
-            self.cols.swap(a * 3 + i, b * 3 + i);
         }
-        let ta = (self.ties >> (a * 3)) & 0b11;
-        let tb = (self.ties >> (b * 3)) & 0b11;
-        self.ties &= !((0b11 << (a * 3)) | (0b11 << (b * 3)));
-        self.ties |= (ta << (b * 3)) | (tb << (a * 3));
+        swap_stacks(&mut self.cols, &mut self.ties, a, b);
     }
 
     /// Pushes onto `out` the states this refined state stands for once the digits still to be

@@ -65,11 +65,21 @@ fn forms_are_the_same_for_every_transform_of_a_puzzle() {
     let mut puzzles = samples(8);
     puzzles.extend(ODD[..5].iter().map(|s| grid(s)));
     for p in &puzzles {
-        let form = minlex(p);
+        let (form, pattern_form) = (minlex(p), pattern_minlex(p));
         for _ in 0..40 {
             let moved = Transform::random(&mut rng).apply(p);
             assert_eq!(minlex(&moved), form, "{p:?} moved to {moved:?}");
+            assert_eq!(
+                pattern_minlex(&moved),
+                pattern_form,
+                "{p:?} moved to {moved:?}"
+            );
         }
+    }
+    // the pattern form does not need rows free of repeats: the grids with repeated digits too
+    for s in &ODD[5..] {
+        let (p, moved) = (grid(s), Transform::random(&mut rng).apply(&grid(s)));
+        assert_eq!(pattern_minlex(&moved), pattern_minlex(&p));
     }
 }
 
@@ -135,8 +145,10 @@ fn small_forms_read_as_expected() {
 fn non_isomorphic_puzzles_get_different_forms() {
     // the shipped 17-clue puzzles are pairwise inequivalent (the list is of classes)
     let puzzles = sample("17clue_300.txt");
-    let forms: std::collections::HashSet<Grid> = puzzles.iter().map(minlex).collect();
-    assert_eq!(forms.len(), puzzles.len());
+    for form in [minlex, pattern_minlex] {
+        let forms: std::collections::HashSet<Grid> = puzzles.iter().map(form).collect();
+        assert_eq!(forms.len(), puzzles.len());
+    }
 }
 
 #[test]
@@ -144,6 +156,117 @@ fn the_hash_is_fnv1a_of_the_digits() {
     // FNV-1a 64 of 81 ASCII zeros, computed apart (Python)
     assert_eq!(hash(&Grid::EMPTY), 0xa01d_356e_6a34_bb6f);
     assert_ne!(hash(&grid(ODD[4])), hash(&Grid::EMPTY));
+}
+
+/// The pattern (given or blank) of a grid, row by row, as a string of 0 and 1.
+fn pattern_of(g: &Grid) -> Vec<u8> {
+    g.cells().iter().map(|&d| u8::from(d != 0)).collect()
+}
+
+#[test]
+fn a_pattern_form_is_a_placement_of_its_puzzle_with_the_smallest_pattern() {
+    let mut puzzles = samples(10);
+    puzzles.extend(ODD.iter().map(|s| grid(s)));
+    for p in &puzzles {
+        let form = pattern_minlex(p);
+        // the same class: the form is one of the puzzle's own placements
+        assert_eq!(minlex(&form), minlex(p), "{p:?}");
+        // its pattern is no larger than the minlex form's, which is a placement too
+        assert!(pattern_of(&form) <= pattern_of(&minlex(p)), "{p:?}");
+        // and its digits are the smallest among placements with that pattern: the form of the
+        // form is itself
+        assert_eq!(pattern_minlex(&form), form, "{p:?}");
+    }
+}
+
+#[test]
+fn pattern_forms_tell_the_same_puzzles_apart_as_minlex_forms() {
+    let mut rng = Rng::new(99);
+    let mut puzzles = samples(6);
+    // isomorphic copies among them, so that both answers occur
+    let copies: Vec<Grid> = puzzles
+        .iter()
+        .step_by(3)
+        .map(|p| Transform::random(&mut rng).apply(p))
+        .collect();
+    puzzles.extend(copies);
+    let forms: Vec<(Grid, Grid)> = puzzles
+        .iter()
+        .map(|p| (minlex(p), pattern_minlex(p)))
+        .collect();
+    for a in &forms {
+        for b in &forms {
+            assert_eq!(a.0 == b.0, a.1 == b.1);
+        }
+    }
+    let distinct: std::collections::HashSet<&Grid> = forms.iter().map(|f| &f.1).collect();
+    assert!(
+        distinct.len() < forms.len(),
+        "some puzzles are copies of others"
+    );
+}
+
+#[test]
+fn patterns_with_many_symmetries_take_the_minlex_form() {
+    // every placement of the empty grid, and of a solution grid, has the same pattern: more than
+    // the search keeps, so the form is the minlex form
+    for s in [ODD[0], ODD[3]] {
+        assert_eq!(pattern_minlex(&grid(s)), minlex(&grid(s)));
+    }
+    // one given: on either route, the given goes bottom right, as minlex puts it
+    assert_eq!(pattern_minlex(&grid(ODD[4])), minlex(&grid(ODD[4])));
+}
+
+/// The pattern form found by trying every placement: the smallest (pattern, digits) pair.
+fn pattern_form_by_search(p: &Grid) -> Grid {
+    let cells = p.cells();
+    let orders = line_orders();
+    let mut best: Option<(Vec<u8>, [u8; CELLS])> = None;
+    for orient in 0..2 {
+        for rows in &orders {
+            for cols in &orders {
+                let mut read = [0u8; CELLS];
+                let mut labels = [0u8; 10];
+                let mut next = 1;
+                for (i, &r) in rows.iter().enumerate() {
+                    for (j, &c) in cols.iter().enumerate() {
+                        let (r, c) = (usize::from(r), usize::from(c));
+                        let d = usize::from(if orient == 0 {
+                            cells[r * 9 + c]
+                        } else {
+                            cells[c * 9 + r]
+                        });
+                        if d != 0 && labels[d] == 0 {
+                            labels[d] = next;
+                            next += 1;
+                        }
+                        read[i * 9 + j] = labels[d];
+                    }
+                }
+                let key = (
+                    read.iter().map(|&v| u8::from(v != 0)).collect::<Vec<u8>>(),
+                    read,
+                );
+                if best.as_ref().is_none_or(|b| key < *b) {
+                    best = Some(key);
+                }
+            }
+        }
+    }
+    Grid::from_values(best.map(|b| b.1).unwrap_or([0; CELLS])).unwrap()
+}
+
+/// Opt-in: the pattern form is what trying all 3,359,232 placements finds, for a few puzzles of
+/// every shipped sample and the odd grids with few enough symmetries to be searched.
+#[test]
+#[ignore = "every placement of dozens of puzzles; run with --release"]
+fn opt_in_pattern_forms_agree_with_trying_every_placement() {
+    let mut puzzles = samples(4);
+    puzzles.extend(ODD[1..3].iter().map(|s| grid(s)));
+    puzzles.extend(ODD[4..].iter().map(|s| grid(s)));
+    for p in &puzzles {
+        assert_eq!(pattern_minlex(p), pattern_form_by_search(p), "{p:?}");
+    }
 }
 
 /// Puzzles of a shared corpus (`../shared/data`), for the opt-in tests.
@@ -176,10 +299,11 @@ fn opt_in_forms_hold_for_10000_transforms_of_every_corpus() {
         let puzzles = corpus(name);
         assert!(!puzzles.is_empty(), "{name}");
         for p in puzzles.iter().step_by(puzzles.len() / 5 + 1) {
-            let form = minlex(p);
+            let (form, pattern_form) = (minlex(p), pattern_minlex(p));
             for _ in 0..10_000 {
                 let moved = Transform::random(&mut rng).apply(p);
                 assert_eq!(minlex(&moved), form, "{name}: {p:?}");
+                assert_eq!(pattern_minlex(&moved), pattern_form, "{name}: {p:?}");
             }
         }
     }
@@ -194,6 +318,9 @@ fn opt_in_every_17_clue_puzzle_has_its_own_form() {
     assert_eq!(puzzles.len(), 49_158);
     let forms: std::collections::HashSet<Grid> = puzzles.iter().map(minlex).collect();
     assert_eq!(forms.len(), 49_158);
+    let pattern_forms: std::collections::HashSet<Grid> =
+        puzzles.iter().map(pattern_minlex).collect();
+    assert_eq!(pattern_forms.len(), 49_158);
     // the list gives its puzzles mostly in minlex form already: ours must be those, and where
     // they differ, smaller, and what trying every placement finds
     let differ: Vec<&Grid> = puzzles.iter().filter(|p| minlex(p) != **p).collect();
