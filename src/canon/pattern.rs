@@ -1,6 +1,6 @@
 //! A second canonical form, for telling isomorphic puzzles apart at about half the cost of minlex
-//! (`check --duplicates=iso`; figures in BENCHMARKS.md): of the placements whose *pattern* of givens is smallest, the
-//! one whose 81-digit string is smallest.
+//! (`check --duplicates=iso`; figures in BENCHMARKS.md): of the placements whose *pattern* of
+//! givens is smallest, the one whose 81-digit string is smallest.
 //!
 //! # Why it is a canonical form
 //!
@@ -23,9 +23,8 @@
 //! moving the blanks of each run of tied columns to its front and sorting tied stacks; only the
 //! (class, row) pairs giving the smallest row survive. A stack's step is one look-up (its two tie
 //! bits and the three bits the row reads there give the new order, ties and bits). There are no
-//! labels, so ties never have to
-//! be broken by branching: a run of tied columns splits into its blanks and its givens, both
-//! still tied. What is left after nine rows is every placement giving the smallest pattern,
+//! labels, so ties never have to be broken by branching: a run of tied columns splits into its
+//! blanks and its givens, both still tied. What is left after nine rows is every placement giving the smallest pattern,
 //! written as classes whose remaining ties are columns (or stacks) that are the same in every
 //! row; those placements are read with their digits, and the smallest string is the form.
 //!
@@ -40,7 +39,7 @@
 
 use crate::grid::{CELLS, Grid};
 
-use super::{ALL_TIED, PERMS3, first_rows, perms};
+use super::{ALL_TIED, PERMS3, first_rows, givens_masks, perms};
 
 /// Most classes a level of the search keeps, and most placements left to read with their digits,
 /// before the form is the minlex form instead (see the module documentation).
@@ -61,31 +60,6 @@ pub fn pattern_minlex(puzzle: &Grid) -> Grid {
         }
         smallest_digits(cells, classes).unwrap_or_else(|| super::minlex(puzzle))
     })
-}
-
-/// The givens of each row (`[0]`) and each column (`[1]`), a bit per cell: eight cells at a time
-/// through a 64-bit word (a third of the instructions of a test a cell, callgrind).
-fn givens_masks(cells: &[u8; CELLS]) -> [[u16; 9]; 2] {
-    // bit 9r + c: cell (r, c) holds a given
-    let mut given = 0u128;
-    for (k, chunk) in cells.chunks(8).enumerate() {
-        let mut bytes = [0u8; 8];
-        bytes[..chunk.len()].copy_from_slice(chunk);
-        // the high bit of each byte that is not 0 (cells are at most 9, so no byte carries into
-        // the next), then those eight bits gathered into the top byte by one multiply
-        let high = (u64::from_le_bytes(bytes) + 0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080;
-        let byte = (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-        given |= u128::from(byte) << (8 * k);
-    }
-    // a column's bits are 9 apart; times the sum of 2^(72 - 8k) each lands at bit 72 + row, and
-    // no two products share a bit, so nothing carries
-    const EVERY_NINTH: u128 = 0x100_8040_2010_0804_0201;
-    const GATHER: u128 = 0x101_0101_0101_0101_0100;
-    let rows = std::array::from_fn(|r| ((given >> (9 * r)) & 0x1ff) as u16);
-    let cols = std::array::from_fn(|c| {
-        ((((given >> c) & EVERY_NINTH).wrapping_mul(GATHER) >> 72) & 0x1ff) as u16
-    });
-    [rows, cols]
 }
 
 thread_local! {
@@ -404,44 +378,5 @@ fn each_run_order(cols: [u8; 9], runs: &[(usize, usize)], f: &mut dyn FnMut(&[u8
             order[start + to] = cols[start + from as usize];
         }
         each_run_order(order, rest, f);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::transform::Rng;
-
-    /// The masks a cell at a time.
-    fn masks_by_cell(cells: &[u8; CELLS]) -> [[u16; 9]; 2] {
-        let mut masks = [[0u16; 9]; 2];
-        for r in 0..9 {
-            for c in 0..9 {
-                let given = u16::from(cells[r * 9 + c] != 0);
-                masks[0][r] |= given << c;
-                masks[1][c] |= given << r;
-            }
-        }
-        masks
-    }
-
-    #[test]
-    fn givens_masks_are_those_of_a_test_a_cell() {
-        let mut rng = Rng::new(81);
-        let mut grids = vec![[0u8; CELLS], [9u8; CELLS]];
-        for density in [1u64, 5, 30, 50, 81] {
-            for _ in 0..200 {
-                grids.push(std::array::from_fn(|_| {
-                    if rng.next_u64() % 81 < density {
-                        (rng.next_u64() % 9 + 1) as u8
-                    } else {
-                        0
-                    }
-                }));
-            }
-        }
-        for cells in &grids {
-            assert_eq!(givens_masks(cells), masks_by_cell(cells), "{cells:?}");
-        }
     }
 }

@@ -269,6 +269,39 @@ fn opt_in_pattern_forms_agree_with_trying_every_placement() {
     }
 }
 
+/// The masks a cell at a time.
+fn masks_by_cell(cells: &[u8; CELLS]) -> [[u16; 9]; 2] {
+    let mut masks = [[0u16; 9]; 2];
+    for r in 0..9 {
+        for c in 0..9 {
+            let given = u16::from(cells[r * 9 + c] != 0);
+            masks[0][r] |= given << c;
+            masks[1][c] |= given << r;
+        }
+    }
+    masks
+}
+
+#[test]
+fn givens_masks_are_those_of_a_test_a_cell() {
+    let mut rng = Rng::new(81);
+    let mut grids = vec![[0u8; CELLS], [9u8; CELLS]];
+    for density in [1u64, 5, 30, 50, 81] {
+        for _ in 0..200 {
+            grids.push(std::array::from_fn(|_| {
+                if rng.next_u64() % 81 < density {
+                    (rng.next_u64() % 9 + 1) as u8
+                } else {
+                    0
+                }
+            }));
+        }
+    }
+    for cells in &grids {
+        assert_eq!(givens_masks(cells), masks_by_cell(cells), "{cells:?}");
+    }
+}
+
 /// Puzzles of a shared corpus (`../shared/data`), for the opt-in tests.
 fn corpus(name: &str) -> Vec<Grid> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
