@@ -4,7 +4,8 @@
 //! `../shared/data` when present, else the shipped samples in `data/`), the canonical forms of
 //! every puzzle are computed in memory, best of 5 passes: the minlex form (`canon`) and the
 //! pattern form (`check --duplicates=iso`), side by side; the table gives forms per second and
-//! µs a form. `CANON_CORPUS=FILE` times that file instead.
+//! µs a form, and µs for the isomorphism invariant that spares `check --duplicates=iso` most
+//! forms. `CANON_CORPUS=FILE` times that file instead.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -16,13 +17,13 @@ use sudoku_batch::grid::Grid;
 mod common;
 use common::load;
 
-fn best_of(passes: usize, puzzles: &[Grid], form: fn(&Grid) -> Grid) -> Duration {
+fn best_of(passes: usize, puzzles: &[Grid], value: impl Fn(&Grid) -> u64) -> Duration {
     (0..passes)
         .map(|_| {
             let start = Instant::now();
             let mut sum = 0u64;
             for p in puzzles {
-                sum = sum.wrapping_add(canon::hash(&form(black_box(p))));
+                sum = sum.wrapping_add(value(black_box(p)));
             }
             black_box(sum);
             start.elapsed()
@@ -63,9 +64,9 @@ fn main() {
         .collect(),
     };
     println!(
-        "| corpus | puzzles | minlex: forms/s | µs/form | pattern form (check --duplicates=iso): forms/s | µs/form |"
+        "| corpus | puzzles | minlex: forms/s | µs/form | pattern form (check --duplicates=iso): forms/s | µs/form | invariant: µs |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
     for (name, shared, sample) in corpora {
         let mut puzzles = load(&shared);
         if puzzles.is_empty() {
@@ -75,17 +76,20 @@ fn main() {
             continue;
         }
         // the two forms side by side, in one run
-        let per = |form: fn(&Grid) -> Grid| {
-            best_of(5, &puzzles, form).as_secs_f64() / puzzles.len() as f64
+        let per = |value: &dyn Fn(&Grid) -> u64| {
+            best_of(5, &puzzles, value).as_secs_f64() / puzzles.len() as f64
         };
-        let (minlex, pattern) = (per(canon::minlex), per(canon::pattern_minlex));
+        let minlex = per(&|p| canon::hash(&canon::minlex(p)));
+        let pattern = per(&|p| canon::hash(&canon::pattern_minlex(p)));
+        let invariant = per(&canon::invariant);
         println!(
-            "| {name} | {} | {:.0} | {:.2} | {:.0} | {:.2} |",
+            "| {name} | {} | {:.0} | {:.2} | {:.0} | {:.2} | {:.3} |",
             puzzles.len(),
             1.0 / minlex,
             minlex * 1e6,
             1.0 / pattern,
-            pattern * 1e6
+            pattern * 1e6,
+            invariant * 1e6
         );
     }
 }

@@ -42,7 +42,9 @@
 use crate::grid::{CELLS, Grid};
 use crate::transform::Transform;
 
+mod invariant;
 mod pattern;
+pub use invariant::invariant;
 pub use pattern::pattern_minlex;
 
 /// A puzzle's minlex form, and a transform that maps the puzzle to it.
@@ -381,7 +383,11 @@ impl Lines {
 /// The givens of each row (`[0]`) and each column (`[1]`), a bit per cell: eight cells at a time
 /// through a 64-bit word (a third of the instructions of a test a cell, callgrind).
 fn givens_masks(cells: &[u8; CELLS]) -> [[u16; 9]; 2] {
-    // bit 9r + c: cell (r, c) holds a given
+    masks_of(given_bits(cells))
+}
+
+/// Bit `9r + c` set when cell (r, c) holds a given.
+fn given_bits(cells: &[u8; CELLS]) -> u128 {
     let mut given = 0u128;
     for (k, chunk) in cells.chunks(8).enumerate() {
         let mut bytes = [0u8; 8];
@@ -392,6 +398,11 @@ fn givens_masks(cells: &[u8; CELLS]) -> [[u16; 9]; 2] {
         let byte = (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
         given |= u128::from(byte) << (8 * k);
     }
+    given
+}
+
+/// [`givens_masks`] of the bits [`given_bits`] gives.
+fn masks_of(given: u128) -> [[u16; 9]; 2] {
     // a column's bits are 9 apart; times the sum of 2^(72 - 8k) each lands at bit 72 + row, and
     // no two products share a bit, so nothing carries
     const EVERY_NINTH: u128 = 0x100_8040_2010_0804_0201;

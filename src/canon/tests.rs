@@ -69,6 +69,7 @@ fn forms_are_the_same_for_every_transform_of_a_puzzle() {
         for _ in 0..40 {
             let moved = Transform::random(&mut rng).apply(p);
             assert_eq!(minlex(&moved), form, "{p:?} moved to {moved:?}");
+            assert_eq!(invariant(&moved), invariant(p), "{p:?} moved to {moved:?}");
             assert_eq!(
                 pattern_minlex(&moved),
                 pattern_form,
@@ -80,6 +81,30 @@ fn forms_are_the_same_for_every_transform_of_a_puzzle() {
     for s in &ODD[5..] {
         let (p, moved) = (grid(s), Transform::random(&mut rng).apply(&grid(s)));
         assert_eq!(pattern_minlex(&moved), pattern_minlex(&p));
+        assert_eq!(invariant(&moved), invariant(&p));
+    }
+}
+
+#[test]
+fn invariants_tell_most_classes_apart() {
+    // the 17-clue sample's puzzles are pairwise inequivalent; serg's share one pattern, so only
+    // the digits' part of the invariant tells them apart
+    for (name, at_least) in [
+        ("17clue_300.txt", 300),
+        ("kaggle_200.csv", 200),
+        ("exchange_hard_200.txt", 200),
+        ("serg_100.txt", 66),
+    ] {
+        let puzzles = sample(name);
+        let forms: std::collections::HashSet<Grid> = puzzles.iter().map(minlex).collect();
+        let invariants: std::collections::HashSet<u64> = puzzles.iter().map(invariant).collect();
+        assert!(invariants.len() <= forms.len(), "{name}: not an invariant");
+        assert!(
+            invariants.len() >= at_least,
+            "{name}: {} invariants for {} classes",
+            invariants.len(),
+            forms.len()
+        );
     }
 }
 
@@ -323,7 +348,7 @@ const CORPORA: [&str; 9] = [
 ];
 
 /// Opt-in (`cargo test --release -- --ignored canon`): 10,000 random transforms of sample puzzles
-/// of every shared corpus give one form.
+/// of every shared corpus give one form (and one invariant).
 #[test]
 #[ignore = "minutes in a debug build; run with --release"]
 fn opt_in_forms_hold_for_10000_transforms_of_every_corpus() {
@@ -337,6 +362,7 @@ fn opt_in_forms_hold_for_10000_transforms_of_every_corpus() {
                 let moved = Transform::random(&mut rng).apply(p);
                 assert_eq!(minlex(&moved), form, "{name}: {p:?}");
                 assert_eq!(pattern_minlex(&moved), pattern_form, "{name}: {p:?}");
+                assert_eq!(invariant(&moved), invariant(p), "{name}: {p:?}");
             }
         }
     }
