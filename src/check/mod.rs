@@ -19,6 +19,7 @@
 //! rest searched again (limit 2): a given is redundant when the puzzle without it still has one
 //! solution; a puzzle is minimal when none is. That is one more search per given.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -27,6 +28,7 @@ use serde::ser::SerializeMap;
 
 use crate::grid::{CELLS, Grid, ParseError, cell_name};
 use crate::input::Record;
+use crate::pipeline;
 use crate::solver;
 use crate::stats::Interruption;
 
@@ -346,39 +348,46 @@ pub enum DuplicateMode {
     /// Isomorphic: the same puzzle up to relabelling the digits, moving rows, columns, bands and
     /// stacks, and transposing; told by equal canonical forms ([`crate::canon::pattern_minlex`],
     /// which tells the same puzzles apart as the minlex forms of `canon` do, at about half their
-    /// cost).
+    /// cost), computed only for puzzles whose [`crate::canon::invariant`] an earlier puzzle had.
     Isomorphic,
-}
-
-/// What [`Duplicates`] files a puzzle under ([`Duplicates::key`]): pure, so computed on any
-/// thread (an isomorphic key costs a canonical form), then looked up in input order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DuplicateKey {
-    /// Digest of the cells (exact mode) or of the canonical form (isomorphic mode).
-    class: u128,
-    /// 32 bits of the digest of the cells, to tell a repeat from a transform in isomorphic mode.
-    cells: u32,
 }
 
 /// Finds repeated puzzles, in input order (feed it every record, in order, before checking).
 ///
-/// Memory: one entry per distinct puzzle (distinct class, in isomorphic mode), a 16-byte digest
-/// and a 16-byte place (input, line, and 32 bits of the first puzzle's own digest) in a hash
-/// table kept between 7/16 and 7/8 full with one control byte a slot: 38 to 75 bytes per
-/// distinct puzzle, about 56 on average. The digest is XXH3-128 of the 81 cells ([`digest`]),
-/// or in isomorphic mode of the canonical form: two different puzzles (classes) share one with a
-/// chance of about n²/2¹²⁹ among n, so a false duplicate is out of reach in practice. In
-/// isomorphic mode, a record whose cells' 32 bits equal its class's first record's is said to be
-/// the same puzzle, else isomorphic to it: the wording, never the verdict, is wrong for one
-/// isomorphic record in about 4 billion.
+/// Exact mode files each distinct puzzle under a digest of its cells. Isomorphic mode files a
+/// puzzle under its [`crate::canon::invariant`], cheap to compute, and keeps the first puzzle with
+/// each invariant packed (two cells a byte). Only when a later puzzle has the same invariant are
+/// the canonical forms of both computed, and the class then filed under the form's digest like an
+/// exact puzzle: a puzzle whose invariant is new cannot repeat an earlier one, and most are new
+/// (BENCHMARKS.md has the shares per corpus).
+///
+/// Memory: exact mode keeps one entry per distinct puzzle, a 16-byte digest and a 16-byte place
+/// (input, line, and 32 bits of the first puzzle's own digest) in a hash table kept between 7/16
+/// and 7/8 full with one control byte a slot: 38 to 75 bytes per distinct puzzle, about 56 on
+/// average. Isomorphic mode keeps one 64-byte slot per distinct invariant (the invariant, the
+/// place and the packed puzzle): 74 to 148 bytes, about 100 on average, plus an exact-mode entry
+/// per class whose form was needed. The digest is XXH3-128 of the 81 cells ([`digest`]), or in
+/// isomorphic mode of the canonical form: two different puzzles (classes) share one with a chance
+/// of about n²/2¹²⁹ among n, so a false duplicate is out of reach in practice. In isomorphic mode,
+/// a record whose cells' 32 bits equal its class's first record's is said to be the same puzzle,
+/// else isomorphic to it: the wording, never the verdict, is wrong for one isomorphic record in
+/// about 4 billion.
 #[derive(Debug, Default)]
 pub struct Duplicates {
     names: Vec<String>,
     mode: DuplicateMode,
+    /// By digest of the cells (exact mode) or of the canonical form (isomorphic mode: only the
+    /// classes whose form was needed).
     first: HashMap<u128, Place, BuildHasherDefault<Prehashed>>,
     /// Records beyond the first of each class that repeats (only those classes: memory grows
     /// with the duplicates, not the puzzles).
     repeats: HashMap<u128, u64, BuildHasherDefault<Prehashed>>,
+    /// Isomorphic mode: by invariant, the first puzzle that had it.
+    unformed: HashMap<u64, Unformed, BuildHasherDefault<Prehashed>>,
+    /// Isomorphic mode: the entries of `unformed` still packed (classes not in `first`).
+    packed: usize,
+    /// Isomorphic mode: a batch's working space, kept between batches.
+    scratch: Scratch,
 }
 
 /// Where a record is: input index and 1-based line, and the low bits of its cells' digest.
@@ -387,6 +396,63 @@ struct Place {
     source: u32,
     cells: u32,
     line: u64,
+}
+
+/// The first puzzle with an invariant, packed two cells a byte (81 cells, the last in the low
+/// half of the last byte), until its form is computed; then its first byte is [`Unformed::FORMED`].
+#[derive(Debug)]
+struct Unformed {
+    source: u32,
+    line: u64,
+    cells: [u8; 41],
+}
+
+impl Unformed {
+    /// No packed byte is this: each half is a cell, at most 9.
+    const FORMED: u8 = 0xff;
+
+    fn new(record: &Record, puzzle: &Grid) -> Unformed {
+        let values = puzzle.cells();
+        Unformed {
+            source: record.source,
+            line: record.line,
+            cells: std::array::from_fn(|k| {
+                values[2 * k] | values.get(2 * k + 1).map_or(0, |&v| v << 4)
+            }),
+        }
+    }
+
+    /// The puzzle and its place, the first time only: the caller computes its form and files it.
+    fn take(&mut self) -> Option<(Grid, Place)> {
+        if self.cells[0] == Unformed::FORMED {
+            return None;
+        }
+        let grid = Grid::from_values(std::array::from_fn(|i| {
+            (self.cells[i / 2] >> (4 * (i % 2))) & 0xf
+        }))?;
+        self.cells[0] = Unformed::FORMED;
+        let place = Place {
+            source: self.source,
+            cells: digest(&grid) as u32,
+            line: self.line,
+        };
+        Some((grid, place))
+    }
+}
+
+/// Isomorphic mode's per-batch vectors, reused.
+#[derive(Debug, Default)]
+struct Scratch {
+    /// Per record: its invariant and its cells' digest (`None`: malformed).
+    keys: Vec<Option<(u64, u128)>>,
+    /// Records (indices) whose invariant an earlier record had: they need their forms.
+    waiting: Vec<usize>,
+    /// Their forms' digests.
+    forms: Vec<u128>,
+    /// The first puzzles of invariants met again in this batch, with their places.
+    unpacked: Vec<(Grid, Place)>,
+    /// Their forms' digests.
+    unpacked_forms: Vec<u128>,
 }
 
 impl Duplicates {
@@ -401,25 +467,8 @@ impl Duplicates {
         Duplicates {
             names,
             mode,
-            first: HashMap::default(),
-            repeats: HashMap::default(),
+            ..Duplicates::default()
         }
-    }
-
-    /// What `record` is filed under in `mode`; `None` for a malformed record.
-    pub fn key(mode: DuplicateMode, record: &Record) -> Option<DuplicateKey> {
-        let puzzle = record.puzzle.as_ref().ok()?;
-        let cells = digest(puzzle);
-        Some(match mode {
-            DuplicateMode::Exact => DuplicateKey {
-                class: cells,
-                cells: cells as u32,
-            },
-            DuplicateMode::Isomorphic => DuplicateKey {
-                class: digest(&crate::canon::pattern_minlex(puzzle)),
-                cells: cells as u32,
-            },
-        })
     }
 
     /// The mode the tracker counts puzzles as the same in.
@@ -432,28 +481,90 @@ impl Duplicates {
     /// isomorphic mode `isomorphic to line 12` when the cells differ. Otherwise notes this record
     /// as the first and returns `None`. A malformed record is never a duplicate and is not noted.
     pub fn first_seen(&mut self, record: &Record) -> Option<String> {
-        let key = Duplicates::key(self.mode, record);
-        self.first_seen_keyed(record, key)
+        let mut details = Vec::with_capacity(1);
+        self.first_seen_all(std::slice::from_ref(record), &mut details);
+        details.pop().flatten()
     }
 
-    /// [`Duplicates::first_seen`] with the record's key computed already ([`Duplicates::key`],
-    /// in this tracker's mode).
-    pub fn first_seen_keyed(
-        &mut self,
-        record: &Record,
-        key: Option<DuplicateKey>,
-    ) -> Option<String> {
-        let key = key?;
+    /// [`Duplicates::first_seen`] of each of `records`, in order, appended to `details`. In
+    /// isomorphic mode the invariants and forms are computed in parallel, on the rayon pool the
+    /// caller runs in (`ThreadPool::install`), and only the look-ups in order.
+    pub fn first_seen_all(&mut self, records: &[Record], details: &mut Vec<Option<String>>) {
+        match self.mode {
+            DuplicateMode::Exact => {
+                for record in records {
+                    let detail = record.puzzle.as_ref().ok().and_then(|puzzle| {
+                        let cells = digest(puzzle);
+                        self.note(record, cells, cells as u32)
+                    });
+                    details.push(detail);
+                }
+            }
+            DuplicateMode::Isomorphic => self.first_seen_isomorphic(records, details),
+        }
+    }
+
+    fn first_seen_isomorphic(&mut self, records: &[Record], details: &mut Vec<Option<String>>) {
+        let start = details.len();
+        let mut s = std::mem::take(&mut self.scratch);
+        pipeline::map_into(records, &mut s.keys, |record| {
+            let puzzle = record.puzzle.as_ref().ok()?;
+            Some((crate::canon::invariant(puzzle), digest(puzzle)))
+        });
+        // in order: a record whose invariant is new is the first of its class (isomorphic puzzles
+        // share invariants); any other waits for its form, and so does the first puzzle with its
+        // invariant if still packed
+        s.waiting.clear();
+        s.unpacked.clear();
+        for (i, (record, key)) in records.iter().zip(&s.keys).enumerate() {
+            details.push(None);
+            let (Some((invariant, _)), Ok(puzzle)) = (key, &record.puzzle) else {
+                continue;
+            };
+            match self.unformed.entry(*invariant) {
+                Entry::Vacant(slot) => {
+                    slot.insert(Unformed::new(record, puzzle));
+                    self.packed += 1;
+                }
+                Entry::Occupied(mut slot) => {
+                    if let Some(first) = slot.get_mut().take() {
+                        s.unpacked.push(first);
+                        self.packed -= 1;
+                    }
+                    s.waiting.push(i);
+                }
+            }
+        }
+        let form = |puzzle: &Grid| digest(&crate::canon::pattern_minlex(puzzle));
+        pipeline::map_into(&s.unpacked, &mut s.unpacked_forms, |(grid, _)| form(grid));
+        pipeline::map_into(&s.waiting, &mut s.forms, |&i| {
+            records[i].puzzle.as_ref().map_or(0, form)
+        });
+        // each unpacked puzzle is the first of its class: its class's other records have its
+        // invariant, so they came after it
+        for ((_, place), &class) in s.unpacked.iter().zip(&s.unpacked_forms) {
+            self.first.entry(class).or_insert(*place);
+        }
+        for (&i, &class) in s.waiting.iter().zip(&s.forms) {
+            let cells = s.keys[i].map_or(0, |(_, cells)| cells as u32);
+            details[start + i] = self.note(&records[i], class, cells);
+        }
+        self.scratch = s;
+    }
+
+    /// Files `record` under `class` (its cells' digest's low bits `cells`): its detail if the
+    /// class was seen before, else `None`, and the record is the class's first.
+    fn note(&mut self, record: &Record, class: u128, cells: u32) -> Option<String> {
         let here = Place {
             source: record.source,
-            cells: key.cells,
+            cells,
             line: record.line,
         };
-        let first = *self.first.entry(key.class).or_insert(here);
+        let first = *self.first.entry(class).or_insert(here);
         if first.source == here.source && first.line == here.line {
             return None;
         }
-        *self.repeats.entry(key.class).or_insert(0) += 1;
+        *self.repeats.entry(class).or_insert(0) += 1;
         let relation = if first.cells == here.cells {
             "same puzzle as"
         } else {
@@ -481,12 +592,12 @@ impl Duplicates {
 
     /// Distinct puzzles (classes) seen.
     pub fn len(&self) -> usize {
-        self.first.len()
+        self.first.len() + self.packed
     }
 
     /// True when no puzzle has been seen.
     pub fn is_empty(&self) -> bool {
-        self.first.is_empty()
+        self.len() == 0
     }
 }
 
@@ -508,7 +619,7 @@ impl Hasher for Prehashed {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        // only u128 keys are hashed; any other input is still folded in, never ignored
+        // only u128 and u64 keys are hashed; any other input is still folded in, never ignored
         for &b in bytes {
             self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
@@ -516,6 +627,10 @@ impl Hasher for Prehashed {
 
     fn write_u128(&mut self, n: u128) {
         self.0 = n as u64;
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 

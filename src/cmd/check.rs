@@ -16,7 +16,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use sudoku_batch::check::report::{self, Finding, ReportFormat};
-use sudoku_batch::check::{self, Check, DuplicateKey, DuplicateMode, Duplicates, Options, Tally};
+use sudoku_batch::check::{self, Check, DuplicateMode, Duplicates, Options, Tally};
 use sudoku_batch::input::{Block, InputError};
 use sudoku_batch::output::{self, CheckFormat, Output};
 use sudoku_batch::pipeline::{self, Config, PipelineError, Steps};
@@ -35,8 +35,6 @@ struct Batch {
     /// With `--duplicates`: for each record whose puzzle repeats an earlier one, where that one
     /// was first seen.
     first_seen: Vec<Option<String>>,
-    /// With `--duplicates`: what each record is filed under.
-    keys: Vec<Option<DuplicateKey>>,
     checks: Vec<Check>,
     /// The per-record stream's bytes (with `-O`).
     out: Vec<u8>,
@@ -105,26 +103,15 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             if let Some(duplicates) = duplicates.as_mut() {
                 batch.block.parse();
                 let records = batch.block.records();
-                let mode = duplicates.mode();
-                // an isomorphic key is a canonical form: computed on the pool, in parallel
-                match mode {
+                match duplicates.mode() {
+                    // a digest a record: cheaper here than a wait for the pool
                     DuplicateMode::Exact => {
-                        batch.keys.clear();
-                        batch
-                            .keys
-                            .extend(records.iter().map(|r| Duplicates::key(mode, r)));
+                        duplicates.first_seen_all(records, &mut batch.first_seen)
                     }
-                    DuplicateMode::Isomorphic => pool_ref.install(|| {
-                        pipeline::map_into(records, &mut batch.keys, |r| Duplicates::key(mode, r));
-                    }),
+                    // invariants, and the forms some records need, computed on the pool
+                    DuplicateMode::Isomorphic => pool_ref
+                        .install(|| duplicates.first_seen_all(records, &mut batch.first_seen)),
                 }
-                // in input order, on this thread: the first occurrence is the one noted
-                batch.first_seen.extend(
-                    records
-                        .iter()
-                        .zip(&batch.keys)
-                        .map(|(r, &key)| duplicates.first_seen_keyed(r, key)),
-                );
             }
             Ok::<bool, InputError>(true)
         },
