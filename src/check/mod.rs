@@ -356,10 +356,10 @@ pub enum DuplicateMode {
 ///
 /// Exact mode files each distinct puzzle under a digest of its cells. Isomorphic mode files a
 /// puzzle under its [`crate::canon::invariant`], cheap to compute, and keeps the first puzzle with
-/// each invariant packed (two cells a byte). Only when a later puzzle has the same invariant are
-/// the canonical forms of both computed, and the class then filed under the form's digest like an
-/// exact puzzle: a puzzle whose invariant is new cannot repeat an earlier one, and most are new
-/// (BENCHMARKS.md has the shares per corpus).
+/// each invariant packed (two cells a byte). A later puzzle with the same invariant and the same
+/// cells repeats it; only one with other cells needs the canonical forms of both, and the class
+/// is then filed under the form's digest like an exact puzzle. A puzzle whose invariant is new
+/// cannot repeat an earlier one, and most are new (BENCHMARKS.md has the shares per corpus).
 ///
 /// Memory: exact mode keeps one entry per distinct puzzle, a 16-byte digest and a 16-byte place
 /// (input, line, and 32 bits of the first puzzle's own digest) in a hash table kept between 7/16
@@ -379,8 +379,10 @@ pub struct Duplicates {
     /// By digest of the cells (exact mode) or of the canonical form (isomorphic mode: only the
     /// classes whose form was needed).
     first: HashMap<u128, Place, BuildHasherDefault<Prehashed>>,
-    /// Records beyond the first of each class that repeats (only those classes: memory grows
-    /// with the duplicates, not the puzzles).
+    /// Records beyond the first of each class that repeats, by the class's digest, or in
+    /// isomorphic mode while the first's form is not known by the first's place ([`Place::key`],
+    /// moved to the digest once it is); only those classes: memory grows with the duplicates, not
+    /// the puzzles.
     repeats: HashMap<u128, u64, BuildHasherDefault<Prehashed>>,
     /// Isomorphic mode: by invariant, the first puzzle that had it.
     unformed: HashMap<u64, Unformed, BuildHasherDefault<Prehashed>>,
@@ -398,39 +400,58 @@ struct Place {
     line: u64,
 }
 
+impl Place {
+    /// The input and line, one to one, with the line's bits spread over the low 64 (the table's
+    /// hash): SplitMix64's finaliser, a bijection. Filed beside digests in `repeats`, where one
+    /// equals a digest with a chance of about n²/2¹²⁸.
+    fn key(&self) -> u128 {
+        let mut x = self.line;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (u128::from(self.source) << 64) | u128::from(x ^ (x >> 31))
+    }
+}
+
 /// The first puzzle with an invariant, packed two cells a byte (81 cells, the last in the low
-/// half of the last byte), until its form is computed; then its first byte is [`Unformed::FORMED`].
+/// half of the last byte): a later record with the same cells is its repeat, no form needed; one
+/// with other cells needs its form, and this puzzle's, computed once.
 #[derive(Debug)]
 struct Unformed {
     source: u32,
     line: u64,
     cells: [u8; 41],
+    /// Its form is filed in [`Duplicates::first`].
+    formed: bool,
+}
+
+// the documented 64-byte slot: the 8-byte invariant and this
+const _: () = assert!(std::mem::size_of::<Unformed>() == 56);
+
+/// `puzzle`'s cells, two a byte.
+fn pack(puzzle: &Grid) -> [u8; 41] {
+    let values = puzzle.cells();
+    std::array::from_fn(|k| values[2 * k] | values.get(2 * k + 1).map_or(0, |&v| v << 4))
 }
 
 impl Unformed {
-    /// No packed byte is this: each half is a cell, at most 9.
-    const FORMED: u8 = 0xff;
-
     fn new(record: &Record, puzzle: &Grid) -> Unformed {
-        let values = puzzle.cells();
         Unformed {
             source: record.source,
             line: record.line,
-            cells: std::array::from_fn(|k| {
-                values[2 * k] | values.get(2 * k + 1).map_or(0, |&v| v << 4)
-            }),
+            cells: pack(puzzle),
+            formed: false,
         }
     }
 
     /// The puzzle and its place, the first time only: the caller computes its form and files it.
     fn take(&mut self) -> Option<(Grid, Place)> {
-        if self.cells[0] == Unformed::FORMED {
+        if self.formed {
             return None;
         }
         let grid = Grid::from_values(std::array::from_fn(|i| {
             (self.cells[i / 2] >> (4 * (i % 2))) & 0xf
         }))?;
-        self.cells[0] = Unformed::FORMED;
+        self.formed = true;
         let place = Place {
             source: self.source,
             cells: digest(&grid) as u32,
@@ -527,6 +548,19 @@ impl Duplicates {
                     self.packed += 1;
                 }
                 Entry::Occupied(mut slot) => {
+                    let first = slot.get();
+                    if !first.formed && first.cells == pack(puzzle) {
+                        // the same cells as the first with this invariant, so the first of
+                        // their class too: no form needed while the class has no other member
+                        let first = Place {
+                            source: first.source,
+                            cells: 0,
+                            line: first.line,
+                        };
+                        let detail = self.repeat(first, record, "same puzzle as", first.key());
+                        details[start + i] = Some(detail);
+                        continue;
+                    }
                     if let Some(first) = slot.get_mut().take() {
                         s.unpacked.push(first);
                         self.packed -= 1;
@@ -544,6 +578,9 @@ impl Duplicates {
         // invariant, so they came after it
         for ((_, place), &class) in s.unpacked.iter().zip(&s.unpacked_forms) {
             self.first.entry(class).or_insert(*place);
+            if let Some(repeats) = self.repeats.remove(&place.key()) {
+                *self.repeats.entry(class).or_insert(0) += repeats;
+            }
         }
         for (&i, &class) in s.waiting.iter().zip(&s.forms) {
             let cells = s.keys[i].map_or(0, |(_, cells)| cells as u32);
@@ -564,13 +601,20 @@ impl Duplicates {
         if first.source == here.source && first.line == here.line {
             return None;
         }
-        *self.repeats.entry(class).or_insert(0) += 1;
         let relation = if first.cells == here.cells {
             "same puzzle as"
         } else {
             "isomorphic to"
         };
-        Some(if first.source == here.source {
+        Some(self.repeat(first, record, relation, class))
+    }
+
+    /// Counts `record` as a repeat of the class filed in `repeats` under `key`, whose first record
+    /// is at `first`, and gives its detail: `relation` (`same puzzle as`, `isomorphic to`) and
+    /// where the first is.
+    fn repeat(&mut self, first: Place, record: &Record, relation: &str, key: u128) -> String {
+        *self.repeats.entry(key).or_insert(0) += 1;
+        if first.source == record.source {
             format!("{relation} line {}", first.line)
         } else {
             let name = self
@@ -578,7 +622,7 @@ impl Duplicates {
                 .get(first.source as usize)
                 .map_or("<unknown input>", String::as_str);
             format!("{relation} {name}:{}", first.line)
-        })
+        }
     }
 
     /// For each size of a class of repeated puzzles (2 or more records), how many classes.

@@ -358,6 +358,16 @@ fn isomorphic_duplicates_agree_with_minlex_forms_however_the_stream_is_cut() {
         })
         .collect();
     assert!(expected.iter().filter(|d| d.is_some()).count() > 250);
+    let mut members = std::collections::HashMap::new();
+    for r in &records {
+        if let Ok(p) = &r.puzzle {
+            *members.entry(crate::canon::minlex(p)).or_insert(0u64) += 1;
+        }
+    }
+    let mut sizes = BTreeMap::new();
+    for &n in members.values().filter(|&&n| n > 1) {
+        *sizes.entry(n).or_insert(0u64) += 1;
+    }
     for batch in [1, 7, 64, 1000] {
         let mut d = Duplicates::with_mode(vec!["a.txt".into()], DuplicateMode::Isomorphic);
         let mut details = Vec::new();
@@ -366,6 +376,7 @@ fn isomorphic_duplicates_agree_with_minlex_forms_however_the_stream_is_cut() {
         }
         assert_eq!(details, expected, "batches of {batch}");
         assert_eq!(d.len(), first.len());
+        assert_eq!(d.class_sizes(), sizes, "batches of {batch}");
     }
 }
 
