@@ -380,9 +380,10 @@ pub struct Duplicates {
     /// classes whose form was needed).
     first: HashMap<u128, Place, BuildHasherDefault<Prehashed>>,
     /// Records beyond the first of each class that repeats, by the class's digest, or in
-    /// isomorphic mode while the first's form is not known by the first's place ([`Place::key`],
-    /// moved to the digest once it is); only those classes: memory grows with the duplicates, not
-    /// the puzzles.
+    /// isomorphic mode while the first's form is not known by the digest of the first's cells
+    /// (moved to the form's once it is: a record's own digest, known before any look-up, so the
+    /// count's memory access does not wait for the table's); only those classes: memory grows
+    /// with the duplicates, not the puzzles.
     repeats: HashMap<u128, u64, BuildHasherDefault<Prehashed>>,
     /// Isomorphic mode: by invariant, the first puzzle that had it.
     unformed: HashMap<u64, Unformed, BuildHasherDefault<Prehashed>>,
@@ -398,18 +399,6 @@ struct Place {
     source: u32,
     cells: u32,
     line: u64,
-}
-
-impl Place {
-    /// The input and line, one to one, with the line's bits spread over the low 64 (the table's
-    /// hash): SplitMix64's finaliser, a bijection. Filed beside digests in `repeats`, where one
-    /// equals a digest with a chance of about n²/2¹²⁸.
-    fn key(&self) -> u128 {
-        let mut x = self.line;
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (u128::from(self.source) << 64) | u128::from(x ^ (x >> 31))
-    }
 }
 
 /// The first puzzle with an invariant, packed two cells a byte (81 cells, the last in the low
@@ -443,8 +432,9 @@ impl Unformed {
         }
     }
 
-    /// The puzzle and its place, the first time only: the caller computes its form and files it.
-    fn take(&mut self) -> Option<(Grid, Place)> {
+    /// The puzzle, its place and its cells' digest, the first time only: the caller computes its
+    /// form and files it.
+    fn take(&mut self) -> Option<(Grid, Place, u128)> {
         if self.formed {
             return None;
         }
@@ -452,12 +442,13 @@ impl Unformed {
             (self.cells[i / 2] >> (4 * (i % 2))) & 0xf
         }))?;
         self.formed = true;
+        let cells = digest(&grid);
         let place = Place {
             source: self.source,
-            cells: digest(&grid) as u32,
+            cells: cells as u32,
             line: self.line,
         };
-        Some((grid, place))
+        Some((grid, place, cells))
     }
 }
 
@@ -470,8 +461,8 @@ struct Scratch {
     waiting: Vec<usize>,
     /// Their forms' digests.
     forms: Vec<u128>,
-    /// The first puzzles of invariants met again in this batch, with their places.
-    unpacked: Vec<(Grid, Place)>,
+    /// The first puzzles of invariants met again in this batch, with their places and digests.
+    unpacked: Vec<(Grid, Place, u128)>,
     /// Their forms' digests.
     unpacked_forms: Vec<u128>,
 }
@@ -539,7 +530,7 @@ impl Duplicates {
         s.unpacked.clear();
         for (i, (record, key)) in records.iter().zip(&s.keys).enumerate() {
             details.push(None);
-            let (Some((invariant, _)), Ok(puzzle)) = (key, &record.puzzle) else {
+            let (Some((invariant, cells)), Ok(puzzle)) = (key, &record.puzzle) else {
                 continue;
             };
             match self.unformed.entry(*invariant) {
@@ -557,7 +548,7 @@ impl Duplicates {
                             cells: 0,
                             line: first.line,
                         };
-                        let detail = self.repeat(first, record, "same puzzle as", first.key());
+                        let detail = self.repeat(first, record, "same puzzle as", *cells);
                         details[start + i] = Some(detail);
                         continue;
                     }
@@ -570,15 +561,15 @@ impl Duplicates {
             }
         }
         let form = |puzzle: &Grid| digest(&crate::canon::pattern_minlex(puzzle));
-        pipeline::map_into(&s.unpacked, &mut s.unpacked_forms, |(grid, _)| form(grid));
+        pipeline::map_into(&s.unpacked, &mut s.unpacked_forms, |(grid, ..)| form(grid));
         pipeline::map_into(&s.waiting, &mut s.forms, |&i| {
             records[i].puzzle.as_ref().map_or(0, form)
         });
         // each unpacked puzzle is the first of its class: its class's other records have its
         // invariant, so they came after it
-        for ((_, place), &class) in s.unpacked.iter().zip(&s.unpacked_forms) {
+        for ((_, place, cells), &class) in s.unpacked.iter().zip(&s.unpacked_forms) {
             self.first.entry(class).or_insert(*place);
-            if let Some(repeats) = self.repeats.remove(&place.key()) {
+            if let Some(repeats) = self.repeats.remove(cells) {
                 *self.repeats.entry(class).or_insert(0) += repeats;
             }
         }
