@@ -68,9 +68,9 @@ pub fn canonical(puzzle: &Grid) -> Canonical {
         grid: state.grid(&lines),
         // digits the puzzle lacks never got a label
         transform: transform(
-            state.orient,
-            &state.rows,
-            &state.cols,
+            state.class.orient,
+            &state.class.rows,
+            &state.class.cols,
             &state.labels.map(|l| if l == NEW { 0 } else { l }),
         ),
     }
@@ -102,14 +102,14 @@ fn smallest(lines: &Lines) -> State {
             let mut best = u64::MAX;
             next.clear();
             for state in states.iter() {
-                let mut allowed = state.rows_allowed(level);
+                let mut allowed = state.class.rows_allowed(level);
                 if level == 0 {
-                    allowed &= lines.top[state.orient as usize];
+                    allowed &= lines.top[state.class.orient as usize];
                 }
                 while allowed != 0 {
                     let row = allowed.trailing_zeros() as usize;
                     allowed &= allowed - 1;
-                    let line = &lines.grid[state.orient as usize][row];
+                    let line = &lines.grid[state.class.orient as usize][row];
                     let (key, mut refined, values) = state.refine(line);
                     if key > best {
                         continue;
@@ -118,8 +118,8 @@ fn smallest(lines: &Lines) -> State {
                         best = key;
                         next.clear();
                     }
-                    refined.rows[level] = row as u8;
-                    refined.used |= 1 << row;
+                    refined.class.rows[level] = row as u8;
+                    refined.class.used |= 1 << row;
                     refined.branch(values, line, next);
                 }
             }
@@ -446,67 +446,80 @@ const FIRST_ROW_KEYS: [u8; 512] = {
     table
 };
 
-/// The source rows that may be row `level` of a placement that used the rows `used` (a bit each),
-/// row `rows[l]` at each level `l` before: at the top of a band, the rows of the bands not used
-/// yet; inside a band, the rows of the current band not used yet.
-fn rows_allowed(used: u16, rows: &[u8; 9], level: usize) -> u16 {
-    let bands = if level % 3 == 0 {
-        // a band is free when none of its rows is used
-        (0..3).fold(0u16, |m, b| {
-            if used & (0b111 << (b * 3)) == 0 {
-                m | (0b111 << (b * 3))
-            } else {
-                m
-            }
-        })
-    } else {
-        0b111 << (rows[level - 1] / 3 * 3)
-    };
-    bands & !used
-}
-
-/// A class of placements that agree on the rows built so far (see the module documentation).
+/// A class of placements that agree on the rows built so far (see the module documentation): the
+/// orientation, the source row of each row built, and the column order as far as those rows tell
+/// it. A minlex [`State`] adds the digits' labels; the pattern form's search needs no more.
 #[derive(Debug, Clone, Copy)]
-struct State {
+struct Class {
     /// 0: the puzzle's rows; 1: its columns.
     orient: u8,
-    /// The next label to give.
-    next: u8,
+    /// Bit `s`: the stacks at slots `s` and `s + 1` are tied (they read the same in every row
+    /// built).
+    stack_ties: u8,
+    /// Bit `p`: the columns at positions `p` and `p + 1` (in one stack) are tied (they read the
+    /// same in every row built).
+    ties: u16,
     /// Source rows used (bit per row).
     used: u16,
-    /// Bit `p`: the columns at positions `p` and `p + 1` (in one stack) are tied.
-    ties: u16,
-    /// Bit `s`: the stacks at slots `s` and `s + 1` are tied.
-    stack_ties: u8,
     /// Source row of each row built.
     rows: [u8; 9],
     /// Source column at each position.
     cols: [u8; 9],
-    /// The value each digit reads as in a row being built: 0 for the blank, its label, or
-    /// [`NEW`] for a digit with no label yet.
-    labels: Labels,
 }
 
 /// Every column tied to its stack's others, every stack to the others.
 const ALL_TIED: u16 = 0b011_011_011;
 
-impl State {
-    fn start(orient: u8) -> State {
-        State {
+impl Class {
+    /// Every placement of orientation `orient`, no row built.
+    fn start(orient: u8) -> Class {
+        Class {
             orient,
-            next: 1,
-            used: 0,
-            ties: ALL_TIED,
             stack_ties: 0b11,
+            ties: ALL_TIED,
+            used: 0,
             rows: [0; 9],
             cols: [0, 1, 2, 3, 4, 5, 6, 7, 8],
-            labels: [0, NEW, NEW, NEW, NEW, NEW, NEW, NEW, NEW, NEW],
         }
     }
 
-    /// The source rows that may be row `level`, a bit each (see [`rows_allowed`]).
+    /// The source rows (a bit each) that may be row `level`: at the top of a band, the rows of
+    /// the bands not used yet; inside a band, the rows of the current band not used yet.
     fn rows_allowed(&self, level: usize) -> u16 {
-        rows_allowed(self.used, &self.rows, level)
+        let bands = if level % 3 == 0 {
+            // a band is free when none of its rows is used
+            (0..3).fold(0u16, |m, b| {
+                if self.used & (0b111 << (b * 3)) == 0 {
+                    m | (0b111 << (b * 3))
+                } else {
+                    m
+                }
+            })
+        } else {
+            0b111 << (self.rows[level - 1] / 3 * 3)
+        };
+        bands & !self.used
+    }
+}
+
+/// A minlex search state: a class of placements and the labels its rows gave the digits.
+#[derive(Debug, Clone, Copy)]
+struct State {
+    class: Class,
+    /// The next label to give.
+    next: u8,
+    /// The value each digit reads as in a row being built: 0 for the blank, its label, or
+    /// [`NEW`] for a digit with no label yet.
+    labels: Labels,
+}
+
+impl State {
+    fn start(orient: u8) -> State {
+        State {
+            class: Class::start(orient),
+            next: 1,
+            labels: [0, NEW, NEW, NEW, NEW, NEW, NEW, NEW, NEW, NEW],
+        }
     }
 
     /// The smallest row `line` gives in this class: its key (three 12-bit stack values, NEW for
@@ -515,30 +528,30 @@ impl State {
     fn refine(&self, line: &Line) -> (u64, State, [u8; 9]) {
         let mut st = *self;
         let mut values = [0u8; 9];
-        for (v, &col) in values.iter_mut().zip(&st.cols) {
+        for (v, &col) in values.iter_mut().zip(&st.class.cols) {
             *v = st.labels[line[col as usize] as usize];
         }
         // tied columns sorted by value, inside each stack: only positions tied to the one before
         // can move (insertion sort, left to right)
-        let mut tied = st.ties;
+        let mut tied = st.class.ties;
         while tied != 0 {
             let mut j = tied.trailing_zeros() as usize + 1;
             tied &= tied - 1;
-            while st.ties & (1 << (j - 1)) != 0 && values[j - 1] > values[j] {
+            while st.class.ties & (1 << (j - 1)) != 0 && values[j - 1] > values[j] {
                 values.swap(j - 1, j);
-                st.cols.swap(j - 1, j);
+                st.class.cols.swap(j - 1, j);
                 j -= 1;
                 if j % 3 == 0 {
                     break;
                 }
             }
         }
-        let mut tied = st.ties;
+        let mut tied = st.class.ties;
         while tied != 0 {
             let p = tied.trailing_zeros() as usize;
             tied &= tied - 1;
             if values[p] != values[p + 1] {
-                st.ties &= !(1 << p);
+                st.class.ties &= !(1 << p);
             }
         }
         // tied stacks sorted by the values they read
@@ -548,7 +561,7 @@ impl State {
         }
         for s in 1..3 {
             let mut j = s;
-            while j > 0 && st.stack_ties & (1 << (j - 1)) != 0 && sig[j - 1] > sig[j] {
+            while j > 0 && st.class.stack_ties & (1 << (j - 1)) != 0 && sig[j - 1] > sig[j] {
                 sig.swap(j - 1, j);
                 st.swap_slots(&mut values, j - 1, j);
                 j -= 1;
@@ -556,7 +569,7 @@ impl State {
         }
         for s in 0..2 {
             if sig[s] != sig[s + 1] {
-                st.stack_ties &= !(1 << s);
+                st.class.stack_ties &= !(1 << s);
             }
         }
         let key = (u64::from(sig[0]) << 24) | (u64::from(sig[1]) << 12) | u64::from(sig[2]);
@@ -567,12 +580,12 @@ impl State {
     fn swap_slots(&mut self, values: &mut [u8; 9], a: usize, b: usize) {
         for i in 0..3 {
             values.swap(a * 3 + i, b * 3 + i);
-            self.cols.swap(a * 3 + i, b * 3 + i);
+            self.class.cols.swap(a * 3 + i, b * 3 + i);
         }
-        let ta = (self.ties >> (a * 3)) & 0b11;
-        let tb = (self.ties >> (b * 3)) & 0b11;
-        self.ties &= !((0b11 << (a * 3)) | (0b11 << (b * 3)));
-        self.ties |= (ta << (b * 3)) | (tb << (a * 3));
+        let ta = (self.class.ties >> (a * 3)) & 0b11;
+        let tb = (self.class.ties >> (b * 3)) & 0b11;
+        self.class.ties &= !((0b11 << (a * 3)) | (0b11 << (b * 3)));
+        self.class.ties |= (ta << (b * 3)) | (tb << (a * 3));
     }
 
     /// Pushes onto `out` the states this refined state stands for once the digits still to be
@@ -585,7 +598,7 @@ impl State {
             .fold(0u16, |m, (p, &v)| m | (u16::from(v == NEW) << p));
         // tied columns both unlabelled, or tied stacks (which may read unlabelled digits): their
         // order decides labels; else the labels follow at once
-        if self.ties & new & (new >> 1) == 0 && self.stack_ties == 0 {
+        if self.class.ties & new & (new >> 1) == 0 && self.class.stack_ties == 0 {
             if new != 0 {
                 self.label(&values, line);
             }
@@ -594,10 +607,10 @@ impl State {
         }
         // tied stacks that read unlabelled digits: one state per order of them
         for s in 0..2 {
-            if self.stack_ties & (1 << s) == 0 || !values[s * 3..s * 3 + 3].contains(&NEW) {
+            if self.class.stack_ties & (1 << s) == 0 || !values[s * 3..s * 3 + 3].contains(&NEW) {
                 continue;
             }
-            let run = if s == 0 && self.stack_ties & 0b10 != 0 {
+            let run = if s == 0 && self.class.stack_ties & 0b10 != 0 {
                 3
             } else {
                 2
@@ -609,23 +622,23 @@ impl State {
                 for (to, &from) in perm.iter().enumerate() {
                     let (to, from) = (s + to, s + from as usize);
                     for i in 0..3 {
-                        st.cols[to * 3 + i] = base.cols[from * 3 + i];
+                        st.class.cols[to * 3 + i] = base.class.cols[from * 3 + i];
                         vals[to * 3 + i] = values[from * 3 + i];
                     }
-                    let t = (base.ties >> (from * 3)) & 0b11;
-                    st.ties = (st.ties & !(0b11 << (to * 3))) | (t << (to * 3));
+                    let t = (base.class.ties >> (from * 3)) & 0b11;
+                    st.class.ties = (st.class.ties & !(0b11 << (to * 3))) | (t << (to * 3));
                 }
-                st.stack_ties &= !(((1u8 << (run - 1)) - 1) << s);
+                st.class.stack_ties &= !(((1u8 << (run - 1)) - 1) << s);
                 st.branch(vals, line, out);
             }
             return;
         }
         // tied columns that hold unlabelled digits: one state per order of them
         for p in [0, 1, 3, 4, 6, 7] {
-            if self.ties & (1 << p) == 0 || values[p] != NEW {
+            if self.class.ties & (1 << p) == 0 || values[p] != NEW {
                 continue;
             }
-            let run = if p % 3 == 0 && self.ties & (1 << (p + 1)) != 0 {
+            let run = if p % 3 == 0 && self.class.ties & (1 << (p + 1)) != 0 {
                 3
             } else {
                 2
@@ -634,9 +647,9 @@ impl State {
             for perm in perms(run) {
                 let mut st = base;
                 for (to, &from) in perm.iter().enumerate() {
-                    st.cols[p + to] = base.cols[p + from as usize];
+                    st.class.cols[p + to] = base.class.cols[p + from as usize];
                 }
-                st.ties &= !(((1u16 << (run - 1)) - 1) << p);
+                st.class.ties &= !(((1u16 << (run - 1)) - 1) << p);
                 st.branch(values, line, out);
             }
             return;
@@ -651,7 +664,7 @@ impl State {
     fn label(&mut self, values: &[u8; 9], line: &Line) {
         for (p, &v) in values.iter().enumerate() {
             if v == NEW {
-                let d = line[self.cols[p] as usize];
+                let d = line[self.class.cols[p] as usize];
                 self.labels[d as usize] = self.next;
                 self.next += 1;
             }
@@ -660,10 +673,10 @@ impl State {
 
     /// The grid this (complete) state gives.
     fn grid(&self, lines: &Lines) -> Grid {
-        let grid = &lines.grid[self.orient as usize];
+        let grid = &lines.grid[self.class.orient as usize];
         let mut cells = [0u8; CELLS];
-        for (i, &row) in self.rows.iter().enumerate() {
-            for (j, &col) in self.cols.iter().enumerate() {
+        for (i, &row) in self.class.rows.iter().enumerate() {
+            for (j, &col) in self.class.cols.iter().enumerate() {
                 cells[i * 9 + j] = self.labels[grid[row as usize][col as usize] as usize];
             }
         }

@@ -39,7 +39,7 @@
 
 use crate::grid::{CELLS, Grid};
 
-use super::{ALL_TIED, PERMS3, first_rows, givens_masks, perms};
+use super::{Class, PERMS3, first_rows, givens_masks, perms};
 
 /// Most classes a level of the search keeps, and most placements left to read with their digits,
 /// before the form is the minlex form instead (see the module documentation).
@@ -222,42 +222,7 @@ const STACK_STEPS: [u8; 32] = {
     table
 };
 
-/// A class of placements that agree on the pattern of the rows built so far.
-#[derive(Debug, Clone, Copy)]
-struct Class {
-    /// 0: the puzzle's rows; 1: its columns.
-    orient: u8,
-    /// Bit `s`: the stacks at slots `s` and `s + 1` are tied (they read the same in every row
-    /// built).
-    stack_ties: u8,
-    /// Bit `p`: the columns at positions `p` and `p + 1` (in one stack) are tied (they read the
-    /// same in every row built).
-    ties: u16,
-    /// Source rows used (bit per row).
-    used: u16,
-    /// Source row of each row built.
-    rows: [u8; 9],
-    /// Source column at each position.
-    cols: [u8; 9],
-}
-
 impl Class {
-    fn start(orient: u8) -> Class {
-        Class {
-            orient,
-            stack_ties: 0b11,
-            ties: ALL_TIED,
-            used: 0,
-            rows: [0; 9],
-            cols: [0, 1, 2, 3, 4, 5, 6, 7, 8],
-        }
-    }
-
-    /// The source rows that may be row `level`, as for [`super::minlex`]'s states.
-    fn rows_allowed(&self, level: usize) -> u16 {
-        super::rows_allowed(self.used, &self.rows, level)
-    }
-
     /// The smallest pattern row the row with givens `mask` (a bit per source column) gives in
     /// this class, nine bits with position 0 highest, and the class narrowed to the placements
     /// that give it: in each stack the blanks of each run of tied columns go first
