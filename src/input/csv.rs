@@ -586,6 +586,10 @@ impl<R: BufRead> CsvReader<R> {
             end
         };
         let bad_utf8 = record.fields.set_row(&self.out, ends, row_end);
+        if self.plain && !self.pipe {
+            // split at the delimiter, in bytes with no quote, at LFs
+            record.fields.mark_quote_free(self.delimiter);
+        }
         record.source = source;
         record.line = self.line;
         record.puzzle = match self.row().nth(self.column) {
@@ -889,6 +893,25 @@ mod tests {
         assert_eq!(recs[0].cells, &first[..81]);
         assert!(recs.iter().all(|r| r.puzzle.is_ok()));
         assert_eq!(recs[199].line, 201);
+    }
+
+    #[test]
+    fn rows_read_without_quotes_are_known_to_need_none() {
+        let row = KAGGLE.lines().nth(1).unwrap();
+        let text = format!("quizzes,solutions\n{row}\r\nx\ry,{row}\n");
+        for plain in [true, false] {
+            let (mut r, header) =
+                CsvReader::new(text.as_bytes(), 0, b',', DEFAULT_MAX_RECORD).unwrap();
+            r.set_column(find_column(&header, None).unwrap());
+            r.set_plain(plain);
+            let first = r.next(0).unwrap().unwrap();
+            let second = r.next(0).unwrap().unwrap();
+            // the CR of the row end is not a field's; the one inside a field is
+            let want = plain.then_some(b',');
+            assert_eq!(first.fields.quote_free(), want, "plain {plain}");
+            assert_eq!(second.fields.quote_free(), None, "plain {plain}");
+            assert_eq!(&second.fields[0], "x\ry");
+        }
     }
 
     #[test]

@@ -6,13 +6,26 @@ use std::fmt;
 use std::ops::Index;
 
 /// Fields of one record, as text: invalid UTF-8 read into them is replaced (U+FFFD).
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Fields {
     /// Every field's text, one after another.
     text: String,
     /// Where each field ends in `text`.
     ends: Vec<usize>,
+    /// A delimiter known to be in no field, nor a quote, CR or LF: the fields of a CSV row read
+    /// without quotes ([`Fields::mark_quote_free`]), which CSV output with that delimiter
+    /// copies as they are, without looking for bytes to quote.
+    quote_free: Option<u8>,
 }
+
+/// Equal fields hold the same text; what is known of their bytes does not count.
+impl PartialEq for Fields {
+    fn eq(&self, other: &Fields) -> bool {
+        self.text == other.text && self.ends == other.ends
+    }
+}
+
+impl Eq for Fields {}
 
 /// Bytes of fields a record keeps room for between rows; a very wide row once gives its room back.
 const KEEP: usize = 4096;
@@ -40,8 +53,22 @@ impl Fields {
         (0..self.len()).map(|i| &self[i])
     }
 
+    /// The delimiter that, with a quote, CR and LF, no field holds, when that is known: CSV
+    /// written with it needs no quotes for these fields.
+    pub fn quote_free(&self) -> Option<u8> {
+        self.quote_free
+    }
+
+    /// Records that no field holds `delimiter`, a quote or LF (they are a CSV row split at
+    /// `delimiter` in bytes with no quote); a CR in a field is looked for here.
+    pub(crate) fn mark_quote_free(&mut self, delimiter: u8) {
+        let cr = memchr::memchr(b'\r', self.text.as_bytes()).is_some();
+        self.quote_free = (!cr).then_some(delimiter);
+    }
+
     /// No fields.
     pub fn clear(&mut self) {
+        self.quote_free = None;
         if self.text.capacity() > KEEP {
             self.text = String::new();
         }
@@ -55,6 +82,7 @@ impl Fields {
     /// Adds a field with the text of `bytes`; false when they are not UTF-8 (the field then holds
     /// them with invalid sequences replaced).
     pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> bool {
+        self.quote_free = None;
         let valid = match std::str::from_utf8(bytes) {
             Ok(s) => {
                 self.text.push_str(s);

@@ -233,6 +233,12 @@ impl<A, C: Appended<A>> Format<A> for CsvFormat<C> {
             for i in 0..self.echo {
                 row.field(record.fields.get(i).unwrap_or(""));
             }
+        } else if record.fields.quote_free() == Some(self.delimiter) {
+            // nothing in them to quote (see `Fields::quote_free`): copied as they are
+            for i in 0..self.width {
+                let field = record.fields.get(i).unwrap_or("");
+                row.plain_field(|out| out.extend_from_slice(field.as_bytes()));
+            }
         } else {
             for i in 0..self.width {
                 row.field(record.fields.get(i).unwrap_or(""));
