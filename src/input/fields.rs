@@ -66,6 +66,30 @@ impl Fields {
         self.quote_free = (!cr).then_some(delimiter);
     }
 
+    /// Sets the fields to those of `text`, a CSV row with no quote in it (and no line end) split
+    /// at `delimiter`, an ASCII byte other than CR; they are marked quote-free as
+    /// [`Fields::mark_quote_free`] does, unless a CR is in them.
+    pub(crate) fn set_plain_row(&mut self, text: &str, delimiter: u8) {
+        debug_assert!(delimiter.is_ascii() && delimiter != b'\r');
+        self.clear();
+        let bytes = text.as_bytes();
+        let mut cr = false;
+        let mut start = 0;
+        for at in memchr::memchr2_iter(delimiter, b'\r', bytes) {
+            if bytes[at] == b'\r' {
+                cr = true;
+                continue;
+            }
+            // an ASCII delimiter is a character boundary of UTF-8 text
+            self.text.push_str(&text[start..at]);
+            self.ends.push(self.text.len());
+            start = at + 1;
+        }
+        self.text.push_str(&text[start..]);
+        self.ends.push(self.text.len());
+        self.quote_free = (!cr).then_some(delimiter);
+    }
+
     /// No fields.
     pub fn clear(&mut self) {
         self.quote_free = None;
