@@ -23,11 +23,25 @@ fn corpus(shared: &str, fallback: &str) -> PathBuf {
     }
 }
 
-/// The input read by the `read` and `refill` benchmarks for `format` (`line` or `csv`).
+/// The input read by the reading benchmarks for `format` (`line` or `csv`): the file named by
+/// `IO_BENCH_LINE` or `IO_BENCH_CSV` when set (`benches/scaling.sh` sets them to its 1M-row
+/// inputs), else a corpus.
 fn input(format: &str) -> PathBuf {
-    match format {
-        "line" => corpus("sudoku_exchange/hard.txt", "exchange_hard_200.txt"),
-        _ => corpus("csv/kaggle_quizzes_solutions_20k.csv", "kaggle_200.csv"),
+    let (variable, shared, fallback) = match format {
+        "line" => (
+            "IO_BENCH_LINE",
+            "sudoku_exchange/hard.txt",
+            "exchange_hard_200.txt",
+        ),
+        _ => (
+            "IO_BENCH_CSV",
+            "csv/kaggle_quizzes_solutions_20k.csv",
+            "kaggle_200.csv",
+        ),
+    };
+    match std::env::var_os(variable) {
+        Some(path) => PathBuf::from(path),
+        None => corpus(shared, fallback),
     }
 }
 

@@ -2,7 +2,9 @@
 # Does the whole pipeline scale on easy data? Whole-process time of `solve` at -j1 and -j2 for
 # each output format, against the solver alone on the same puzzles in memory (`bench -j2`), on
 # the 1M-row Kaggle CSV and hard.txt x 4. Best of RUNS; prints a Markdown table: -j2 speedup over
-# -j1 (target 1.8x) and -j2 whole process / bench -j2 (target at most 1.3).
+# -j1 (target 1.8x) and -j2 whole process / bench -j2 (target at most 1.3). Then the serial
+# stage alone (the reader cutting blocks, benches/io.rs read_blocks) on the same files: the
+# records/s it reaches cap a run on any number of cores.
 #
 #   bash benches/scaling.sh [OLD_BINARY]
 #
@@ -65,3 +67,11 @@ print("%.4f" % (float(row["usec_per_puzzle"]) * int(row["puzzles"]) / 1e6))
         echo "$row"
     done
 done
+
+# The serial stage alone: the reader cutting the same inputs into blocks (benches/io.rs,
+# read_blocks), nothing parsed or solved. Its records/s cap a run on any number of cores.
+echo
+echo "Serial stage (reader alone, read_blocks): records/s, the cap on any core count"
+echo
+IO_BENCH_CSV="$TMP/kaggle1m.csv" IO_BENCH_LINE="$TMP/hard_x4.txt" \
+    cargo bench --quiet --bench io -- read_blocks 2>&1 | grep -E "fastest|read_blocks|csv|line|item/s"
