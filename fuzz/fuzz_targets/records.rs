@@ -3,7 +3,8 @@
 //!
 //! The first byte chooses the options (format, a small or the default record cap, given
 //! solutions read or not); the rest is the input, compressed or not, text or not. Every record
-//! is read; the first 16 are solved and checked. Checked for each run: records come in strictly
+//! is read, one by one and again in blocks as `solve` reads (the same records both ways); the
+//! first 16 are solved and checked. Checked for each run: records come in strictly
 //! increasing line order (within the input's lines when it
 //! is plain text); a malformed record is exactly one whose puzzle did not parse; the solver's
 //! count, solutions and conflicts agree with `check`'s verdict; every solution solves its
@@ -12,7 +13,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_batch::check::{self, Options, Verdict};
-use sudoku_batch::input::{InputFormat, Reader, ReaderOptions, Source};
+use sudoku_batch::input::{Block, InputFormat, Reader, ReaderOptions, Source};
 use sudoku_batch::solver::{self, reference};
 
 fuzz_target!(|data: &[u8]| {
@@ -38,6 +39,21 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut records = Vec::new();
     while let Ok(1..) = reader.read_batch(64, &mut records) {}
+
+    // read again the way `solve` reads, in blocks of 1 to 16 records' worth of bytes parsed
+    // after: the same records (quote-free CSV blocks take another path through the rows)
+    let mut again =
+        Reader::open(vec![Source::Bytes(bytes.to_vec())], &options).expect("opened once");
+    if knobs & 8 != 0 {
+        again.read_solutions(None).expect("read once");
+    }
+    let mut block = Block::default();
+    let mut in_blocks = Vec::new();
+    while let Ok(true) = again.read_block(&mut block, 1 + usize::from(knobs >> 4)) {
+        block.parse();
+        in_blocks.extend_from_slice(block.records());
+    }
+    assert_eq!(in_blocks, records, "records read in blocks differ");
 
     for pair in records.windows(2) {
         assert!(pair[0].line < pair[1].line, "lines out of order");
