@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use sudoku_batch::input::Block;
-use sudoku_batch::output::{self, Format, Output};
+use sudoku_batch::output::{self, Format, Output, OutputFormat};
 use sudoku_batch::pipeline::{self, Config, Steps};
 use sudoku_batch::solver;
 use sudoku_batch::stats::Stats;
@@ -54,11 +54,12 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         .transpose()?;
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
     let options = super::output_options(&reader, &args.input, args.no_timings);
-    let format = output::formatter(
-        super::record_format(&args.out).resolve(reader.format()),
-        reader.header(),
-        &options,
-    );
+    let resolved = super::record_format(&args.out).resolve(reader.format());
+    if matches!(resolved, OutputFormat::Line | OutputFormat::Grid) {
+        // solutions and statuses only: the records' text is not written
+        reader.drop_text();
+    }
+    let format = output::formatter(resolved, reader.header(), &options);
     let mut output = Output::new(out, format.as_ref());
     let config = Config {
         batch_size: args.input.batch_size.get(),

@@ -83,6 +83,8 @@ pub(crate) struct CsvReader<R> {
     pipe: bool,
     /// The line being read, in pipe mode.
     pipe_line: Vec<u8>,
+    /// Records keep their text (see [`CsvReader::set_text`]).
+    text: bool,
 }
 
 /// A new parser of CSV rows with `delimiter` (quotes `"`, doubled inside quotes; rows end at LF).
@@ -111,6 +113,7 @@ pub(crate) struct CsvSettings {
     column: usize,
     solution_column: Option<usize>,
     max: usize,
+    text: bool,
 }
 
 impl<R: BufRead> CsvReader<R> {
@@ -147,6 +150,7 @@ impl<R: BufRead> CsvReader<R> {
             plain: false,
             pipe: false,
             pipe_line: Vec::new(),
+            text: true,
         }
     }
 
@@ -169,6 +173,7 @@ impl<R: BufRead> CsvReader<R> {
         reader.pipe = settings.pipe;
         reader.column = settings.column;
         reader.solution_column = settings.solution_column;
+        reader.text = settings.text;
         reader
     }
 
@@ -181,6 +186,7 @@ impl<R: BufRead> CsvReader<R> {
             column: self.column,
             solution_column: self.solution_column,
             max: self.max,
+            text: self.text,
         }
     }
 
@@ -499,6 +505,14 @@ impl<R: BufRead> CsvReader<R> {
         self.pipe = pipe;
     }
 
+    /// Whether records keep their text: the row's fields and the puzzle's cells as read (true
+    /// unless set otherwise). Without it, the simple rows of input with no quote (see
+    /// [`CsvReader::read_simple_row`]) are read into records with no fields and no cells, for
+    /// output that writes only solutions and statuses; other rows keep theirs.
+    pub(crate) fn set_text(&mut self, text: bool) {
+        self.text = text;
+    }
+
     /// Reads rows as [`CsvReader::read_plain_row`] does: for input known to hold no quote.
     pub(crate) fn set_plain(&mut self, plain: bool) {
         self.plain = plain;
@@ -650,6 +664,20 @@ impl<R: BufRead> CsvReader<R> {
         let Ok(text) = std::str::from_utf8(row.strip_suffix(b"\r").unwrap_or(row)) else {
             return Ok(false);
         };
+        if !self.text && self.solution_column.is_none() {
+            // looked at where the puzzle is, not copied (see `set_text`)
+            let (field, n) = puzzle_field(text.as_bytes(), self.delimiter, self.column);
+            if n != self.width || (n == 1 && field.is_empty()) {
+                return Ok(false);
+            }
+            record.puzzle = Grid::parse(field).map_err(|e| e.to_string());
+            record.fields.clear();
+            record.cells.clear();
+            record.solution = None;
+            record.source = source;
+            self.row_read(length, lf.is_some(), record);
+            return Ok(true);
+        }
         record.fields.set_plain_row(text, self.delimiter);
         let n = record.fields.len();
         let Some(field) = record.fields.get(self.column).filter(|_| n == self.width) else {
@@ -669,12 +697,18 @@ impl<R: BufRead> CsvReader<R> {
         );
         record.puzzle = puzzle;
         record.source = source;
-        self.src.consume(length + usize::from(lf.is_some()));
-        self.line = self.next_line;
-        self.next_line += u64::from(lf.is_some());
-        record.line = self.line;
+        self.row_read(length, lf.is_some(), record);
         self.set_solution(record);
         Ok(true)
+    }
+
+    /// Moves past a row read by [`CsvReader::read_simple_row`], `length` bytes and an LF when
+    /// `lf`, and gives `record` its line.
+    fn row_read(&mut self, length: usize, lf: bool, record: &mut Record) {
+        self.src.consume(length + usize::from(lf));
+        self.line = self.next_line;
+        self.next_line += u64::from(lf);
+        record.line = self.line;
     }
 
     /// Sets the record's given solution from the solution column, when read.
@@ -711,6 +745,27 @@ impl<R: BufRead> CsvReader<R> {
         }
         out
     }
+}
+
+/// The field `column` of `row` (a row with no quote, split at `delimiter`; empty when the row
+/// has fewer fields), trimmed, and the number of fields of the row.
+fn puzzle_field(row: &[u8], delimiter: u8, column: usize) -> (&[u8], usize) {
+    let (mut start, mut end, mut n) = (0, row.len(), 1);
+    for at in memchr::memchr_iter(delimiter, row) {
+        // the delimiter that ends field n - 1 and starts field n
+        if n == column {
+            start = at + 1;
+        } else if n == column + 1 {
+            end = at;
+        }
+        n += 1;
+    }
+    let field = if n > column {
+        &row[start..end]
+    } else {
+        &[][..]
+    };
+    (field.trim_ascii(), n)
 }
 
 /// Sets a record's `cells` for its puzzle `field` (as read, trimmed): when the puzzle parsed,

@@ -458,6 +458,8 @@ pub struct Reader {
     solutions: bool,
     /// 0-based CSV solution column, when reading solutions from CSV input that has one.
     solution_column: Option<usize>,
+    /// Records keep their text ([`Reader::drop_text`]).
+    text: bool,
 }
 
 impl Reader {
@@ -519,6 +521,7 @@ impl Reader {
             failed: None,
             solutions: false,
             solution_column: None,
+            text: true,
         };
         while !reader.resolved && reader.next < reader.origins.len() {
             reader.open_next_or_stop()?;
@@ -744,6 +747,18 @@ impl Reader {
         Ok(())
     }
 
+    /// From now on, records need not keep their text, for output that writes only solutions and
+    /// statuses: the simple rows of CSV blocks with no quote in them (the rows of a Kaggle-style
+    /// file) are then read into records whose [`Record::fields`] and [`Record::cells`] are
+    /// empty, sparing a copy of every row. Any other record keeps its text. Given solutions, if
+    /// read, are kept.
+    pub fn drop_text(&mut self) {
+        self.text = false;
+        if let Some((_, Active::Csv(reader))) = &mut self.active {
+            reader.set_text(false);
+        }
+    }
+
     /// From now on, also read each record's given solution into [`Record::solution`].
     ///
     /// For CSV input the solution column is `column` (by name or 1-based position) or, when `None`,
@@ -966,6 +981,7 @@ impl Reader {
                 }
                 reader.set_column(self.puzzle_column);
                 reader.set_solution_column(self.solution_column);
+                reader.set_text(self.text);
                 Active::Csv(Box::new(reader))
             }
         };

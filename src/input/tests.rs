@@ -924,3 +924,45 @@ fn refilled_batches_hold_the_same_records_as_fresh_ones() {
         "{compared} {with_solution} {csv_fields}"
     );
 }
+
+#[test]
+fn records_without_text_have_the_same_puzzles_lines_and_reasons() {
+    // simple rows, which drop their text, among rows that keep it (a wrong width, a blank
+    // line, a space row, a CRLF end, a bad puzzle, a row before a second input's header)
+    let first = format!(
+        "id,puzzle,note\n1,{PUZZLE},a\n2,{PUZZLE}\n\n   \n3, {PUZZLE} ,c\r\n4,{},d\n",
+        &PUZZLE[1..]
+    );
+    let second = format!("id,puzzle,note\n5,{PUZZLE},e\n");
+    let inputs: [&[u8]; 2] = [first.as_bytes(), second.as_bytes()];
+    let read = |text: bool| {
+        let mut reader = memory(&inputs, &options(InputFormat::Csv)).unwrap();
+        if !text {
+            reader.drop_text();
+        }
+        let mut block = Block::default();
+        let mut records = Vec::new();
+        while reader.read_block(&mut block, 1).unwrap() {
+            block.parse();
+            records.extend_from_slice(block.records());
+        }
+        records
+    };
+    let (with, without) = (read(true), read(false));
+    assert_eq!(with.len(), 5);
+    assert_eq!(without.len(), with.len());
+    for (a, b) in with.iter().zip(&without) {
+        assert_eq!((a.source, a.line, &a.puzzle), (b.source, b.line, &b.puzzle));
+    }
+    // the simple rows, the second input's included, keep no text; the others keep theirs (the
+    // row after the blank lines is read past them the other way)
+    let kept: Vec<bool> = without.iter().map(|r| !r.fields.is_empty()).collect();
+    assert_eq!(kept, [false, true, true, false, false]);
+    assert!(
+        without
+            .iter()
+            .zip(&kept)
+            .all(|(r, &k)| k || r.cells.is_empty())
+    );
+    assert_eq!(without[1], with[1]);
+}
