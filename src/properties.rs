@@ -10,7 +10,7 @@
 
 use proptest::prelude::*;
 
-use crate::input::{InputFormat, Reader, ReaderOptions, Record, Source};
+use crate::input::{InputFormat, Keep, Reader, ReaderOptions, Record, Source};
 use crate::pipeline::{self, Config};
 
 const PUZZLE: &str =
@@ -179,15 +179,13 @@ fn one_by_one(input: &[u8], options: &ReaderOptions) -> Vec<Record> {
 
 /// Every record of `input`, read in blocks of about `size` records' worth of bytes and parsed.
 fn in_blocks(input: &[u8], options: &ReaderOptions, size: usize) -> Vec<Record> {
-    blocks_of(input, options, size, true)
+    blocks_of(input, options, size, Keep::default())
 }
 
-/// [`in_blocks`], the records keeping their text or not ([`Reader::drop_text`]).
-fn blocks_of(input: &[u8], options: &ReaderOptions, size: usize, text: bool) -> Vec<Record> {
+/// [`in_blocks`], the records of CSV input keeping what `keep` says ([`Reader::keep`]).
+fn blocks_of(input: &[u8], options: &ReaderOptions, size: usize, keep: Keep) -> Vec<Record> {
     let mut reader = Reader::open(vec![Source::Bytes(input.to_vec())], options).expect("open");
-    if !text {
-        reader.drop_text();
-    }
+    reader.keep(keep);
     let mut block = crate::input::Block::default();
     let mut records = Vec::new();
     while reader.read_block(&mut block, size).expect("read") {
@@ -227,13 +225,20 @@ fn csv_blocks_match_one_by_one(
     };
     let want = one_by_one(text.as_bytes(), &options);
     prop_assert_eq!(in_blocks(text.as_bytes(), &options, size), want.clone());
-    // records that need not keep their text: the same puzzles, lines and reasons
-    let lean = blocks_of(text.as_bytes(), &options, size, false);
+    // records that keep less of their rows: the same puzzles, lines and reasons, and what they
+    // keep is what the others hold
     let key = |r: &Record| (r.source, r.line, r.puzzle.clone());
-    prop_assert_eq!(
-        lean.iter().map(key).collect::<Vec<_>>(),
-        want.iter().map(key).collect::<Vec<_>>()
-    );
+    for (fields, cells) in [(false, false), (true, false), (false, true)] {
+        let lean = blocks_of(text.as_bytes(), &options, size, Keep { fields, cells });
+        prop_assert_eq!(
+            lean.iter().map(key).collect::<Vec<_>>(),
+            want.iter().map(key).collect::<Vec<_>>()
+        );
+        for (a, b) in lean.iter().zip(&want) {
+            prop_assert!(!fields || a.fields == b.fields);
+            prop_assert!(!cells || a.cells == b.cells);
+        }
+    }
     Ok(())
 }
 

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use sudoku_batch::input::Block;
+use sudoku_batch::input::{Block, Keep};
 use sudoku_batch::output::{self, Format, Output, OutputFormat};
 use sudoku_batch::pipeline::{self, Config, Steps};
 use sudoku_batch::solver;
@@ -55,10 +55,12 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
     let options = super::output_options(&reader, &args.input, args.no_timings);
     let resolved = super::record_format(&args.out).resolve(reader.format());
-    if matches!(resolved, OutputFormat::Line | OutputFormat::Grid) {
-        // solutions and statuses only: the records' text is not written
-        reader.drop_text();
-    }
+    // what the output writes of a CSV row: its columns (CSV), the puzzle as read (JSONL), or
+    // neither (solutions and statuses only)
+    reader.keep(Keep {
+        fields: resolved == OutputFormat::Csv,
+        cells: resolved == OutputFormat::Jsonl,
+    });
     let format = output::formatter(resolved, reader.header(), &options);
     let mut output = Output::new(out, format.as_ref());
     let config = Config {

@@ -30,7 +30,7 @@ use std::io::{self, BufRead};
 
 use super::bounded;
 use super::detect::{PUZZLE_COLUMNS, excerpt, names_excerpt, plural, set_optional_text, to_text};
-use super::{Column, Fields, Record};
+use super::{Column, Fields, Keep, Record};
 use crate::grid::Grid;
 
 /// What reading one row found.
@@ -83,8 +83,8 @@ pub(crate) struct CsvReader<R> {
     pipe: bool,
     /// The line being read, in pipe mode.
     pipe_line: Vec<u8>,
-    /// Records keep their text (see [`CsvReader::set_text`]).
-    text: bool,
+    /// What records keep of their row (see [`CsvReader::set_keep`]).
+    keep: Keep,
 }
 
 /// A new parser of CSV rows with `delimiter` (quotes `"`, doubled inside quotes; rows end at LF).
@@ -113,7 +113,7 @@ pub(crate) struct CsvSettings {
     column: usize,
     solution_column: Option<usize>,
     max: usize,
-    text: bool,
+    keep: Keep,
 }
 
 impl<R: BufRead> CsvReader<R> {
@@ -150,7 +150,7 @@ impl<R: BufRead> CsvReader<R> {
             plain: false,
             pipe: false,
             pipe_line: Vec::new(),
-            text: true,
+            keep: Keep::default(),
         }
     }
 
@@ -173,7 +173,7 @@ impl<R: BufRead> CsvReader<R> {
         reader.pipe = settings.pipe;
         reader.column = settings.column;
         reader.solution_column = settings.solution_column;
-        reader.text = settings.text;
+        reader.keep = settings.keep;
         reader
     }
 
@@ -186,7 +186,7 @@ impl<R: BufRead> CsvReader<R> {
             column: self.column,
             solution_column: self.solution_column,
             max: self.max,
-            text: self.text,
+            keep: self.keep,
         }
     }
 
@@ -505,12 +505,11 @@ impl<R: BufRead> CsvReader<R> {
         self.pipe = pipe;
     }
 
-    /// Whether records keep their text: the row's fields and the puzzle's cells as read (true
-    /// unless set otherwise). Without it, the simple rows of input with no quote (see
-    /// [`CsvReader::read_simple_row`]) are read into records with no fields and no cells, for
-    /// output that writes only solutions and statuses; other rows keep theirs.
-    pub(crate) fn set_text(&mut self, text: bool) {
-        self.text = text;
+    /// What records keep of their row (everything unless set otherwise): the simple rows of
+    /// input with no quote (see [`CsvReader::read_simple_row`]) are read into records without
+    /// what `keep` leaves out; other rows keep everything.
+    pub(crate) fn set_keep(&mut self, keep: Keep) {
+        self.keep = keep;
     }
 
     /// Reads rows as [`CsvReader::read_plain_row`] does: for input known to hold no quote.
@@ -664,37 +663,30 @@ impl<R: BufRead> CsvReader<R> {
         let Ok(text) = std::str::from_utf8(row.strip_suffix(b"\r").unwrap_or(row)) else {
             return Ok(false);
         };
-        if !self.text && self.solution_column.is_none() {
-            // looked at where the puzzle is, not copied (see `set_text`)
-            let (field, n) = puzzle_field(text.as_bytes(), self.delimiter, self.column);
-            if n != self.width || (n == 1 && field.is_empty()) {
-                return Ok(false);
-            }
-            record.puzzle = Grid::parse(field).map_err(|e| e.to_string());
+        // the fields, when kept or needed for the given solution; else the row is looked at
+        // where the puzzle is, not copied
+        let (field, n) = if self.keep.fields || self.solution_column.is_some() {
+            record.fields.set_plain_row(text, self.delimiter);
+            let n = record.fields.len();
+            (record.fields.get(self.column).unwrap_or_default(), n)
+        } else {
             record.fields.clear();
-            record.cells.clear();
-            record.solution = None;
-            record.source = source;
-            self.row_read(length, lf.is_some(), record);
-            return Ok(true);
-        }
-        record.fields.set_plain_row(text, self.delimiter);
-        let n = record.fields.len();
-        let Some(field) = record.fields.get(self.column).filter(|_| n == self.width) else {
-            return Ok(false);
+            puzzle_field(text, self.delimiter, self.column)
         };
         let field = field.trim_ascii();
-        if n == 1 && field.is_empty() {
-            return Ok(false); // a blank row, read past
+        if n != self.width || (n == 1 && field.is_empty()) {
+            return Ok(false); // the header's width or not, and a blank row is read past
         }
         let puzzle = Grid::parse(field.as_bytes()).map_err(|e| e.to_string());
-        set_cells(
-            &mut record.cells,
-            &record.fields,
-            self.column,
-            field.as_bytes(),
-            puzzle.is_ok(),
-        );
+        match (&puzzle, self.keep.cells) {
+            (_, false) => record.cells.clear(),
+            // a puzzle is ASCII, and its field was checked with the row
+            (Ok(_), true) => {
+                record.cells.clear();
+                record.cells.push_str(field);
+            }
+            (Err(_), true) => record.cells = excerpt(field.as_bytes()),
+        }
         record.puzzle = puzzle;
         record.source = source;
         self.row_read(length, lf.is_some(), record);
@@ -747,11 +739,11 @@ impl<R: BufRead> CsvReader<R> {
     }
 }
 
-/// The field `column` of `row` (a row with no quote, split at `delimiter`; empty when the row
-/// has fewer fields), trimmed, and the number of fields of the row.
-fn puzzle_field(row: &[u8], delimiter: u8, column: usize) -> (&[u8], usize) {
+/// The field `column` of `row` (a row with no quote, split at `delimiter`, an ASCII byte; empty
+/// when the row has fewer fields), and the number of fields of the row.
+fn puzzle_field(row: &str, delimiter: u8, column: usize) -> (&str, usize) {
     let (mut start, mut end, mut n) = (0, row.len(), 1);
-    for at in memchr::memchr_iter(delimiter, row) {
+    for at in memchr::memchr_iter(delimiter, row.as_bytes()) {
         // the delimiter that ends field n - 1 and starts field n
         if n == column {
             start = at + 1;
@@ -761,11 +753,11 @@ fn puzzle_field(row: &[u8], delimiter: u8, column: usize) -> (&[u8], usize) {
         n += 1;
     }
     let field = if n > column {
-        &row[start..end]
+        row.get(start..end)
     } else {
-        &[][..]
+        None
     };
-    (field.trim_ascii(), n)
+    (field.unwrap_or_default(), n)
 }
 
 /// Sets a record's `cells` for its puzzle `field` (as read, trimmed): when the puzzle parsed,

@@ -178,6 +178,25 @@ impl Echo {
     }
 }
 
+/// What records of CSV input keep of their rows besides the puzzle ([`Reader::keep`]): both
+/// by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keep {
+    /// Every field of the row, in [`Record::fields`].
+    pub fields: bool,
+    /// The puzzle field as read, in [`Record::cells`].
+    pub cells: bool,
+}
+
+impl Default for Keep {
+    fn default() -> Keep {
+        Keep {
+            fields: true,
+            cells: true,
+        }
+    }
+}
+
 /// One input record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
@@ -458,8 +477,8 @@ pub struct Reader {
     solutions: bool,
     /// 0-based CSV solution column, when reading solutions from CSV input that has one.
     solution_column: Option<usize>,
-    /// Records keep their text ([`Reader::drop_text`]).
-    text: bool,
+    /// What records of CSV input keep of their rows ([`Reader::keep`]).
+    keep: Keep,
 }
 
 impl Reader {
@@ -521,7 +540,7 @@ impl Reader {
             failed: None,
             solutions: false,
             solution_column: None,
-            text: true,
+            keep: Keep::default(),
         };
         while !reader.resolved && reader.next < reader.origins.len() {
             reader.open_next_or_stop()?;
@@ -747,15 +766,15 @@ impl Reader {
         Ok(())
     }
 
-    /// From now on, records need not keep their text, for output that writes only solutions and
-    /// statuses: the simple rows of CSV blocks with no quote in them (the rows of a Kaggle-style
-    /// file) are then read into records whose [`Record::fields`] and [`Record::cells`] are
-    /// empty, sparing a copy of every row. Any other record keeps its text. Given solutions, if
-    /// read, are kept.
-    pub fn drop_text(&mut self) {
-        self.text = false;
+    /// From now on, records of CSV input keep only what `keep` says of their rows, for output
+    /// that writes nothing else: the simple rows of CSV blocks with no quote in them (the rows
+    /// of a Kaggle-style file) are then read without copying the rest, leaving
+    /// [`Record::fields`] or [`Record::cells`] empty. Any other record keeps everything, and so
+    /// do line and grid input. Given solutions, if read, are kept.
+    pub fn keep(&mut self, keep: Keep) {
+        self.keep = keep;
         if let Some((_, Active::Csv(reader))) = &mut self.active {
-            reader.set_text(false);
+            reader.set_keep(keep);
         }
     }
 
@@ -981,7 +1000,7 @@ impl Reader {
                 }
                 reader.set_column(self.puzzle_column);
                 reader.set_solution_column(self.solution_column);
-                reader.set_text(self.text);
+                reader.set_keep(self.keep);
                 Active::Csv(Box::new(reader))
             }
         };

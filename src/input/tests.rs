@@ -926,20 +926,18 @@ fn refilled_batches_hold_the_same_records_as_fresh_ones() {
 }
 
 #[test]
-fn records_without_text_have_the_same_puzzles_lines_and_reasons() {
-    // simple rows, which drop their text, among rows that keep it (a wrong width, a blank
-    // line, a space row, a CRLF end, a bad puzzle, a row before a second input's header)
+fn records_keeping_less_have_the_same_puzzles_lines_and_reasons() {
+    // simple rows, which keep only what they are told, among rows that keep everything (a wrong
+    // width, a blank line, a space row, a bad puzzle, a second input's header)
     let first = format!(
         "id,puzzle,note\n1,{PUZZLE},a\n2,{PUZZLE}\n\n   \n3, {PUZZLE} ,c\r\n4,{},d\n",
         &PUZZLE[1..]
     );
     let second = format!("id,puzzle,note\n5,{PUZZLE},e\n");
     let inputs: [&[u8]; 2] = [first.as_bytes(), second.as_bytes()];
-    let read = |text: bool| {
+    let read = |keep: Keep| {
         let mut reader = memory(&inputs, &options(InputFormat::Csv)).unwrap();
-        if !text {
-            reader.drop_text();
-        }
+        reader.keep(keep);
         let mut block = Block::default();
         let mut records = Vec::new();
         while reader.read_block(&mut block, 1).unwrap() {
@@ -948,21 +946,25 @@ fn records_without_text_have_the_same_puzzles_lines_and_reasons() {
         }
         records
     };
-    let (with, without) = (read(true), read(false));
-    assert_eq!(with.len(), 5);
-    assert_eq!(without.len(), with.len());
-    for (a, b) in with.iter().zip(&without) {
-        assert_eq!((a.source, a.line, &a.puzzle), (b.source, b.line, &b.puzzle));
+    // everything, read one record at a time (not through blocks)
+    let all = read_all(&mut memory(&inputs, &options(InputFormat::Csv)).unwrap());
+    assert_eq!(all.len(), 5);
+    assert_eq!(read(Keep::default()), all);
+    for (fields, cells) in [(false, false), (true, false), (false, true)] {
+        let some = read(Keep { fields, cells });
+        assert_eq!(some.len(), all.len());
+        for (a, b) in all.iter().zip(&some) {
+            assert_eq!((a.source, a.line, &a.puzzle), (b.source, b.line, &b.puzzle));
+            assert!(!fields || a.fields == b.fields);
+            assert!(!cells || a.cells == b.cells);
+        }
+        // what the simple rows, the second input's included, leave out is empty; the row of
+        // the wrong width, and the one read past the blank lines, keep everything
+        assert_eq!(some[1], all[1]);
+        assert_eq!(some[2], all[2]);
+        for i in [0, 3, 4] {
+            assert_eq!(some[i].fields.is_empty(), !fields, "record {i}");
+            assert_eq!(some[i].cells.is_empty(), !cells, "record {i}");
+        }
     }
-    // the simple rows, the second input's included, keep no text; the others keep theirs (the
-    // row after the blank lines is read past them the other way)
-    let kept: Vec<bool> = without.iter().map(|r| !r.fields.is_empty()).collect();
-    assert_eq!(kept, [false, true, true, false, false]);
-    assert!(
-        without
-            .iter()
-            .zip(&kept)
-            .all(|(r, &k)| k || r.cells.is_empty())
-    );
-    assert_eq!(without[1], with[1]);
 }
