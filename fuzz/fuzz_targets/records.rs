@@ -2,18 +2,18 @@
 //! every answer consistent.
 //!
 //! The first byte chooses the options (format, a small or the default record cap, given
-//! solutions read or not); the rest is the input, compressed or not, text or not. Every record
-//! is read, one by one and again in blocks as `solve` reads (the same records both ways); the
-//! first 16 are solved and checked. Checked for each run: records come in strictly
-//! increasing line order (within the input's lines when it
-//! is plain text); a malformed record is exactly one whose puzzle did not parse; the solver's
+//! solutions read or not, the block size and what CSV rows keep); the rest is the input,
+//! compressed or not, text or not. Every record is read, one by one and again in blocks as
+//! `solve` reads (the same records both ways, with what they keep); the first 16 are solved and
+//! checked. Checked for each run: records come in strictly increasing line order (within the
+//! input's lines when it is plain text); a malformed record is exactly one whose puzzle did not parse; the solver's
 //! count, solutions and conflicts agree with `check`'s verdict; every solution solves its
 //! puzzle; and on puzzles with enough givens, the reference solver agrees on the count.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_batch::check::{self, Options, Verdict};
-use sudoku_batch::input::{Block, InputFormat, Reader, ReaderOptions, Source};
+use sudoku_batch::input::{Block, InputFormat, Keep, Reader, ReaderOptions, Source};
 use sudoku_batch::solver::{self, reference};
 
 fuzz_target!(|data: &[u8]| {
@@ -41,19 +41,33 @@ fuzz_target!(|data: &[u8]| {
     while let Ok(1..) = reader.read_batch(64, &mut records) {}
 
     // read again the way `solve` reads, in blocks of 1 to 16 records' worth of bytes parsed
-    // after: the same records (quote-free CSV blocks take another path through the rows)
+    // after, keeping all or part of each CSV row as `solve` asks for its output: the same
+    // records, with what they keep (quote-free CSV blocks take another path through the rows)
     let mut again =
         Reader::open(vec![Source::Bytes(bytes.to_vec())], &options).expect("opened once");
     if knobs & 8 != 0 {
         again.read_solutions(None).expect("read once");
     }
+    let keep = match knobs >> 6 {
+        0 => Keep::default(),
+        1 => Keep { fields: false, cells: false },
+        2 => Keep { fields: true, cells: false },
+        _ => Keep { fields: false, cells: true },
+    };
+    again.keep(keep);
     let mut block = Block::default();
     let mut in_blocks = Vec::new();
-    while let Ok(true) = again.read_block(&mut block, 1 + usize::from(knobs >> 4)) {
+    while let Ok(true) = again.read_block(&mut block, 1 + usize::from((knobs >> 4) & 3) * 5) {
         block.parse();
         in_blocks.extend_from_slice(block.records());
     }
-    assert_eq!(in_blocks, records, "records read in blocks differ");
+    assert_eq!(in_blocks.len(), records.len(), "records read in blocks differ");
+    for (a, b) in in_blocks.iter().zip(&records) {
+        assert_eq!((a.source, a.line, &a.puzzle), (b.source, b.line, &b.puzzle));
+        assert_eq!(a.solution, b.solution);
+        assert!(!keep.fields || a.fields == b.fields, "fields differ");
+        assert!(!keep.cells || a.cells == b.cells, "cells differ");
+    }
 
     for pair in records.windows(2) {
         assert!(pair[0].line < pair[1].line, "lines out of order");
