@@ -30,7 +30,7 @@ use std::io::{self, BufRead};
 
 use super::bounded;
 use super::detect::{PUZZLE_COLUMNS, excerpt, names_excerpt, plural, set_optional_text, to_text};
-use super::{Column, Fields, Keep, Record};
+use super::{Column, Keep, Record};
 use crate::grid::Grid;
 
 /// What reading one row found.
@@ -630,13 +630,9 @@ impl<R: BufRead> CsvReader<R> {
                 } else {
                     Grid::parse(field).map_err(|e| e.to_string())
                 };
-                set_cells(
-                    &mut record.cells,
-                    &record.fields,
-                    self.column,
-                    field,
-                    puzzle.is_ok(),
-                );
+                // a puzzle is ASCII, and its field was checked with the row
+                let parsed = record.fields.get(self.column).filter(|_| puzzle.is_ok());
+                set_cells(&mut record.cells, parsed.map(str::trim_ascii), field);
                 puzzle
             }
         };
@@ -678,14 +674,11 @@ impl<R: BufRead> CsvReader<R> {
             return Ok(false); // the header's width or not, and a blank row is read past
         }
         let puzzle = Grid::parse(field.as_bytes()).map_err(|e| e.to_string());
-        match (&puzzle, self.keep.cells) {
-            (_, false) => record.cells.clear(),
-            // a puzzle is ASCII, and its field was checked with the row
-            (Ok(_), true) => {
-                record.cells.clear();
-                record.cells.push_str(field);
-            }
-            (Err(_), true) => record.cells = excerpt(field.as_bytes()),
+        if self.keep.cells {
+            let parsed = puzzle.is_ok().then_some(field);
+            set_cells(&mut record.cells, parsed, field.as_bytes());
+        } else {
+            record.cells.clear();
         }
         record.puzzle = puzzle;
         record.source = source;
@@ -760,13 +753,13 @@ fn puzzle_field(row: &str, delimiter: u8, column: usize) -> (&str, usize) {
     (field.unwrap_or_default(), n)
 }
 
-/// Sets a record's `cells` for its puzzle `field` (as read, trimmed): when the puzzle parsed,
-/// the text of that field in `fields` (ASCII, checked with the row), or else an excerpt of it.
-fn set_cells(cells: &mut String, fields: &Fields, column: usize, field: &[u8], parsed: bool) {
-    match fields.get(column).filter(|_| parsed) {
+/// Sets a record's `cells` for its puzzle field, `field` as read (trimmed): `parsed`, its text,
+/// when the puzzle parsed, or else an excerpt of it.
+fn set_cells(cells: &mut String, parsed: Option<&str>, field: &[u8]) {
+    match parsed {
         Some(text) => {
             cells.clear();
-            cells.push_str(text.trim_ascii());
+            cells.push_str(text);
         }
         None => *cells = excerpt(field),
     }
