@@ -126,12 +126,39 @@ pub(crate) struct Src<R> {
     /// Bytes of `head` already read.
     at: usize,
     inner: BufReader<R>,
+    /// `head` holds lines handed back by detection, which may not be the stream's bytes as
+    /// they came (a line over the cap is kept short): until they are read, where the stream
+    /// stands is not known ([`Src::pending`]).
+    handed_back: bool,
 }
 
 impl<R: Read> Src<R> {
     /// `head`, then the rest of `inner`.
     pub(crate) fn new(head: Vec<u8>, inner: BufReader<R>) -> Src<R> {
-        Src { head, at: 0, inner }
+        Src {
+            handed_back: !head.is_empty(),
+            head,
+            at: 0,
+            inner,
+        }
+    }
+
+    /// Bytes the stream has given that are not yet read (what is left of `head` and the
+    /// buffer); `None` while lines handed back by detection are left, whose bytes may not be
+    /// the stream's.
+    pub(crate) fn pending(&self) -> Option<usize> {
+        let left = self.head.len() - self.at;
+        (!self.handed_back || left == 0).then_some(left + self.inner.buffer().len())
+    }
+
+    /// The stream.
+    pub(crate) fn get_ref(&self) -> &R {
+        self.inner.get_ref()
+    }
+
+    /// The stream, to be changed (what it has given stays buffered).
+    pub(crate) fn get_mut(&mut self) -> &mut R {
+        self.inner.get_mut()
     }
 }
 
@@ -160,6 +187,7 @@ impl<R: Read> BufRead for Src<R> {
                 // read through: the room is kept for the next direct read's leftovers
                 self.head.clear();
                 self.at = 0;
+                self.handed_back = false;
             }
         } else {
             self.inner.consume(amount);
@@ -174,6 +202,7 @@ impl<R: Read> DirectRead for Src<R> {
         bytes.extend_from_slice(&self.head[self.at..]);
         self.head.clear();
         self.at = 0;
+        self.handed_back = false;
         let buffered = self.inner.buffer().len();
         bytes.extend_from_slice(self.inner.buffer());
         self.inner.consume(buffered);

@@ -143,6 +143,12 @@ pub(crate) fn open(raw: Raw, count: impl Fn(Stream) -> Stream) -> Result<Stream,
     text(decoded, format)
 }
 
+/// True when an input starting with `head` (its first 8 bytes, or all of a shorter one) is
+/// compressed or an archive: read through a decoder, not as it is.
+pub(crate) fn is_compressed(head: &[u8]) -> bool {
+    Format::of(head).is_some()
+}
+
 /// Reads up to `n` bytes (fewer only at the end of the input).
 fn peek(src: &mut impl Read, n: usize) -> io::Result<Vec<u8>> {
     let mut head = Vec::with_capacity(n);

@@ -101,6 +101,16 @@ impl CsvSettings {
     pub(crate) fn delimiter(&self) -> u8 {
         self.delimiter
     }
+
+    /// Bytes a row may hold.
+    pub(crate) fn max(&self) -> usize {
+        self.max
+    }
+
+    /// Every line is a row (pipe mode).
+    pub(crate) fn pipe(&self) -> bool {
+        self.pipe
+    }
 }
 
 /// What reading a CSV input's rows takes besides the bytes: enough to read the rows of a block on
@@ -292,6 +302,16 @@ impl<R: BufRead> CsvReader<R> {
     /// The line of the next byte to read.
     pub(crate) fn next_line(&self) -> u64 {
         self.next_line
+    }
+
+    /// The source of the rows.
+    pub(crate) fn src(&self) -> &R {
+        &self.src
+    }
+
+    /// The blocks read so far end where a row may start (see [`CsvReader::read_block`]).
+    pub(crate) fn at_row_start(&self) -> bool {
+        self.boundaries.at_row_start()
     }
 
     /// The next record, `None` at the end of the input.
@@ -807,7 +827,7 @@ fn split_plain(
 /// past to the end of the line where that happens). Fed the input in pieces, it says whether the
 /// bytes fed so far end where a row may start, which is where a block can be cut.
 #[derive(Debug, Clone)]
-struct Boundaries {
+pub(crate) struct Boundaries {
     state: Quoting,
     /// Bytes of the current row fed so far.
     taken: usize,
@@ -836,7 +856,7 @@ enum Quoting {
 }
 
 impl Boundaries {
-    fn new(delimiter: u8, max: usize) -> Boundaries {
+    pub(crate) fn new(delimiter: u8, max: usize) -> Boundaries {
         Boundaries {
             state: Quoting::RowStart,
             taken: 0,
@@ -847,12 +867,12 @@ impl Boundaries {
     }
 
     /// True when the bytes fed so far end where a row may start.
-    fn at_row_start(&self) -> bool {
+    pub(crate) fn at_row_start(&self) -> bool {
         self.state == Quoting::RowStart
     }
 
     /// Feeds the next bytes of the input (whole lines, except perhaps the input's last).
-    fn feed(&mut self, bytes: &[u8]) {
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
         // from a row start, bytes with no quote are rows that end at each LF (a row over the cap
         // ends at its own LF too): only where the last line ends matters
         if self.state == Quoting::RowStart && memchr::memchr(b'"', bytes).is_none() {

@@ -62,6 +62,11 @@ impl<R: BufRead> LineReader<R> {
         self.line
     }
 
+    /// The source of the lines.
+    pub(crate) fn src(&self) -> &R {
+        &self.src
+    }
+
     /// Given solutions are read.
     pub(crate) fn solutions(&self) -> bool {
         self.solutions

@@ -968,3 +968,288 @@ fn records_keeping_less_have_the_same_puzzles_lines_and_reasons() {
         }
     }
 }
+
+/// What reading gave: the records, then the error that ended reading, if any.
+type Outcome = (Vec<Record>, Option<String>);
+
+/// The files `paths` opened, with solutions read when `solutions`; `None` when they cannot be.
+fn open_paths(
+    paths: &[&std::path::Path],
+    options: &ReaderOptions,
+    solutions: bool,
+) -> Option<Reader> {
+    let sources = paths
+        .iter()
+        .map(|p| Source::Path(p.to_path_buf()))
+        .collect();
+    let mut reader = Reader::open(sources, options).ok()?;
+    if solutions {
+        reader.read_solutions(None).ok()?;
+    }
+    Some(reader)
+}
+
+/// What the files `paths` give read in blocks made of chunks of `chunk` bytes and parsed in
+/// order, with the number of blocks that were chunks; `None` when they cannot be opened.
+fn read_in_chunks(
+    paths: &[&std::path::Path],
+    options: &ReaderOptions,
+    chunk: u64,
+    solutions: bool,
+) -> Option<(Outcome, usize)> {
+    let mut reader = open_paths(paths, options, solutions)?;
+    reader.read_files_in_chunks(true);
+    reader.chunk_bytes = Some(chunk);
+    let mut block = Block::default();
+    let (mut records, mut chunks) = (Vec::new(), 0);
+    let error = loop {
+        match reader.read_block(&mut block, 1) {
+            Ok(true) => {}
+            Ok(false) => break None,
+            Err(e) => break Some(e.to_string()),
+        }
+        chunks += usize::from(matches!(block.layout, Layout::Chunk { .. }));
+        block.parse();
+        records.extend_from_slice(block.records());
+    };
+    Some(((records, error), chunks))
+}
+
+/// What the files `paths` give read one record at a time (never in chunks).
+fn read_serially(
+    paths: &[&std::path::Path],
+    options: &ReaderOptions,
+    solutions: bool,
+) -> Option<Outcome> {
+    let mut reader = open_paths(paths, options, solutions)?;
+    let mut records = Vec::new();
+    let error = loop {
+        match reader.read_batch(7, &mut records) {
+            Ok(0) => break None,
+            Ok(_) => {}
+            Err(e) => break Some(e.to_string()),
+        }
+    };
+    Some((records, error))
+}
+
+#[test]
+fn files_read_in_chunks_give_the_records_read_one_by_one() {
+    let rows = |n: usize| -> String {
+        (0..n)
+            .map(|i| format!("{i},{PUZZLE},{}\n", &PUZZLE[..i % 81]))
+            .collect()
+    };
+    let long = "9".repeat(300);
+    let cases: Vec<(InputFormat, usize, String)> = vec![
+        // Kaggle-like rows, no final LF
+        (
+            InputFormat::Csv,
+            4096,
+            format!("id,puzzle,note\n{}9,{PUZZLE},x", rows(40)),
+        ),
+        // quoted fields holding line ends and delimiters, across many lines; doubled quotes
+        (
+            InputFormat::Csv,
+            4096,
+            format!(
+                "id,puzzle,note\n{}7,{PUZZLE},\"a\nb,\n\n\"\"c\"\"\n{}\"\n{}\"x\"\"\n\n\"\n",
+                rows(5),
+                rows(3),
+                rows(4)
+            ),
+        ),
+        // CRLF, blank and space rows, wrong widths, a row over the cap, a quoted row over the
+        // cap whose line ends are inside the quotes (read past to the end of a line in them)
+        (
+            InputFormat::Csv,
+            200,
+            format!(
+                "id,puzzle,note\r\n{}\r\n\r\n   \n1,{PUZZLE}\n2,{PUZZLE},{long}\n3,{PUZZLE},\"{long}\n{long}\n\"\n{}",
+                rows(6),
+                rows(6)
+            ),
+        ),
+        // lines: comments, blank lines, a line over the cap, no final LF
+        (
+            InputFormat::Line,
+            200,
+            format!(
+                "# c\n{PUZZLE}\n\n{PUZZLE} 1 2\n{long}\n# x\n{}\n{PUZZLE}",
+                [PUZZLE; 20].join("\n")
+            ),
+        ),
+    ];
+    for (case, (format, max, text)) in cases.iter().enumerate() {
+        let file = temp_file(text.as_bytes());
+        let second = temp_file(text.as_bytes());
+        let paths = [file.path(), second.path()];
+        let options = ReaderOptions {
+            max_record: *max,
+            ..options(*format)
+        };
+        let want = read_serially(&paths, &options, false).unwrap();
+        assert!(want.0.len() > 10 && want.1.is_none(), "case {case}");
+        for chunk in [1, 2, 3, 5, 8, 13, 40, 81, 100, 165, 400, 1000, 1 << 20] {
+            let (got, chunks) = read_in_chunks(&paths, &options, chunk, false).unwrap();
+            assert_eq!(got, want, "case {case}, chunks of {chunk} bytes");
+            assert!(
+                chunks >= 2,
+                "case {case}, chunk {chunk}: read in {chunks} chunks"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_files_read_in_chunks_give_the_records_read_one_by_one() {
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let (mut compared, mut chunked) = (0, 0);
+    for round in 0..3000 {
+        // inputs of a few hundred bytes, so that they take several chunks; UTF-8 (bytes that
+        // are not would make most inputs unreadable, which says nothing of chunks)
+        let mut input = || -> Vec<u8> {
+            let mut bytes: Vec<u8> = (0..4).flat_map(|_| garbage(&mut rng)).collect();
+            bytes.retain(|b| ![0xFF, 0xFE, 0x80].contains(b));
+            bytes
+        };
+        let files = [input(), input()].map(|g| temp_file(&g));
+        let paths: Vec<&std::path::Path> = files.iter().map(|f| f.path()).collect();
+        let format = [InputFormat::Auto, InputFormat::Line, InputFormat::Csv][round % 3];
+        let options = ReaderOptions {
+            max_record: [40, 90, 200, DEFAULT_MAX_RECORD][rng.below(4)],
+            ..options(format)
+        };
+        let solutions = round % 2 == 0;
+        let chunk = 1 + rng.below(120) as u64;
+        let Some(want) = read_serially(&paths, &options, solutions) else {
+            continue;
+        };
+        let (got, chunks) = read_in_chunks(&paths, &options, chunk, solutions).unwrap();
+        assert_eq!(got, want, "round {round}, chunks of {chunk} bytes");
+        compared += got.0.len();
+        chunked += chunks;
+    }
+    assert!(
+        compared > 50_000 && chunked > 100_000,
+        "{compared} {chunked}"
+    );
+}
+
+#[test]
+fn chunks_read_on_many_threads_at_once_keep_their_rows_and_lines() {
+    // every chunk handed out first, then all parsed at once, each on its own thread: each
+    // waits for the ones before it to say where they ended, whatever order they start in
+    let text = format!(
+        "id,puzzle,note\n{}",
+        (0..300)
+            .map(|i| if i % 7 == 0 {
+                format!("{i},{PUZZLE},\"q\n{i}\"\n")
+            } else {
+                format!("{i},{PUZZLE},n\n")
+            })
+            .collect::<String>()
+    );
+    let file = temp_file(text.as_bytes());
+    let paths = [file.path()];
+    let options = options(InputFormat::Csv);
+    let (want, _) = read_serially(&paths, &options, false).unwrap();
+    for chunk in [50, 333, 1000] {
+        let mut reader = Reader::open(vec![Source::Path(file.path().into())], &options).unwrap();
+        reader.read_files_in_chunks(true);
+        reader.chunk_bytes = Some(chunk);
+        let mut blocks = Vec::new();
+        loop {
+            let mut block = Block::default();
+            if !reader.read_block(&mut block, 1).unwrap() {
+                break;
+            }
+            blocks.push(block);
+            // the end of the file is told only once every chunk has been read: parse them now
+            if blocks.len() as u64 * chunk >= text.len() as u64 {
+                std::thread::scope(|scope| {
+                    for block in blocks.iter_mut().rev() {
+                        scope.spawn(move || block.parse());
+                    }
+                });
+            }
+        }
+        let got: Vec<Record> = blocks.iter().flat_map(|b| b.records().to_vec()).collect();
+        assert_eq!(got, want, "chunks of {chunk} bytes");
+    }
+}
+
+#[test]
+fn a_file_that_grows_while_read_in_chunks_is_read_to_its_new_end() {
+    let mut file = temp_file(format!("{PUZZLE}\n{PUZZLE}\n").as_bytes());
+    let mut reader = Reader::open(
+        vec![Source::Path(file.path().into())],
+        &options(InputFormat::Line),
+    )
+    .unwrap();
+    reader.read_files_in_chunks(true);
+    reader.chunk_bytes = Some(100);
+    let mut block = Block::default();
+    let mut records = Vec::new();
+    let (mut grown, mut chunks) = (false, 0);
+    while reader.read_block(&mut block, 1).unwrap() {
+        chunks += usize::from(matches!(block.layout, Layout::Chunk { .. }));
+        block.parse();
+        records.extend_from_slice(block.records());
+        if !grown {
+            file.write_all(format!("{PUZZLE}\n").repeat(3).as_bytes())
+                .unwrap();
+            file.flush().unwrap();
+            grown = true;
+        }
+    }
+    let lines: Vec<u64> = records.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [1, 2, 3, 4, 5]);
+    assert!(chunks > 0);
+    assert!(records.iter().all(|r| r.puzzle.is_ok()));
+}
+
+#[test]
+fn a_long_line_is_not_read_by_every_chunk_it_crosses() {
+    // one 2 MB line among rows, chunks of 1000 bytes: the chunks it crosses look for a line
+    // start in their own range only, and the one it starts in reads it (capped) to its end
+    for (format, text) in [
+        (
+            InputFormat::Line,
+            format!("{PUZZLE}\n{}\n{PUZZLE}\n", "7".repeat(2 << 20)),
+        ),
+        (
+            InputFormat::Csv,
+            format!(
+                "id,puzzle\n1,{PUZZLE}\n2,\"{}\n\"\n3,{PUZZLE}\n",
+                "7".repeat(2 << 20)
+            ),
+        ),
+    ] {
+        let file = temp_file(text.as_bytes());
+        let options = options(format);
+        let mut reader = Reader::open(vec![Source::Path(file.path().into())], &options).unwrap();
+        reader.read_files_in_chunks(true);
+        reader.chunk_bytes = Some(1000);
+        let mut block = Block::default();
+        let (mut records, mut chunk) = (Vec::new(), None);
+        while reader.read_block(&mut block, 1).unwrap() {
+            if let Layout::Chunk { chunk: c, .. } = &block.layout {
+                chunk.get_or_insert_with(|| c.clone());
+            }
+            block.parse();
+            records.extend_from_slice(block.records());
+        }
+        let (want, _) = read_serially(&[file.path()], &options, false).unwrap();
+        assert_eq!(records, want, "{format:?}");
+        // its chunk looks for its end, then reads it; each chunk it crosses looks at its own
+        // range: three reads at most, where looking on to its end from every one of them
+        // would read it some 2,000 times
+        let scanned = chunk.expect("read in chunks").scanned();
+        assert!(
+            scanned < 4 * text.len() as u64,
+            "{format:?}: {scanned} bytes read for {}",
+            text.len()
+        );
+    }
+}
