@@ -59,7 +59,10 @@ pub enum PipelineError<R, W> {
 }
 
 /// The steps of [`run_batches`] besides reading and writing.
-pub struct Steps<P, W> {
+pub struct Steps<A, P, W> {
+    /// What the reading thread does of `prepare` when it takes it on (all of it, or nothing
+    /// for a batch it must hand on at once).
+    pub ahead: A,
     /// The first step of a batch's work (parsing), which the reading thread may take on: it must
     /// do nothing when run again on a batch it has been run on.
     pub prepare: P,
@@ -73,26 +76,27 @@ pub struct Steps<P, W> {
 /// `read` is handed a recycled batch (a fresh `B::default()` at first, later one already
 /// written) to fill; it returns false at the end, when the batch it was handed is not used.
 ///
-/// The reading thread takes a batch's `prepare` on itself when the pool has at least as many
+/// The reading thread takes a batch's `prepare` on itself (`ahead`) when the pool has at least as many
 /// batches waiting as it has threads: then the pool is the bottleneck and the reading thread
 /// would only wait. With one thread (`-j1`) that keeps parsing beside solving, as it was before
 /// batches were parsed on the pool; with many, the reading thread seldom finds a backlog and
-/// only moves bytes.
+/// only moves bytes (or, for a file read in chunks, hands out where they are).
 ///
 /// In the same way, a batch whose work starts with a batch waiting for every thread is not split
 /// among them by [`map_into`] (the other threads take the waiting batches): on easy puzzles,
 /// splitting every batch cost some 8% of a run's time in joins, steals and wake-ups. A batch that
 /// starts with fewer waiting (a small input, the end of a large one) is split as before.
-pub fn run_batches<B, R, P, W, S, RE, WE>(
+pub fn run_batches<B, R, A, P, W, S, RE, WE>(
     mut read: R,
     pool: &rayon::ThreadPool,
     in_flight: usize,
-    steps: Steps<P, W>,
+    steps: Steps<A, P, W>,
     sink: S,
 ) -> Result<(), PipelineError<RE, WE>>
 where
     B: Default + Send,
     R: FnMut(&mut B) -> Result<bool, RE>,
+    A: Fn(&mut B),
     P: Fn(&mut B) + Sync,
     W: Fn(&mut B) + Sync,
     S: FnMut(&B) -> Result<(), WE> + Send,
@@ -102,7 +106,11 @@ where
     let threads = pool.current_num_threads();
     // batches handed to the pool whose job has not started
     let waiting = &AtomicUsize::new(0);
-    let Steps { prepare, work } = &steps;
+    let Steps {
+        ahead,
+        prepare,
+        work,
+    } = &steps;
     let (free_tx, free_rx) = sync_channel::<B>(in_flight);
     for _ in 0..in_flight {
         // cannot fail: the channel has room for every batch and its receiver is alive
@@ -120,7 +128,7 @@ where
                     break;
                 }
                 if waiting.load(Ordering::Relaxed) >= threads {
-                    prepare(&mut batch);
+                    ahead(&mut batch);
                 }
                 let done_tx = done_tx.clone();
                 let no = batch_no;
@@ -256,6 +264,7 @@ where
         pool,
         config.in_flight,
         Steps {
+            ahead: |_: &mut Mapped<I, T>| {},
             prepare: |_: &mut Mapped<I, T>| {},
             work: |batch: &mut Mapped<I, T>| map_into(&batch.items, &mut batch.results, &work),
         },
@@ -396,6 +405,7 @@ mod tests {
                 // the first two batches keep both threads busy until all five are read, and
                 // neither thread takes another before both have started their work: they start
                 // with at least two waiting; the last starts with none
+                ahead: |_: &mut Batch| {},
                 prepare: |batch: &mut Batch| {
                     while batch.no < 2 && read_count.load(Ordering::SeqCst) < 5 {
                         std::thread::sleep(std::time::Duration::from_millis(1));

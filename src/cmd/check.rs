@@ -85,6 +85,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let mut duplicates = args
         .duplicates
         .map(|mode| Duplicates::with_mode(names.clone(), mode.into()));
+    // files are read by the threads that parse them when there are several (see
+    // `Reader::read_files_in_chunks`); not when looking for duplicates, which parses every
+    // block on the reading thread
+    reader.read_files_in_chunks(threads > 1 && duplicates.is_none());
     let pool_ref = &pool;
     let mut tally = Tally::default();
     let mut listing = Listing::new(args.max_problems);
@@ -118,6 +122,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         &pool,
         config.in_flight,
         Steps {
+            ahead: |batch: &mut Batch| batch.block.parse_ahead(),
             prepare: |batch: &mut Batch| batch.block.parse(),
             work: |batch: &mut Batch| {
                 let records = batch.block.records();

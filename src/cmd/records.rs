@@ -70,6 +70,9 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let out = super::open_output(out_args.output.as_deref(), &args.inputs)?;
     let output_name = super::output_name(out_args.output.as_deref());
     let mut reader = super::open_reader(args, signals.stop_flag())?;
+    // files are read by the threads that parse them when there are several (see
+    // `Reader::read_files_in_chunks`)
+    reader.read_files_in_chunks(threads > 1);
     (command.setup)(&mut reader)?;
     let options = super::output_options(&reader, args, true);
     let resolved = super::record_format(out_args).resolve(reader.format());
@@ -94,6 +97,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         &pool,
         config.in_flight,
         Steps {
+            ahead: |batch: &mut Batch<A>| batch.block.parse_ahead(),
             prepare: |batch: &mut Batch<A>| batch.block.parse(),
             work: |batch: &mut Batch<A>| {
                 map_batch(batch, format.as_ref(), names, command.answer, &records_read);

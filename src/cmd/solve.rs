@@ -53,6 +53,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         })
         .transpose()?;
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
+    // files are read by the threads that parse them when there are several (see
+    // `Reader::read_files_in_chunks`)
+    reader.read_files_in_chunks(threads > 1);
     let options = super::output_options(&reader, &args.input, args.no_timings);
     let resolved = super::record_format(&args.out).resolve(reader.format());
     // what the output writes of a CSV row: its columns (CSV), the puzzle as read (JSONL), or
@@ -87,6 +90,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         &pool,
         config.in_flight,
         Steps {
+            ahead: |batch: &mut Batch| batch.block.parse_ahead(),
             prepare: |batch: &mut Batch| batch.block.parse(),
             work: |batch: &mut Batch| {
                 solve_batch(

@@ -49,6 +49,9 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     let test = super::open_output(Some(args.test.as_path()), &args.input.inputs)?;
     // a line is written back whole: read it with every field
     let mut reader = super::open_reader_echo(&args.input, signals.stop_flag(), Echo::Line)?;
+    // files are read by the threads that parse them when there are several (see
+    // `Reader::read_files_in_chunks`)
+    reader.read_files_in_chunks(threads > 1);
     let options = super::output_options(&reader, &args.input, true);
     let format = output::rows_formatter(reader.header(), &options);
     let mut train_output = Output::new(train, format.as_ref());
@@ -66,6 +69,7 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
         &pool,
         config.in_flight,
         Steps {
+            ahead: |batch: &mut Batch| batch.block.parse_ahead(),
             prepare: |batch: &mut Batch| batch.block.parse(),
             work: |batch: &mut Batch| {
                 let records = batch.block.records();

@@ -407,3 +407,89 @@ fn binary_input_is_an_error_that_says_what_it_looks_like() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_regular_file_read_in_chunks_gives_what_its_bytes_on_stdin_give() {
+    // a file is read in chunks on the pool, stdin as a stream: the same records, lines and
+    // reasons, with quoted line ends, CRLF, blank lines and rows over the cap across the cuts
+    let mut text = String::from("id,puzzle,note\r\n");
+    for i in 0..3000 {
+        text += &match i % 11 {
+            0 => format!("{i},{PUZZLE},\"a\nb,\n\"\"c\"\"\"\n"),
+            3 => format!("{i},{PUZZLE},{}\n", "x".repeat(300)),
+            5 => format!(
+                "{i},{PUZZLE},\"{}\n{}\"\n",
+                "y".repeat(200),
+                "z".repeat(200)
+            ),
+            7 => "\r\n\n".to_string(),
+            8 => format!("{i},{}\n", &PUZZLE[1..]),
+            _ => format!("{i},{PUZZLE},n\r\n"),
+        };
+    }
+    let dir = Workdir::new();
+    let path = dir.write("rows.csv", &text);
+    let path = path.to_str().unwrap();
+    let solve = ["solve", "--no-timings", "--max-record"];
+    let runs: [&[&str]; 5] = [
+        &[
+            &solve[..],
+            &["300", "-j2", "--batch-size", "3", "-O", "jsonl"],
+        ]
+        .concat(),
+        &[
+            &solve[..],
+            &["300", "-j2", "--batch-size", "50", "-O", "csv"],
+        ]
+        .concat(),
+        &[
+            &solve[..],
+            &["1000", "-j1", "--batch-size", "7", "-O", "jsonl"],
+        ]
+        .concat(),
+        &["check", "-j2", "--max-record", "300", "-O", "jsonl"],
+        &[
+            "check",
+            "-j2",
+            "--max-record",
+            "300",
+            "--duplicates",
+            "-O",
+            "csv",
+        ],
+    ];
+    for args in runs {
+        let run = |input: &str, stdin: Option<&str>| {
+            let mut cmd = bin();
+            cmd.args(args).arg(input);
+            if let Some(text) = stdin {
+                cmd.write_stdin(text);
+            }
+            let out = cmd.output().unwrap();
+            // the reasons of malformed records and the counts, not the times
+            let stderr = String::from_utf8_lossy(&out.stderr).replace("<stdin>", path);
+            let stderr: Vec<String> = stderr
+                .lines()
+                .filter(|l| l.starts_with(path) || l.contains("records:"))
+                .map(String::from)
+                .collect();
+            // the input's name aside (`<stdin>` is `path`)
+            let stdout = String::from_utf8(out.stdout)
+                .unwrap()
+                .replace("<stdin>", path);
+            (out.status.code(), stdout, stderr)
+        };
+        let from_file = run(path, None);
+        let from_stdin = run("-", Some(&text));
+        // check finds problems: exit 1
+        let code = if args[0] == "solve" { 0 } else { 1 };
+        assert_eq!(from_file.0, Some(code), "{args:?}: {:?}", from_file.2);
+        assert_eq!(from_file.0, from_stdin.0, "{args:?}");
+        assert!(from_file.1 == from_stdin.1, "{args:?}: the outputs differ");
+        assert_eq!(from_file.2, from_stdin.2, "{args:?}");
+        assert!(
+            from_file.1.len() > 2000 * 82 && from_file.2.len() > 20,
+            "{args:?}"
+        );
+    }
+}
