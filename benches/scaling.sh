@@ -3,8 +3,8 @@
 # each output format, against the solver alone on the same puzzles in memory (`bench -j2`), on
 # the 1M-row Kaggle CSV and hard.txt x 4. Best of RUNS; prints a Markdown table: -j2 speedup over
 # -j1 (target 1.8x) and -j2 whole process / bench -j2 (target at most 1.3). Then the serial
-# stage alone (the reader cutting blocks, benches/io.rs read_blocks) on the same files: the
-# records/s it reaches cap a run on any number of cores.
+# reader alone (cutting blocks, benches/io.rs read_blocks) on the same files: the records/s it
+# reaches cap a run of a stream, or of a file at -j1, on any number of cores.
 #
 #   bash benches/scaling.sh [OLD_BINARY]
 #
@@ -68,10 +68,12 @@ print("%.4f" % (float(row["usec_per_puzzle"]) * int(row["puzzles"]) / 1e6))
     done
 done
 
-# The serial stage alone: the reader cutting the same inputs into blocks (benches/io.rs,
-# read_blocks), nothing parsed or solved. Its records/s cap a run on any number of cores.
+# The serial reader alone: cutting the same inputs into blocks (benches/io.rs, read_blocks),
+# nothing parsed or solved. It reads streams (stdin, compressed input) and files at -j1; its
+# records/s cap a run of those on any number of cores. With more threads a file is read in
+# chunks by the pool, and the reading thread copies nothing (benches/serial_stages.sh).
 echo
-echo "Serial stage (reader alone, read_blocks): records/s, the cap on any core count"
+echo "Serial reader alone (read_blocks; streams, and files at -j1): records/s, the cap on any core count"
 echo
 IO_BENCH_CSV="$TMP/kaggle1m.csv" IO_BENCH_LINE="$TMP/hard_x4.txt" \
     cargo bench --quiet --bench io -- read_blocks 2>&1 | grep -E "fastest|read_blocks|csv|line|item/s"

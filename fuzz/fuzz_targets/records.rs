@@ -3,8 +3,9 @@
 //!
 //! The first byte chooses the options (format, a small or the default record cap, given
 //! solutions read or not, the block size and what CSV rows keep); the rest is the input,
-//! compressed or not, text or not. Every record is read, one by one and again in blocks as
-//! `solve` reads (the same records both ways, with what they keep); the first 16 are solved and
+//! compressed or not, text or not. Every record is read, one by one, again in blocks as
+//! `solve` reads (the same records both ways, with what they keep), and again from a file read
+//! in chunks (the same records, all they hold); the first 16 are solved and
 //! checked. Checked for each run: records come in strictly increasing line order (within the
 //! input's lines when it is plain text); a malformed record is exactly one whose puzzle did not parse; the solver's
 //! count, solutions and conflicts agree with `check`'s verdict; every solution solves its
@@ -15,6 +16,17 @@ use libfuzzer_sys::fuzz_target;
 use sudoku_batch::check::{self, Options, Verdict};
 use sudoku_batch::input::{Block, InputFormat, Keep, Reader, ReaderOptions, Source};
 use sudoku_batch::solver::{self, reference};
+
+/// The records of `reader` read in blocks of `records` records' worth of bytes, parsed after.
+fn read_blocks(reader: &mut Reader, records: usize) -> Vec<sudoku_batch::input::Record> {
+    let mut block = Block::default();
+    let mut out = Vec::new();
+    while let Ok(true) = reader.read_block(&mut block, records) {
+        block.parse();
+        out.extend_from_slice(block.records());
+    }
+    out
+}
 
 fuzz_target!(|data: &[u8]| {
     let Some((&knobs, bytes)) = data.split_first() else {
@@ -55,12 +67,8 @@ fuzz_target!(|data: &[u8]| {
         _ => Keep { fields: false, cells: true },
     };
     again.keep(keep);
-    let mut block = Block::default();
-    let mut in_blocks = Vec::new();
-    while let Ok(true) = again.read_block(&mut block, 1 + usize::from((knobs >> 4) & 3) * 5) {
-        block.parse();
-        in_blocks.extend_from_slice(block.records());
-    }
+    let block_records = 1 + usize::from((knobs >> 4) & 3) * 5;
+    let in_blocks = read_blocks(&mut again, block_records);
     assert_eq!(in_blocks.len(), records.len(), "records read in blocks differ");
     for (a, b) in in_blocks.iter().zip(&records) {
         assert_eq!((a.source, a.line, &a.puzzle), (b.source, b.line, &b.puzzle));
@@ -68,6 +76,21 @@ fuzz_target!(|data: &[u8]| {
         assert!(!keep.fields || a.fields == b.fields, "fields differ");
         assert!(!keep.cells || a.cells == b.cells, "cells differ");
     }
+
+    // and from a file, read in chunks by `pread` (when plain: a compressed file is a stream),
+    // each chunk from where the one before it ended: the same records, all they hold
+    let path = std::env::temp_dir().join(format!("sudoku-batch-fuzz-{}", std::process::id()));
+    std::fs::write(&path, bytes).expect("temporary file written");
+    let from_file = Reader::open(vec![Source::Path(path.clone())], &options).ok().map(|mut r| {
+        if knobs & 8 != 0 {
+            r.read_solutions(None).expect("read once");
+        }
+        r.read_files_in_chunks(true);
+        read_blocks(&mut r, block_records)
+    });
+    let _ = std::fs::remove_file(&path);
+    let from_file = from_file.expect("a file opens as its bytes do");
+    assert!(from_file == records, "records read in chunks differ");
 
     for pair in records.windows(2) {
         assert!(pair[0].line < pair[1].line, "lines out of order");

@@ -8,10 +8,13 @@
 //! from where the one before it ended up to the first line start at or after its nominal end
 //! (and, for CSV, on to where a row may start: a quoted field may hold line ends, which
 //! [`Boundaries`] follows). Where the chunk before ended, and the line there, is only known once
-//! that chunk has been read, so each chunk is first read from a guess, the first line start at or
-//! after its nominal start, before it waits for the one before it to say where it ended
-//! ([`Chain`]). That is nearly always the guess, and then what was read is kept; otherwise (a
-//! quoted line end at the cut, a file that changed) the chunk is read again from there.
+//! that chunk has been read, so each chunk is first read from a guess, the first line start in
+//! its own range, before it waits for the one before it to say where it ended ([`Chain`]). That
+//! is nearly always the guess, and then what was read is kept; otherwise (a quoted line end at
+//! the cut, a file that changed) the chunk is read again from there, and a chunk that the one
+//! before has read past holds nothing. A chunk looks for its first line start in its own range
+//! only, and for the end of its last line past it: a long line is read by the chunk it starts
+//! in, not again by every chunk it crosses.
 //!
 //! Waiting cannot deadlock on the pool: chunks are handed out in order and taken from the
 //! pool's queue in order, and a chunk says where it ended before any work of its batch could
