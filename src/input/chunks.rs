@@ -412,7 +412,8 @@ impl Chunks {
     /// The next chunk, `None` once the file has ended where the last one ended; the error of a
     /// chunk that failed (with the line of the last whole line read before it), once the
     /// chunks before it have been handed out. Waits for the chunks handed out to be read before
-    /// saying the file has ended (it is looked at again then: a file that grew goes on).
+    /// saying the file has ended, and then reads on if a byte follows (a file that grew, or
+    /// whose length was told short).
     pub(crate) fn next(&mut self) -> Result<Option<Chunk>, (io::Error, u64)> {
         if let Some(failure) = self.chain.take_failure() {
             return Err(failure);
@@ -423,8 +424,14 @@ impl Chunks {
                 return Err(self.chain.take_failure().unwrap_or((error, 0)));
             };
             self.len = self.chain.file.metadata().map_err(|e| (e, 0))?.len();
+            // a length may be told short (a file in /proc says 0): the end is where no byte is
             if end >= self.len {
-                return Ok(None);
+                let mut byte = [0u8];
+                match self.chain.file.read_at(&mut byte, end) {
+                    Ok(0) => return Ok(None),
+                    Ok(_) => self.len = end + 1,
+                    Err(e) => return Err((e, 0)),
+                }
             }
             self.from = end;
             self.exact = true;
@@ -474,6 +481,27 @@ mod tests {
         assert_eq!(error.raw_os_error(), Some(9), "EBADF: {error}");
         assert_eq!(line, 0);
         assert!(chunks.chain.take_failure().is_none(), "told once");
+    }
+
+    #[test]
+    fn a_file_longer_than_its_told_length_is_read_to_its_end() {
+        // a file in /proc tells a length of 0: chunks go on while a byte follows the last read
+        let path = "/proc/filesystems";
+        let text = std::fs::read(path).unwrap();
+        let file = File::open(path).unwrap();
+        assert_eq!(file.metadata().unwrap().len(), 0);
+        assert!(text.len() > 100);
+        let progress = Arc::new(AtomicU64::new(0));
+        let mut chunks = Chunks::new(file, (0, 1), 16, (1000, None), progress).unwrap();
+        let (mut read, mut lines) = (Vec::new(), Vec::new());
+        while let Some(chunk) = chunks.next().unwrap() {
+            let mut bytes = Vec::new();
+            lines.push(chunk.read(&mut bytes));
+            read.extend_from_slice(&bytes);
+        }
+        assert_eq!(read, text);
+        assert_eq!(lines.first(), Some(&1));
+        assert!(lines.windows(2).all(|w| w[0] <= w[1]), "{lines:?}");
     }
 
     #[test]
