@@ -71,7 +71,9 @@ pub struct Steps<A, P, W> {
 }
 
 /// Reads batches with `read`, works each on `pool` (`steps.prepare`, then `steps.work`), and
-/// calls `sink` with each batch, in input order, on a separate writer thread.
+/// calls `sink` with each batch, in input order, on a separate writer thread. Called from
+/// outside the pool: its jobs then start in the order they were read, which chunks of a file
+/// rely on (see `input::chunks`).
 ///
 /// `read` is handed a recycled batch (a fresh `B::default()` at first, later one already
 /// written) to fill; it returns false at the end, when the batch it was handed is not used.
@@ -102,6 +104,10 @@ where
     S: FnMut(&B) -> Result<(), WE> + Send,
     WE: Send,
 {
+    debug_assert!(
+        pool.current_thread_index().is_none(),
+        "run_batches is called from outside its pool"
+    );
     let in_flight = in_flight.max(1);
     let threads = pool.current_num_threads();
     // batches handed to the pool whose job has not started

@@ -17,9 +17,10 @@
 //! in, not again by every chunk it crosses.
 //!
 //! Waiting cannot deadlock on the pool: chunks are handed out in order and taken from the
-//! pool's queue in order, and a chunk says where it ended before any work of its batch could
-//! make its thread take another job; so the first chunk that has not said so is always on top
-//! of its thread, reading.
+//! pool's queue in order (`pipeline::run_batches` runs outside the pool, so its jobs go to the
+//! pool's shared queue, first in, first out), and a chunk says where it ended before any work
+//! of its batch could make its thread take another job; so the first chunk that has not said
+//! so is always on top of its thread, reading.
 //!
 //! A read error ends the chain: the chunk that met it keeps the whole lines read before it and
 //! the error goes to the reader, which returns it after the chunks before; later chunks read
