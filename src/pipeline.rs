@@ -209,12 +209,7 @@ where
     I: Sync,
     T: Send,
 {
-    if splits() {
-        items.par_iter().map(work).collect_into_vec(out);
-    } else {
-        out.clear();
-        out.extend(items.iter().map(work));
-    }
+    map_indexed_into(items.len(), out, |i| work(&items[i]));
 }
 
 /// Maps the indices `0..n` with `work`, as [`map_into`] maps items, into `out`.

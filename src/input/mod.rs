@@ -285,33 +285,12 @@ enum Layout {
 }
 
 impl Layout {
-    /// The same layout for bytes whose first is on `line`.
-    fn on_line(self, first: u64) -> Layout {
-        match self {
-            Layout::Line {
-                source,
-                solutions,
-                max,
-                pipe,
-                echo,
-                ..
-            } => Layout::Line {
-                source,
-                line: first,
-                solutions,
-                max,
-                pipe,
-                echo,
-            },
-            Layout::Csv {
-                source, settings, ..
-            } => Layout::Csv {
-                source,
-                line: first,
-                settings,
-            },
-            other => other,
+    /// The same layout for bytes whose first is on line `first`.
+    fn on_line(mut self, first: u64) -> Layout {
+        if let Layout::Line { line, .. } | Layout::Csv { line, .. } = &mut self {
+            *line = first;
         }
+        self
     }
 }
 
@@ -489,6 +468,30 @@ impl Active {
             Active::Chunks(_) => Err(io::Error::other(
                 "an input read in chunks cannot be read record by record",
             )),
+        }
+    }
+
+    /// How the blocks it reads next are to be parsed (input `source`); `Parsed` for grids, whose
+    /// records are read, and for chunks, which carry theirs.
+    fn block_layout(&self, source: u32) -> Layout {
+        match self {
+            Active::Line(r) => {
+                let (pipe, echo) = r.modes();
+                Layout::Line {
+                    source,
+                    line: r.line() + 1,
+                    solutions: r.solutions(),
+                    max: r.max(),
+                    pipe,
+                    echo,
+                }
+            }
+            Active::Csv(r) => Layout::Csv {
+                source,
+                line: r.next_line(),
+                settings: r.settings(),
+            },
+            Active::Grid(_) | Active::Chunks(_) => Layout::Parsed,
         }
     }
 
@@ -734,27 +737,10 @@ impl Reader {
                 continue;
             };
             let source = *source;
-            let (read, layout) = match active {
-                Active::Line(r) => {
-                    let (pipe, echo) = r.modes();
-                    let layout = Layout::Line {
-                        source,
-                        line: r.line() + 1,
-                        solutions: r.solutions(),
-                        max: r.max(),
-                        pipe,
-                        echo,
-                    };
-                    (r.read_block(&mut block.bytes, target), layout)
-                }
-                Active::Csv(r) => {
-                    let layout = Layout::Csv {
-                        source,
-                        line: r.next_line(),
-                        settings: r.settings(),
-                    };
-                    (r.read_block(&mut block.bytes, target), layout)
-                }
+            let layout = active.block_layout(source);
+            let read = match active {
+                Active::Line(r) => r.read_block(&mut block.bytes, target),
+                Active::Csv(r) => r.read_block(&mut block.bytes, target),
                 Active::Chunks(chunks) => {
                     let (layout, chunks) = &mut **chunks;
                     let base = Box::new(layout.clone());
@@ -774,7 +760,7 @@ impl Reader {
                     }
                 }
                 // the format is not grid (see above), and every input has the first one's
-                Active::Grid(_) => (Ok(0), Layout::Parsed),
+                Active::Grid(_) => Ok(0),
             };
             block.layout = layout;
             match read {
@@ -813,49 +799,26 @@ impl Reader {
             return None;
         };
         let source = *source;
-        let (layout, line, pending, max, csv) = match active {
-            Active::Line(r) => {
-                let (pipe, echo) = r.modes();
-                if pipe {
-                    return None;
-                }
-                let line = r.line() + 1;
-                let layout = Layout::Line {
-                    source,
-                    line,
-                    solutions: r.solutions(),
-                    max: r.max(),
-                    pipe,
-                    echo,
-                };
-                let Some(pending) = r.src().pending() else {
-                    return Some(chunkable);
-                };
-                (layout, line, pending, r.max(), None)
+        let layout = active.block_layout(source);
+        let (line, max, csv) = match &layout {
+            Layout::Line {
+                line,
+                max,
+                pipe: false,
+                ..
+            } => (*line, *max, None),
+            Layout::Csv { line, settings, .. } if !settings.pipe() => {
+                (*line, settings.max(), Some(settings.delimiter()))
             }
-            Active::Csv(r) => {
-                let settings = r.settings();
-                if settings.pipe() {
-                    return None;
-                }
-                let (Some(pending), true) = (r.src().pending(), r.at_row_start()) else {
-                    return Some(chunkable);
-                };
-                let line = r.next_line();
-                let layout = Layout::Csv {
-                    source,
-                    line,
-                    settings,
-                };
-                (
-                    layout,
-                    line,
-                    pending,
-                    settings.max(),
-                    Some(settings.delimiter()),
-                )
-            }
-            Active::Grid(_) | Active::Chunks(_) => return None,
+            _ => return None,
+        };
+        let pending = match active {
+            Active::Line(r) => r.src().pending(),
+            Active::Csv(r) => r.src().pending().filter(|_| r.at_row_start()),
+            Active::Grid(_) | Active::Chunks(_) => None,
+        };
+        let Some(pending) = pending else {
+            return Some(chunkable);
         };
         // where the reader stands in the file: what its stream gave, less what it holds unread
         let start = chunkable
