@@ -28,7 +28,7 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -429,7 +429,12 @@ impl Chunks {
             if end >= self.len {
                 let mut byte = [0u8];
                 match self.chain.file.read_at(&mut byte, end) {
-                    Ok(0) => return Ok(None),
+                    Ok(0) => {
+                        // the file's offset where a stream read to its end would leave it:
+                        // stdin's, when the file is stdin (`{ sudoku-batch ...; cat; } < f`)
+                        let _ = (&self.chain.file).seek(SeekFrom::Start(end));
+                        return Ok(None);
+                    }
                     Ok(_) => self.len = end + 1,
                     Err(e) => return Err((e, 0)),
                 }

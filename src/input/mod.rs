@@ -33,7 +33,7 @@
 //! `csv` and `grid` submodules.
 
 use std::fs::File;
-use std::io::{self, BufReader, Cursor, Read};
+use std::io::{self, BufReader, Cursor, Read, Seek};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -573,7 +573,9 @@ impl Reader {
         let total = sources
             .iter()
             .map(|s| match s {
-                Source::Stdin => None,
+                Source::Stdin => regular_stdin()
+                    .and_then(|f| f.metadata().ok())
+                    .map(|m| m.len()),
                 Source::Path(p) => std::fs::metadata(p)
                     .ok()
                     .filter(|m| m.is_file())
@@ -910,8 +912,8 @@ impl Reader {
         Ok(())
     }
 
-    /// From now on, [`Reader::read_block`] reads a regular file (not compressed, not in pipe
-    /// mode) in chunks: its blocks hold where their bytes are in the file, and [`Block::parse`]
+    /// From now on, [`Reader::read_block`] reads a regular file (named, or stdin redirected from
+    /// one at its start; not compressed, not in pipe mode) in chunks: its blocks hold where their bytes are in the file, and [`Block::parse`]
     /// reads them there, on whatever thread parses them, so that no one thread copies every
     /// byte (see the `chunks` module). For a pool of several threads that parse blocks: with
     /// one, the reading thread that reads and parses ahead of it is faster.
@@ -1001,7 +1003,13 @@ impl Reader {
         // a regular file read as it is can be read in chunks: another handle on it
         let mut chunk_file = None;
         let raw = match origin {
-            Origin::Stdin => Raw::Stream(Box::new(io::stdin())),
+            Origin::Stdin => match regular_stdin() {
+                Some(file) => {
+                    chunk_file = uncompressed_clone(&file);
+                    Raw::File(file)
+                }
+                None => Raw::Stream(Box::new(io::stdin())),
+            },
             Origin::Path(p) => {
                 let file = File::open(&*p).map_err(|e| self.io_error(index, 0, e))?;
                 match file.metadata() {
@@ -1247,6 +1255,23 @@ fn format_name(format: InputFormat) -> &'static str {
         InputFormat::Csv => "csv",
         InputFormat::Grid => "grid",
     }
+}
+
+/// Standard input as a file, when it is a regular file read from its start (`< data.csv`): it is
+/// then read as a named file is (in chunks on the pool, see [`Reader::read_files_in_chunks`]).
+/// Any other stdin is read as a stream from where it stands, as is a file whose offset is not
+/// at its start (`{ read -r line; sudoku-batch ...; } < data.csv` reads on after that line).
+/// The handle shares stdin's offset: reading it moves it, as reading stdin would.
+fn regular_stdin() -> Option<File> {
+    use std::os::fd::AsFd;
+    let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+    at_start_of_regular_file(File::from(fd))
+}
+
+/// `file` when it is a regular file whose offset is at its start.
+fn at_start_of_regular_file(mut file: File) -> Option<File> {
+    let regular = file.metadata().ok()?.is_file();
+    (regular && file.stream_position().ok()? == 0).then_some(file)
 }
 
 /// Another handle on `file` when it is read as it is (not compressed, not an archive).

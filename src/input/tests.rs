@@ -1253,3 +1253,21 @@ fn a_long_line_is_not_read_by_every_chunk_it_crosses() {
         );
     }
 }
+
+#[test]
+fn stdin_is_read_as_a_file_only_when_a_regular_file_at_its_start() {
+    use std::io::{Seek, SeekFrom};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.txt");
+    std::fs::write(&path, format!("{PUZZLE}\n{PUZZLE}\n")).unwrap();
+    let file = File::open(&path).unwrap();
+    assert!(at_start_of_regular_file(file).is_some());
+    // read on from where it stands, as a stream
+    let mut file = File::open(&path).unwrap();
+    file.seek(SeekFrom::Start(82)).unwrap();
+    assert!(at_start_of_regular_file(file).is_none());
+    // a pipe, a directory: streams (or errors) as before
+    let (reader, _writer) = io::pipe().unwrap();
+    assert!(at_start_of_regular_file(File::from(std::os::fd::OwnedFd::from(reader))).is_none());
+    assert!(at_start_of_regular_file(File::open(dir.path()).unwrap()).is_none());
+}

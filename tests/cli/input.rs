@@ -1,7 +1,7 @@
 //! What the readers make of real-world files, through the real binary: truncated fields,
 //! compressed and binary input, overlong records.
 
-use crate::{Workdir, bin, jsonl, repo};
+use crate::{Workdir, bin, command, jsonl, repo};
 
 const PUZZLE: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
@@ -203,6 +203,16 @@ fn solved(args: &[&str], stdin: Option<&[u8]>) -> Vec<u8> {
     out.stdout
 }
 
+/// `solve -q -j2 --no-timings -`, stdin redirected from `path`, which must succeed; its stdout.
+fn solved_redirected(path: &str) -> Vec<u8> {
+    let out = command(&["solve", "-q", "-j2", "--no-timings", "-"])
+        .stdin(std::fs::File::open(repo(path)).unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{path}");
+    out.stdout
+}
+
 #[test]
 fn compressed_files_and_stdin_read_as_their_plain_text() {
     let plain = solved(&["data/hardest_300.txt"], None);
@@ -220,6 +230,7 @@ fn compressed_files_and_stdin_read_as_their_plain_text() {
         assert_eq!(solved(&[&path], None), plain, "{name}");
         let bytes = std::fs::read(repo(&path)).unwrap();
         assert_eq!(solved(&["-"], Some(&bytes)), plain, "{name} on stdin");
+        assert_eq!(solved_redirected(&path), plain, "{name} redirected");
     }
     let csv = solved(&["data/kaggle_200.csv"], None);
     for name in [
@@ -232,6 +243,8 @@ fn compressed_files_and_stdin_read_as_their_plain_text() {
         assert_eq!(solved(&[&path], None), csv, "{name}");
         let bytes = std::fs::read(repo(&path)).unwrap();
         assert_eq!(solved(&["-"], Some(&bytes)), csv, "{name} on stdin");
+        // redirected, the zip is read from its file (no temporary copy)
+        assert_eq!(solved_redirected(&path), csv, "{name} redirected");
     }
     // inputs of different kinds in one run
     let both = solved(
@@ -408,10 +421,9 @@ fn binary_input_is_an_error_that_says_what_it_looks_like() {
     );
 }
 
-#[test]
-fn a_regular_file_read_in_chunks_gives_what_its_bytes_on_stdin_give() {
-    // a file is read in chunks on the pool, stdin as a stream: the same records, lines and
-    // reasons, with quoted line ends, CRLF, blank lines and rows over the cap across the cuts
+/// 3,000 CSV rows (`id,puzzle,note`, CRLF header) with quoted line ends, CRLF, blank lines, rows
+/// of 300 bytes and more, and short puzzles, about 340 KB: many chunks of the pool's size.
+fn rows_with_quoted_line_ends() -> String {
     let mut text = String::from("id,puzzle,note\r\n");
     for i in 0..3000 {
         text += &match i % 11 {
@@ -427,6 +439,15 @@ fn a_regular_file_read_in_chunks_gives_what_its_bytes_on_stdin_give() {
             _ => format!("{i},{PUZZLE},n\r\n"),
         };
     }
+    text
+}
+
+#[test]
+fn a_regular_file_read_in_chunks_gives_what_its_bytes_on_stdin_give() {
+    // a file is read in chunks on the pool, as is stdin redirected from it, and a piped stdin as
+    // a stream: the same records, lines and reasons, with quoted line ends, CRLF, blank lines and
+    // rows over the cap across the cuts
+    let text = rows_with_quoted_line_ends();
     let dir = Workdir::new();
     let path = dir.write("rows.csv", &text);
     let path = path.to_str().unwrap();
@@ -459,13 +480,20 @@ fn a_regular_file_read_in_chunks_gives_what_its_bytes_on_stdin_give() {
         ],
     ];
     for args in runs {
-        let run = |input: &str, stdin: Option<&str>| {
-            let mut cmd = bin();
-            cmd.args(args).arg(input);
-            if let Some(text) = stdin {
-                cmd.write_stdin(text);
+        let run = |input: &str, stdin: Stdin| {
+            let out = match stdin {
+                Stdin::None => bin().args(args).arg(input).output(),
+                Stdin::Piped => bin()
+                    .args(args)
+                    .arg(input)
+                    .write_stdin(text.as_str())
+                    .output(),
+                Stdin::Redirected => command(args)
+                    .arg(input)
+                    .stdin(std::fs::File::open(path).unwrap())
+                    .output(),
             }
-            let out = cmd.output().unwrap();
+            .unwrap();
             // the reasons of malformed records and the counts, not the times
             let stderr = String::from_utf8_lossy(&out.stderr).replace("<stdin>", path);
             let stderr: Vec<String> = stderr
@@ -479,17 +507,108 @@ fn a_regular_file_read_in_chunks_gives_what_its_bytes_on_stdin_give() {
                 .replace("<stdin>", path);
             (out.status.code(), stdout, stderr)
         };
-        let from_file = run(path, None);
-        let from_stdin = run("-", Some(&text));
+        let from_file = run(path, Stdin::None);
+        let from_stdin = run("-", Stdin::Piped);
+        let redirected = run("-", Stdin::Redirected);
         // check finds problems: exit 1
         let code = if args[0] == "solve" { 0 } else { 1 };
         assert_eq!(from_file.0, Some(code), "{args:?}: {:?}", from_file.2);
         assert_eq!(from_file.0, from_stdin.0, "{args:?}");
         assert!(from_file.1 == from_stdin.1, "{args:?}: the outputs differ");
         assert_eq!(from_file.2, from_stdin.2, "{args:?}");
+        assert_eq!(redirected, from_stdin, "{args:?}");
         assert!(
             from_file.1.len() > 2000 * 82 && from_file.2.len() > 20,
             "{args:?}"
+        );
+    }
+}
+
+/// How a run's stdin is given.
+enum Stdin {
+    None,
+    /// The input's bytes, written to a pipe.
+    Piped,
+    /// The input file itself (`< rows.csv`).
+    Redirected,
+}
+
+#[test]
+fn stdin_redirected_from_a_file_is_read_from_where_it_stands_and_left_at_its_end() {
+    // a regular file on stdin is read in chunks on the pool when read from its start; either
+    // way the shell's next command finds stdin's offset at the end (`{ solve; cat; } < f`),
+    // and a file handed over after its first line (`{ read -r header; solve; } < f`) is read
+    // from there
+    use std::io::{Seek, SeekFrom};
+    let text = rows_with_quoted_line_ends();
+    let header = text.find('\n').unwrap() + 1;
+    let dir = Workdir::new();
+    let path = dir.write("rows.csv", &text);
+    let rows = dir.write("rows_only.csv", &text[header..]);
+    let solve = [
+        "solve",
+        "--no-timings",
+        "--max-record",
+        "300",
+        "-O",
+        "jsonl",
+    ];
+    let named = ["--csv-columns", "id,puzzle,note"];
+    for threads in ["-j1", "-j2"] {
+        for (skip, file, columns) in [(0, &path, &[][..]), (header, &rows, &named[..])] {
+            let expected = bin()
+                .args(solve)
+                .args([threads, "--batch-size", "7"])
+                .args(columns)
+                .arg(file)
+                .output()
+                .unwrap();
+            assert!(expected.status.success());
+            let mut stdin = std::fs::File::open(&path).unwrap();
+            stdin.seek(SeekFrom::Start(skip as u64)).unwrap();
+            // the same open file: its offset is stdin's
+            let mut offset = stdin.try_clone().unwrap();
+            let out = command(&solve)
+                .args([threads, "--batch-size", "7"])
+                .args(columns)
+                .arg("-")
+                .stdin(stdin)
+                .output()
+                .unwrap();
+            let name = file.to_str().unwrap();
+            let stdout = String::from_utf8(out.stdout).unwrap();
+            assert!(out.status.success(), "{threads} {skip}");
+            assert!(
+                stdout.replace("<stdin>", name) == String::from_utf8(expected.stdout).unwrap(),
+                "{threads} from byte {skip}: the outputs differ"
+            );
+            assert_eq!(
+                offset.stream_position().unwrap(),
+                text.len() as u64,
+                "{threads} from byte {skip}"
+            );
+        }
+        // a compressed file on stdin is decoded from its start, as when named
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, text.as_bytes()).unwrap();
+        let gz = dir.write("rows.csv.gz", gz.finish().unwrap());
+        let named = bin()
+            .args(solve)
+            .args([threads, "--batch-size", "7"])
+            .arg(&gz)
+            .output()
+            .unwrap();
+        let redirected = command(&solve)
+            .args([threads, "--batch-size", "7", "-"])
+            .stdin(std::fs::File::open(&gz).unwrap())
+            .output()
+            .unwrap();
+        assert!(named.status.success() && redirected.status.success());
+        let redirected = String::from_utf8(redirected.stdout).unwrap();
+        assert!(
+            redirected.replace("<stdin>", gz.to_str().unwrap())
+                == String::from_utf8(named.stdout).unwrap(),
+            "{threads} gzip: the outputs differ"
         );
     }
 }
