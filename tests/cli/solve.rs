@@ -3,7 +3,7 @@
 use predicates::prelude::*;
 use sudoku_batch::grid::Grid;
 
-use crate::{Workdir, bin, golden, jsonl, repo, stdout_ok};
+use crate::{Workdir, bin, command, golden, jsonl, repo, stdout_ok};
 
 fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(stdout_ok(bin().args(args))).expect("utf-8 output")
@@ -360,6 +360,41 @@ fn no_progress_bar_when_stderr_is_redirected() {
         "{stderr}"
     );
     assert!(stderr.contains("\x1b[2K"), "{stderr}");
+}
+
+#[test]
+fn the_progress_bar_knows_the_size_of_a_file_redirected_to_stdin() {
+    // a percentage needs the input's size: a named file's, or stdin's when it is a file
+    let args = ["solve", "--progress", "always", "--batch-size", "10", "-"];
+    let path = "data/hardest_300.txt";
+    let redirected = command(&args)
+        .stdin(std::fs::File::open(path).unwrap())
+        .output()
+        .unwrap();
+    let piped = bin()
+        .args(args)
+        .write_stdin(std::fs::read(path).unwrap())
+        .output()
+        .unwrap();
+    // frames like `[====>     ]  42% 126 records, 48640/s, ETA 0s`, without the percentage
+    // when the size is unknown
+    let percentages = |stderr: &[u8]| -> Vec<u32> {
+        let stderr = String::from_utf8_lossy(stderr);
+        stderr
+            .split("% ")
+            .zip(stderr.split("% ").skip(1))
+            .filter(|(_, after)| after.split(' ').nth(1) == Some("records,"))
+            .filter_map(|(before, _)| before.rsplit(' ').next()?.parse().ok())
+            .collect()
+    };
+    let known = percentages(&redirected.stderr);
+    assert!(
+        known.len() > 5 && known.iter().any(|&p| p >= 90),
+        "{known:?}"
+    );
+    let stderr = String::from_utf8_lossy(&piped.stderr);
+    assert!(stderr.contains(" records, "), "{stderr}");
+    assert_eq!(percentages(&piped.stderr), Vec::<u32>::new(), "{stderr}");
 }
 
 #[test]
