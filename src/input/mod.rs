@@ -913,10 +913,11 @@ impl Reader {
     }
 
     /// From now on, [`Reader::read_block`] reads a regular file (named, or stdin redirected from
-    /// one at its start; not compressed, not in pipe mode) in chunks: its blocks hold where their bytes are in the file, and [`Block::parse`]
-    /// reads them there, on whatever thread parses them, so that no one thread copies every
-    /// byte (see the `chunks` module). For a pool of several threads that parse blocks: with
-    /// one, the reading thread that reads and parses ahead of it is faster.
+    /// one at its start; not compressed, not in pipe mode) in chunks: its blocks hold where
+    /// their bytes are in the file, and [`Block::parse`] reads them there, on whatever thread
+    /// parses them, so that no one thread copies every byte (see the `chunks` module). For a
+    /// pool of several threads that parse blocks: with one, the reading thread that reads and
+    /// parses ahead of it is faster.
     pub fn read_files_in_chunks(&mut self, on: bool) {
         self.in_chunks = on;
     }
@@ -1000,23 +1001,15 @@ impl Reader {
         let Some(origin) = self.origins.get_mut(index) else {
             return Ok(());
         };
-        // a regular file read as it is can be read in chunks: another handle on it
-        let mut chunk_file = None;
         let raw = match origin {
             Origin::Stdin => match regular_stdin() {
-                Some(file) => {
-                    chunk_file = uncompressed_clone(&file);
-                    Raw::File(file)
-                }
+                Some(file) => Raw::File(file),
                 None => Raw::Stream(Box::new(io::stdin())),
             },
             Origin::Path(p) => {
                 let file = File::open(&*p).map_err(|e| self.io_error(index, 0, e))?;
                 match file.metadata() {
-                    Ok(m) if m.is_file() => {
-                        chunk_file = uncompressed_clone(&file);
-                        Raw::File(file)
-                    }
+                    Ok(m) if m.is_file() => Raw::File(file),
                     // a pipe (`<(zcat x)`), a device: read as a stream
                     _ => Raw::Stream(Box::new(file)),
                 }
@@ -1026,6 +1019,11 @@ impl Reader {
             Origin::Failing(data) => Raw::Stream(Box::new(
                 Cursor::new(std::mem::take(data)).chain(tests::Failing),
             )),
+        };
+        // a regular file read as it is can be read in chunks: another handle on it
+        let chunk_file = match &raw {
+            Raw::File(file) => uncompressed_clone(file),
+            Raw::Stream(_) => None,
         };
         // a stream that may block is read on a thread of its own when the run can be stopped
         let raw = match (raw, &self.stop) {

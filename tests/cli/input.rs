@@ -554,61 +554,50 @@ fn stdin_redirected_from_a_file_is_read_from_where_it_stands_and_left_at_its_end
         "jsonl",
     ];
     let named = ["--csv-columns", "id,puzzle,note"];
-    for threads in ["-j1", "-j2"] {
-        for (skip, file, columns) in [(0, &path, &[][..]), (header, &rows, &named[..])] {
-            let expected = bin()
-                .args(solve)
-                .args([threads, "--batch-size", "7"])
-                .args(columns)
-                .arg(file)
-                .output()
-                .unwrap();
-            assert!(expected.status.success());
-            let mut stdin = std::fs::File::open(&path).unwrap();
-            stdin.seek(SeekFrom::Start(skip as u64)).unwrap();
-            // the same open file: its offset is stdin's
-            let mut offset = stdin.try_clone().unwrap();
-            let out = command(&solve)
-                .args([threads, "--batch-size", "7"])
-                .args(columns)
-                .arg("-")
-                .stdin(stdin)
-                .output()
-                .unwrap();
-            let name = file.to_str().unwrap();
-            let stdout = String::from_utf8(out.stdout).unwrap();
-            assert!(out.status.success(), "{threads} {skip}");
-            assert!(
-                stdout.replace("<stdin>", name) == String::from_utf8(expected.stdout).unwrap(),
-                "{threads} from byte {skip}: the outputs differ"
-            );
-            assert_eq!(
-                offset.stream_position().unwrap(),
-                text.len() as u64,
-                "{threads} from byte {skip}"
-            );
-        }
-        // a compressed file on stdin is decoded from its start, as when named
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        std::io::Write::write_all(&mut gz, text.as_bytes()).unwrap();
-        let gz = dir.write("rows.csv.gz", gz.finish().unwrap());
-        let named = bin()
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, text.as_bytes()).unwrap();
+    let gz = dir.write("rows.csv.gz", gz.finish().unwrap());
+    // `solve` on `input`, and on stdin redirected from `file` at byte `skip`: both succeed and
+    // write the same (the input's name aside); stdin's offset after
+    let same_as_named = |threads: &str,
+                         input: &std::path::Path,
+                         file: &std::path::Path,
+                         skip: u64,
+                         columns: &[&str]| {
+        let expected = bin()
             .args(solve)
             .args([threads, "--batch-size", "7"])
-            .arg(&gz)
+            .args(columns)
+            .arg(input)
             .output()
             .unwrap();
-        let redirected = command(&solve)
-            .args([threads, "--batch-size", "7", "-"])
-            .stdin(std::fs::File::open(&gz).unwrap())
+        let mut stdin = std::fs::File::open(file).unwrap();
+        stdin.seek(SeekFrom::Start(skip)).unwrap();
+        // the same open file: its offset is stdin's
+        let mut offset = stdin.try_clone().unwrap();
+        let out = command(&solve)
+            .args([threads, "--batch-size", "7"])
+            .args(columns)
+            .arg("-")
+            .stdin(stdin)
             .output()
             .unwrap();
-        assert!(named.status.success() && redirected.status.success());
-        let redirected = String::from_utf8(redirected.stdout).unwrap();
+        let what = format!("{threads} {} from byte {skip}", file.display());
+        assert!(expected.status.success() && out.status.success(), "{what}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
         assert!(
-            redirected.replace("<stdin>", gz.to_str().unwrap())
-                == String::from_utf8(named.stdout).unwrap(),
-            "{threads} gzip: the outputs differ"
+            stdout.replace("<stdin>", input.to_str().unwrap())
+                == String::from_utf8(expected.stdout).unwrap(),
+            "{what}: the outputs differ"
         );
+        offset.stream_position().unwrap()
+    };
+    for threads in ["-j1", "-j2"] {
+        for (skip, input, columns) in [(0, &path, &[][..]), (header, &rows, &named[..])] {
+            let offset = same_as_named(threads, input, &path, skip as u64, columns);
+            assert_eq!(offset, text.len() as u64, "{threads} from byte {skip}");
+        }
+        // a compressed file on stdin is decoded from its start, as when named
+        same_as_named(threads, &gz, &gz, 0, &[]);
     }
 }
