@@ -10,6 +10,7 @@ use sudoku_batch::bench::{self, Dataset, Options, RealClock, RunInfo};
 use sudoku_batch::pipeline::Workers;
 use sudoku_batch::report::{self, Baseline, Format, Report};
 
+use super::files::{Begun, OutputPlan, Slot};
 use crate::cli::BenchArgs;
 
 /// Runs `bench`.
@@ -32,20 +33,43 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         (&args.export_json, Format::Json),
         (&args.export_svg, Format::Svg),
     ];
+    let mut plan = OutputPlan::new(&args.inputs)?;
+    if let Some(path) = &args.baseline {
+        plan.also_reads(path);
+    }
     let mut outputs = Vec::new();
     for (path, format) in exports {
         if let Some(path) = path {
-            let out = super::open_output(Some(path), &args.inputs)?;
-            outputs.push((path, format, out));
+            outputs.push((path, format, plan.add(Some(path), "export")?));
         }
     }
-    let mut puzzles_out = args
-        .write_puzzles
-        .as_deref()
-        .map(|path| PuzzleWriter::open(path, &args.inputs))
-        .transpose()?;
     let to_stdout = |p: &Path| p.as_os_str() == "-";
-    let table_on_stdout = !args.quiet && !outputs.iter().any(|(p, _, _)| to_stdout(p));
+    let table = (!args.quiet && !outputs.iter().any(|(p, _, _)| to_stdout(p)))
+        .then(|| plan.add(None, "table"))
+        .transpose()?;
+    let puzzles_out = match args.write_puzzles.as_deref() {
+        Some(path) if path.is_dir() => Some(PuzzleWriter::Dir(path.to_path_buf(), Vec::new())),
+        Some(path) => Some(PuzzleWriter::File(
+            path.to_path_buf(),
+            plan.add(Some(path), "puzzles")?,
+        )),
+        None => None,
+    };
+    // every input opened before any output is emptied
+    let mut readers = Vec::with_capacity(args.inputs.len());
+    for input in &args.inputs {
+        readers.push(super::open_sources(
+            super::sources(std::slice::from_ref(input)),
+            &args.format,
+        )?);
+    }
+    let mut files = plan.begin()?;
+    let outputs: Vec<_> = outputs
+        .into_iter()
+        .map(|(path, format, slot)| (path, format, files.take(slot)))
+        .collect();
+    let table = table.map(|slot| files.take(slot));
+    let mut puzzles_out = puzzles_out.map(|w| w.begin(&mut files));
     let progress = !args.quiet && std::io::stderr().is_terminal();
 
     let clock = RealClock::default();
@@ -56,9 +80,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         ));
     }
     let mut datasets = Vec::with_capacity(args.inputs.len());
-    for input in &args.inputs {
-        let mut reader =
-            super::open_sources(super::sources(std::slice::from_ref(input)), &args.format)?;
+    for mut reader in readers {
         let name = reader.source_name(0).to_string();
         let quiet = args.quiet;
         let mut set = Dataset::load(&mut reader, &name, &clock, |record, reason| {
@@ -68,7 +90,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         })?;
         set.prepare(&options);
         if let Some(out) = &mut puzzles_out {
-            out.write(&set)?;
+            out.write(&set, &plan)?;
         }
         if progress {
             super::stderr_line(format_args!(
@@ -103,35 +125,37 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             .and_then(|()| out.flush())
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    if table_on_stdout {
+    if let Some(mut out) = table {
         let table = report::exporter(Format::Markdown).serialize(&report)?;
-        let mut stdout = std::io::stdout().lock();
-        stdout
-            .write_all(&table)
-            .and_then(|()| stdout.flush())
+        out.write_all(&table)
+            .and_then(|()| out.flush())
             .context("writing <stdout>")?;
     }
     Ok(())
 }
 
-/// Where `--write-puzzles` goes: one file for all datasets, or a folder with a file per dataset.
-enum PuzzleWriter {
-    File(PathBuf, Box<dyn Write + Send>),
+/// Where `--write-puzzles` goes: one file for all datasets (its place in the output plan until
+/// the run begins), or a folder with a file per dataset.
+enum PuzzleWriter<W> {
+    File(PathBuf, W),
     /// The folder and the file names written so far.
     Dir(PathBuf, Vec<String>),
 }
 
-impl PuzzleWriter {
-    fn open(path: &Path, inputs: &[PathBuf]) -> Result<PuzzleWriter> {
-        if path.is_dir() {
-            return Ok(PuzzleWriter::Dir(path.to_path_buf(), Vec::new()));
+impl PuzzleWriter<Slot> {
+    /// The writer once the plan has begun.
+    fn begin(self, files: &mut Begun) -> PuzzleWriter<Box<dyn Write + Send>> {
+        match self {
+            PuzzleWriter::File(path, slot) => PuzzleWriter::File(path, files.take(slot)),
+            PuzzleWriter::Dir(dir, written) => PuzzleWriter::Dir(dir, written),
         }
-        let out = super::open_output(Some(path), inputs)?;
-        Ok(PuzzleWriter::File(path.to_path_buf(), out))
     }
+}
 
-    /// Writes the puzzles of `set` as timed, 81 characters a line.
-    fn write(&mut self, set: &Dataset) -> Result<()> {
+impl PuzzleWriter<Box<dyn Write + Send>> {
+    /// Writes the puzzles of `set` as timed, 81 characters a line; a dataset's own file in a folder is checked against
+    /// `plan`'s inputs and outputs first.
+    fn write(&mut self, set: &Dataset, plan: &OutputPlan) -> Result<()> {
         let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
         bench::puzzle_lines(set, &mut lines);
         match self {
@@ -147,6 +171,7 @@ impl PuzzleWriter {
                     );
                 }
                 let path = dir.join(&name);
+                plan.check_later(&path, "puzzles")?;
                 written.push(name);
                 std::fs::write(&path, lines).with_context(|| format!("writing {}", path.display()))
             }

@@ -7,8 +7,7 @@
 //! any (0 none, 1 some), so `check` can gate a dataset in CI.
 
 use std::fmt::Write as _;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -22,6 +21,7 @@ use sudoku_batch::output::{self, CheckFormat, Output};
 use sudoku_batch::pipeline::{self, Config, PipelineError, Steps};
 
 use super::NamedFormat;
+use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
 use crate::cli::CheckArgs;
@@ -51,19 +51,26 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let pool = super::thread_pool(&args.input)?;
     let threads = pool.current_num_threads();
     let stream = stream_format(args)?;
+    let mut plan = OutputPlan::new(&args.input.inputs)?;
     let out = match stream {
-        Some(_) => Some(super::open_output(
-            args.output.as_deref(),
-            &args.input.inputs,
-        )?),
+        Some(_) => Some(plan.add(args.output.as_deref(), "output")?),
         None => None,
     };
     let output_name = super::output_name(args.output.as_deref());
     let report_file = match &args.report {
-        Some(path) => Some((path, open_report(path, args, stream)?)),
+        // the file first: naming an input is the worse mistake
+        Some(path) => Some((
+            path,
+            plan.add(Some(path), "report")?,
+            report_format(path, args)?,
+        )),
         None => None,
     };
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
+    // the inputs are open: now the outputs may be emptied
+    let mut files = plan.begin()?;
+    let out = out.map(|slot| files.take(slot));
+    let report_file = report_file.map(|(path, slot, format)| (path, (format, files.take(slot))));
     super::read_solutions(&mut reader, args.solution_column.as_ref())?;
     let output_options = super::output_options(&reader, &args.input, false);
     let names = output_options.names.clone();
@@ -254,33 +261,18 @@ fn stream_format(args: &CheckArgs) -> Result<Option<CheckFormat>> {
     }
 }
 
-/// The report's format (`--report-format`, else the file's extension) and its file, created
-/// (standard output for `-`, unless the per-record stream goes there).
-fn open_report(
-    path: &Path,
-    args: &CheckArgs,
-    stream: Option<CheckFormat>,
-) -> Result<(ReportFormat, Box<dyn Write + Send>)> {
-    let format = match args.report_format {
-        Some(format) => format.into(),
+/// The report's format: `--report-format`, else the file's extension.
+fn report_format(path: &Path, args: &CheckArgs) -> Result<ReportFormat> {
+    match args.report_format {
+        Some(format) => Ok(format.into()),
         None => ReportFormat::from_path(path).with_context(|| {
             format!(
-                "{}: cannot tell the report format from the file name; name it .json, .csv or \
-                 .md, or use --report-format",
+                "{}: cannot tell the report format from the file name; name it .json, .csv, \
+                 .md or .svg, or use --report-format",
                 path.display()
             )
-        })?,
-    };
-    let stream_path = args.output.as_deref().map(PathBuf::from);
-    if stream_path.is_some_and(|o| o.as_os_str() != "-" && o == path) {
-        anyhow::bail!(
-            "{}: the report file is also the output file",
-            path.display()
-        );
+        }),
     }
-    let stream_on_stdout = stream.is_some() && super::on_stdout(args.output.as_deref());
-    let file = super::open_side_file(path, "report", &args.input.inputs, stream_on_stdout)?;
-    Ok((format, file))
 }
 
 /// The findings listed on stderr as they are found: the first `max`, then how many more there

@@ -6,10 +6,13 @@ use anyhow::{Context, Result};
 
 use sudoku_batch::stats::{self, SummaryFile};
 
+use super::files::OutputPlan;
 use crate::cli::MergeStatsArgs;
 
 /// Runs `merge-stats`.
 pub fn run(args: &MergeStatsArgs) -> Result<()> {
+    let mut plan = OutputPlan::new(&args.inputs)?;
+    let out = plan.add(args.output.as_deref(), "output")?;
     let mut parts = Vec::with_capacity(args.inputs.len());
     for path in &args.inputs {
         let name = super::sources(std::slice::from_ref(path))
@@ -29,7 +32,7 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         parts.push(part);
     }
     let summary = stats::merge(&parts).context("merging")?;
-    let mut out = super::open_output(args.output.as_deref(), &args.inputs)?;
+    let mut out = plan.begin()?.take(out);
     let json = serde_json::to_string_pretty(&summary).context("encoding the stats")?;
     out.write_all((json + "\n").as_bytes())
         .and_then(|()| out.flush())

@@ -5,6 +5,7 @@ pub mod augment;
 pub mod bench;
 pub mod canon;
 pub mod check;
+pub mod files;
 pub mod merge_stats;
 pub mod progress;
 pub mod records;
@@ -12,7 +13,6 @@ pub mod signals;
 pub mod solve;
 pub mod split;
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -158,31 +158,6 @@ pub fn capped_threads(threads: NonZeroUsize, quiet: bool) -> NonZeroUsize {
     NonZeroUsize::new(ceiling).unwrap_or(NonZeroUsize::MIN)
 }
 
-/// The output: a file created (or truncated) at `path`, or stdout for none or `-`. Refuses a file
-/// that is also an input, which creating it would wipe before it is read.
-pub fn open_output(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Box<dyn Write + Send>> {
-    match path {
-        Some(p) if p.as_os_str() != "-" => {
-            refuse_input(p, inputs, "output")?;
-            Ok(Box::new(create_file(p)?))
-        }
-        _ => Ok(Box::new(io::stdout())),
-    }
-}
-
-/// Fails when `path` (an output file, named `what` in the message) is also one of the inputs.
-pub fn refuse_input(path: &Path, inputs: &[PathBuf], what: &str) -> Result<()> {
-    if let Ok(out) = path.canonicalize() {
-        if inputs
-            .iter()
-            .any(|i| i.canonicalize().is_ok_and(|i| i == out))
-        {
-            anyhow::bail!("{}: the {what} file is also an input", path.display());
-        }
-    }
-    Ok(())
-}
-
 /// The output settings the inputs call for: their names (jsonl's `file`) and the CSV input's
 /// delimiter, so a `;` or tab file is written back with it.
 pub fn output_options(reader: &Reader, args: &InputArgs, no_timings: bool) -> OutputOptions {
@@ -263,38 +238,6 @@ pub fn output_name(path: Option<&Path>) -> String {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "<stdout>".to_string(),
     }
-}
-
-/// A file beside the main output (`--stats`, `--report`, named `what` in messages): created at
-/// `path`, or standard output for `-`, which must then not carry the main output
-/// (`output_on_stdout`). Refuses a file that is also an input.
-pub fn open_side_file(
-    path: &Path,
-    what: &str,
-    inputs: &[PathBuf],
-    output_on_stdout: bool,
-) -> Result<Box<dyn Write + Send>> {
-    if path.as_os_str() == "-" {
-        if output_on_stdout {
-            anyhow::bail!(
-                "the {what} cannot go to standard output, which carries the output; write the \
-                 output to a file with -o"
-            );
-        }
-        return Ok(Box::new(io::stdout()));
-    }
-    refuse_input(path, inputs, what)?;
-    Ok(Box::new(create_file(path)?))
-}
-
-/// True when `-o` (`output`) leaves the output on standard output.
-pub fn on_stdout(output: Option<&Path>) -> bool {
-    output.is_none_or(|p| p.as_os_str() == "-")
-}
-
-/// Creates (or truncates) a file for writing, naming it in the error.
-pub fn create_file(path: &Path) -> Result<File> {
-    File::create(path).with_context(|| format!("{}: cannot create", path.display()))
 }
 
 /// Writes `line` and a line end to stderr, ignoring failure: a stderr that cannot be written

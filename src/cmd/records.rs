@@ -13,6 +13,7 @@ use sudoku_batch::input::{Block, Reader, Record};
 use sudoku_batch::output::{Format, Output, OutputFormat, OutputOptions};
 use sudoku_batch::pipeline::{self, Config, Steps};
 
+use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
 use crate::cli::{InputArgs, RecordOutputArgs};
@@ -67,9 +68,12 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let signals = Signals::install()?;
     let pool = super::thread_pool(args)?;
     let threads = pool.current_num_threads();
-    let out = super::open_output(out_args.output.as_deref(), &args.inputs)?;
+    let mut plan = OutputPlan::new(&args.inputs)?;
+    let out = plan.add(out_args.output.as_deref(), "output")?;
     let output_name = super::output_name(out_args.output.as_deref());
     let mut reader = super::open_reader(args, signals.stop_flag())?;
+    // the inputs are open: now the output may be emptied
+    let out = plan.begin()?.take(out);
     // files are read by the threads that parse them when there are several (see
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);

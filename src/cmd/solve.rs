@@ -16,6 +16,7 @@ use sudoku_batch::solver;
 use sudoku_batch::stats::Stats;
 use sudoku_batch::status::Answer;
 
+use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
 use crate::cli::SolveArgs;
@@ -42,17 +43,18 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     // everything that can fail on the command line alone fails before stdin is read
     let pool = super::thread_pool(&args.input)?;
     let threads = pool.current_num_threads();
-    let out = super::open_output(args.out.output.as_deref(), &args.input.inputs)?;
+    let mut plan = OutputPlan::new(&args.input.inputs)?;
+    let out = plan.add(args.out.output.as_deref(), "output")?;
     let output_name = super::output_name(args.out.output.as_deref());
     let stats_file = args
         .stats
         .as_deref()
-        .map(|path| {
-            let on_stdout = super::on_stdout(args.out.output.as_deref());
-            super::open_side_file(path, "stats", &args.input.inputs, on_stdout)
-        })
+        .map(|path| plan.add(Some(path), "stats"))
         .transpose()?;
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
+    // the inputs are open: now the outputs may be emptied
+    let mut files = plan.begin()?;
+    let (out, stats_file) = (files.take(out), stats_file.map(|s| files.take(s)));
     // files are read by the threads that parse them when there are several (see
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);

@@ -15,6 +15,7 @@ use sudoku_batch::input::{Block, Echo};
 use sudoku_batch::output::{self, Output};
 use sudoku_batch::pipeline::{self, Config, Steps};
 
+use super::files::OutputPlan;
 use super::signals::Signals;
 use crate::cli::SplitArgs;
 
@@ -42,13 +43,14 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     let signals = Signals::install()?;
     let pool = super::thread_pool(&args.input)?;
     let threads = pool.current_num_threads();
-    if args.train == args.test {
-        anyhow::bail!("--train and --test name the same file");
-    }
-    let train = super::open_output(Some(args.train.as_path()), &args.input.inputs)?;
-    let test = super::open_output(Some(args.test.as_path()), &args.input.inputs)?;
+    let mut plan = OutputPlan::new(&args.input.inputs)?;
+    let train = plan.add(Some(args.train.as_path()), "train")?;
+    let test = plan.add(Some(args.test.as_path()), "test")?;
     // a line is written back whole: read it with every field
     let mut reader = super::open_reader_echo(&args.input, signals.stop_flag(), Echo::Line)?;
+    // the inputs are open: now the outputs may be emptied
+    let mut files = plan.begin()?;
+    let (train, test) = (files.take(train), files.take(test));
     // files are read by the threads that parse them when there are several (see
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);

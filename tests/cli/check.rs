@@ -481,7 +481,7 @@ fn refuses_to_overwrite_an_input_with_the_report() {
         .arg(&input)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("the report file is also an input"));
+        .stderr(predicate::str::contains("the report file is the input"));
     assert_eq!(
         dir.read("in.csv"),
         include_str!("../../data/kaggle_200.csv")

@@ -9,6 +9,7 @@ mod canon;
 mod check;
 mod corpora;
 mod faults;
+mod files;
 mod input;
 mod pipe;
 mod signals;

@@ -556,7 +556,7 @@ fn refuses_to_overwrite_an_input_with_the_output() {
         .arg(dir.path("./in.txt"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("the output file is also an input"));
+        .stderr(predicate::str::contains("the output file is the input"));
     assert_eq!(dir.read("in.txt"), text);
 }
 

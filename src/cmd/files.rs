@@ -1,0 +1,358 @@
+//! The files a run writes, opened together before any of them is touched.
+//!
+//! A dataset tool that empties its own input once is not used again, so every command opens its
+//! outputs (`-o`, `--stats`, `--report`, `--train`/`--test`, `--export-*`, ...) through one
+//! [`OutputPlan`], which:
+//!
+//! - tells files apart by *identity* (device and inode, after following links), not by spelling:
+//!   `./o.txt` and `o.txt`, a symlink and its target, two hard links, a file redirected to stdin
+//!   or from stdout are all the same file. An output that is the same regular file as an input, or
+//!   as another output, is refused before anything is written. Devices (`/dev/null`), pipes and
+//!   terminals may be named any number of times: they hold nothing to lose.
+//! - opens every output without truncating it, and empties the existing ones only when the whole
+//!   run can start ([`OutputPlan::begin`], called once the inputs are open too). A run that cannot
+//!   open one of its outputs, or one of its inputs, leaves every existing file as it was and
+//!   removes the files it created.
+//! - refuses a standard stream that was closed when the process started (`>&-`, `<&-`). The Rust
+//!   runtime reopens closed standard streams onto `/dev/null` before `main`, so without the probe
+//!   below a run with a closed stdout would write into `/dev/null` and exit 0 with its output lost;
+//!   `seq 3 >&-` fails, and so do we.
+
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+/// A file's identity: the same for every name of the file (links, `..`, hard links) and for an
+/// open descriptor of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+/// The identity of a regular file; `None` for anything else (devices, pipes, terminals,
+/// directories), which may be named more than once.
+#[cfg(unix)]
+fn identity(meta: &Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    meta.is_file().then(|| FileId {
+        dev: meta.dev(),
+        ino: meta.ino(),
+    })
+}
+
+/// Without device and inode numbers files cannot be told apart by identity; only the spelling
+/// guard of the callers remains.
+#[cfg(not(unix))]
+fn identity(_meta: &Metadata) -> Option<FileId> {
+    None
+}
+
+/// The metadata of a standard stream (0 stdin, 1 stdout), read through a duplicate of it so
+/// that the stream itself stays open and untouched.
+#[cfg(unix)]
+fn std_stream_metadata(fd: i32) -> Option<Metadata> {
+    use std::os::fd::AsFd;
+    let owned = match fd {
+        0 => io::stdin().as_fd().try_clone_to_owned(),
+        _ => io::stdout().as_fd().try_clone_to_owned(),
+    };
+    File::from(owned.ok()?).metadata().ok()
+}
+
+#[cfg(not(unix))]
+fn std_stream_metadata(_fd: i32) -> Option<Metadata> {
+    None
+}
+
+/// Which of the standard streams were closed when the process started, probed before the Rust
+/// runtime reopens them onto `/dev/null`: bit `fd` is set for a closed stream.
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+mod probe {
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    static CLOSED: AtomicU8 = AtomicU8::new(0);
+
+    /// Runs from the ELF `.init_array`, before `main` and so before the runtime fills the
+    /// closed standard streams with `/dev/null`.
+    extern "C" fn probe_std_streams() {
+        let mut closed = 0;
+        for fd in 0..3 {
+            // SAFETY: F_GETFD only reads the descriptor's flags; an unused descriptor gives
+            // EBADF and nothing else happens.
+            if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+                closed |= 1 << fd;
+            }
+        }
+        CLOSED.store(closed, Ordering::Relaxed);
+    }
+
+    #[used]
+    #[unsafe(link_section = ".init_array")]
+    static PROBE: extern "C" fn() = probe_std_streams;
+
+    /// True when standard stream `fd` was closed when the process started.
+    pub fn closed_at_start(fd: i32) -> bool {
+        CLOSED.load(Ordering::Relaxed) & (1 << fd) != 0
+    }
+}
+
+/// Elsewhere a closed stream cannot be told from `/dev/null`.
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+mod probe {
+    /// Always false: no probe on this platform.
+    pub fn closed_at_start(_fd: i32) -> bool {
+        false
+    }
+}
+
+/// Fails when standard input is one of `inputs` (`-`, or no input at all) and was closed when
+/// the process started: it would read as empty, and an empty dataset is not what was meant.
+pub fn refuse_closed_stdin(inputs: &[PathBuf]) -> Result<()> {
+    let reads_stdin = inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-");
+    if reads_stdin && probe::closed_at_start(0) {
+        anyhow::bail!("<stdin>: standard input is closed");
+    }
+    Ok(())
+}
+
+/// A file a run reads, for the comparison with its outputs.
+struct Input {
+    name: String,
+    id: FileId,
+}
+
+/// Where one output of the plan stands.
+enum Opened {
+    Stdout,
+    File {
+        file: File,
+        /// An existing regular file, emptied by [`OutputPlan::begin`].
+        truncate: bool,
+    },
+}
+
+/// An output's place in the plan, to take its writer from [`Begun`] with. Not `Copy`, so each is
+/// taken once.
+#[derive(Debug)]
+pub struct Slot(usize);
+
+/// The outputs of a run, opened and checked against its inputs and each other, none of them yet
+/// emptied (see the module documentation).
+pub struct OutputPlan {
+    inputs: Vec<Input>,
+    /// Per output: its name for messages, what it is (`output`, `stats`, ...), its identity.
+    outputs: Vec<(String, &'static str, Option<FileId>)>,
+    opened: Vec<Opened>,
+    /// Files this plan created, removed again if the run never begins.
+    created: Vec<PathBuf>,
+    begun: bool,
+}
+
+impl OutputPlan {
+    /// A plan for a run that reads `inputs` (`-` or none for standard input): their identities
+    /// are taken now, so an output can be compared with them. Inputs that cannot be read are
+    /// left out (opening them fails later, with its own message); a closed standard input read
+    /// as an input is refused.
+    pub fn new(inputs: &[PathBuf]) -> Result<OutputPlan> {
+        refuse_closed_stdin(inputs)?;
+        let mut plan = OutputPlan {
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            opened: Vec::new(),
+            created: Vec::new(),
+            begun: false,
+        };
+        if inputs.is_empty() {
+            plan.add_stdin();
+        }
+        for path in inputs {
+            if path.as_os_str() == "-" {
+                plan.add_stdin();
+            } else if let Some(id) = fs::metadata(path).ok().as_ref().and_then(identity) {
+                plan.inputs.push(Input {
+                    name: path.display().to_string(),
+                    id,
+                });
+            }
+        }
+        Ok(plan)
+    }
+
+    /// Adds a file the run reads besides its inputs (a `--baseline`), so no output may be it.
+    pub fn also_reads(&mut self, path: &Path) {
+        if let Some(id) = fs::metadata(path).ok().as_ref().and_then(identity) {
+            self.inputs.push(Input {
+                name: path.display().to_string(),
+                id,
+            });
+        }
+    }
+
+    fn add_stdin(&mut self) {
+        if let Some(id) = std_stream_metadata(0).as_ref().and_then(identity) {
+            self.inputs.push(Input {
+                name: "<stdin> (a redirected file)".to_string(),
+                id,
+            });
+        }
+    }
+
+    /// Opens output `what` (`output`, `stats`, `report`, ...) at `path`, or on standard output
+    /// for none or `-`, without emptying it: refused when it is the same regular file as an
+    /// input or an earlier output, when standard output is asked for twice, or when standard
+    /// output was closed.
+    pub fn add(&mut self, path: Option<&Path>, what: &'static str) -> Result<Slot> {
+        match path {
+            Some(p) if p.as_os_str() != "-" => self.add_file(p, what),
+            _ => self.add_stdout(what),
+        }
+    }
+
+    fn add_stdout(&mut self, what: &'static str) -> Result<Slot> {
+        if let Some(i) = self.opened.iter().position(|o| matches!(o, Opened::Stdout)) {
+            let other = self.outputs[i].1;
+            anyhow::bail!(
+                "the {what} cannot go to standard output too: the {other} goes there; write one \
+                 of them to a file"
+            );
+        }
+        if probe::closed_at_start(1) {
+            anyhow::bail!(
+                "<stdout>: standard output is closed, so the {what} would be lost; name a file \
+                 for it (-o FILE), or `-o /dev/null` to discard it"
+            );
+        }
+        let id = std_stream_metadata(1).as_ref().and_then(identity);
+        self.push("<stdout>".to_string(), what, id, Opened::Stdout)
+    }
+
+    fn add_file(&mut self, path: &Path, what: &'static str) -> Result<Slot> {
+        let name = path.display().to_string();
+        // an input is named before opening, so a read-only input gets this message and not a
+        // permission error
+        let before = fs::metadata(path).ok();
+        if let Some(id) = before.as_ref().and_then(identity) {
+            self.refuse_clash(&name, what, id)?;
+        }
+        let existed = before.is_some();
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            // emptied in `begin`, once the whole run can start
+            .truncate(false)
+            .open(path)
+            .with_context(|| format!("{name}: cannot create"))?;
+        if !existed {
+            // through a symlink, the file made is its target
+            self.created
+                .push(fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()));
+        }
+        let meta = file
+            .metadata()
+            .with_context(|| format!("{name}: cannot read its metadata"))?;
+        // checked again on the open file: the name may have changed hands in between
+        let truncate = existed && meta.is_file();
+        self.push(name, what, identity(&meta), Opened::File { file, truncate })
+    }
+
+    fn push(
+        &mut self,
+        name: String,
+        what: &'static str,
+        id: Option<FileId>,
+        opened: Opened,
+    ) -> Result<Slot> {
+        if let Some(id) = id {
+            self.refuse_clash(&name, what, id)?;
+        }
+        self.outputs.push((name, what, id));
+        self.opened.push(opened);
+        Ok(Slot(self.opened.len() - 1))
+    }
+
+    /// Fails when `id` (output `what`, named `name`) is an input or an earlier output.
+    fn refuse_clash(&self, name: &str, what: &'static str, id: FileId) -> Result<()> {
+        if let Some(input) = self.inputs.iter().find(|i| i.id == id) {
+            let same = if input.name == name {
+                String::new()
+            } else {
+                format!(" {}", input.name)
+            };
+            anyhow::bail!(
+                "{name}: the {what} file is the input{same}; writing it would destroy what is \
+                 read (write to another file)"
+            );
+        }
+        if let Some((other, other_what, _)) = self.outputs.iter().find(|o| o.2 == Some(id)) {
+            let same = if other == name {
+                String::new()
+            } else {
+                format!(" ({other})")
+            };
+            anyhow::bail!(
+                "{name}: the {what} file is the same file as the {other_what} file{same}; name \
+                 two different files"
+            );
+        }
+        Ok(())
+    }
+
+    /// Checks that `path`, a file about to be made while the run goes on (one per dataset in a
+    /// folder), is no input and no output of the plan.
+    pub fn check_later(&self, path: &Path, what: &'static str) -> Result<()> {
+        if let Some(id) = fs::metadata(path).ok().as_ref().and_then(identity) {
+            self.refuse_clash(&path.display().to_string(), what, id)?;
+        }
+        Ok(())
+    }
+
+    /// Empties the outputs that held something and hands over their writers: called once the
+    /// run can start (its inputs open), so a run that fails before leaves every file as it was.
+    pub fn begin(&mut self) -> Result<Begun> {
+        let mut writers = Vec::with_capacity(self.opened.len());
+        for (opened, (name, ..)) in self.opened.drain(..).zip(&self.outputs) {
+            writers.push(Some(match opened {
+                Opened::Stdout => Box::new(io::stdout()) as Box<dyn Write + Send>,
+                Opened::File { file, truncate } => {
+                    if truncate {
+                        file.set_len(0)
+                            .with_context(|| format!("{name}: cannot empty it to write"))?;
+                    }
+                    Box::new(file)
+                }
+            }));
+        }
+        self.begun = true;
+        Ok(Begun { writers })
+    }
+}
+
+impl Drop for OutputPlan {
+    /// A run that never began removes the files it made for its outputs, so a failed start
+    /// leaves the folder as it was.
+    fn drop(&mut self) {
+        if !self.begun {
+            for path in &self.created {
+                let _ = fs::remove_file(path);
+            }
+        }
+    }
+}
+
+/// The writers of a begun plan, each taken once by its [`Slot`].
+pub struct Begun {
+    writers: Vec<Option<Box<dyn Write + Send>>>,
+}
+
+impl Begun {
+    /// The writer of `slot` (a sink if it was somehow taken already, which the types prevent).
+    pub fn take(&mut self, slot: Slot) -> Box<dyn Write + Send> {
+        self.writers
+            .get_mut(slot.0)
+            .and_then(Option::take)
+            .unwrap_or_else(|| Box::new(io::sink()))
+    }
+}

@@ -1,0 +1,362 @@
+//! Outputs against inputs and each other, for every command and every output option: the same
+//! file under any spelling (relative, `./`, `..`, absolute, a symlink, a hard link, a file
+//! redirected to stdin or from stdout) is refused before anything is written; a run that cannot
+//! open one of its outputs or inputs leaves every existing file as it was; a closed standard
+//! stream is an error, not a silent loss.
+
+use std::fs::{self, File, OpenOptions};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use crate::{Workdir, command, repo};
+
+/// A command, its arguments before the input (`IN` stands for the input) and its output
+/// options.
+struct Case {
+    args: &'static [&'static str],
+    outputs: &'static [&'static str],
+    /// Whether it writes its main output to stdout when no output option names a file.
+    stdout: bool,
+}
+
+const IN: &str = "IN";
+
+const CASES: &[Case] = &[
+    Case {
+        args: &["solve", "-q", IN],
+        outputs: &["-o", "--stats"],
+        stdout: true,
+    },
+    Case {
+        args: &["check", "-q", "-O", "jsonl", IN],
+        outputs: &["-o", "--report"],
+        stdout: true,
+    },
+    Case {
+        args: &["canon", "-q", IN],
+        outputs: &["-o"],
+        stdout: true,
+    },
+    Case {
+        args: &["augment", "-q", "-n", "2", IN],
+        outputs: &["-o"],
+        stdout: true,
+    },
+    Case {
+        args: &["split", "-q", IN],
+        outputs: &["--train", "--test"],
+        stdout: false,
+    },
+    Case {
+        args: &["merge-stats", "-q", IN],
+        outputs: &["-o"],
+        stdout: true,
+    },
+    Case {
+        args: &["bench", "-q", "--min-seconds", "0", "--rounds", "1", IN],
+        outputs: &[
+            "--export-json",
+            "--export-csv",
+            "--export-markdown",
+            "--export-svg",
+            "--write-puzzles",
+        ],
+        stdout: false,
+    },
+];
+
+const PUZZLES: &str = "data/hardest_300.txt";
+
+/// A folder holding `in.txt` (the puzzles), a symlink and a hard link to it, and `sub/`.
+fn workdir() -> Workdir {
+    let dir = Workdir::new();
+    fs::copy(repo(PUZZLES), dir.path("in.txt")).unwrap();
+    std::os::unix::fs::symlink("in.txt", dir.path("link.txt")).unwrap();
+    fs::hard_link(dir.path("in.txt"), dir.path("hard.txt")).unwrap();
+    fs::create_dir(dir.path("sub")).unwrap();
+    dir
+}
+
+/// The command line of `case` on `input`, with `set` output options given, each other output
+/// option sent to a fresh file `other-N.out`.
+fn args_of(case: &Case, input: &str, set: &[(&str, &str)]) -> Vec<String> {
+    let mut args: Vec<String> = case
+        .args
+        .iter()
+        .map(|a| if *a == IN { input } else { a }.to_string())
+        .collect();
+    for (i, option) in case.outputs.iter().enumerate() {
+        let value = match set.iter().find(|(o, _)| o == option) {
+            Some((_, value)) => value.to_string(),
+            // split needs both of its outputs
+            None if case.args[0] == "split" => format!("other-{i}.out"),
+            None => continue,
+        };
+        args.push(option.to_string());
+        args.push(value);
+        if *option == "--report" {
+            // the report's file names here do not tell its format
+            args.extend(["--report-format".to_string(), "json".to_string()]);
+        }
+    }
+    args
+}
+
+/// Runs the binary in `dir` with `args`.
+fn run_in(dir: &Workdir, args: &[String], setup: impl FnOnce(&mut Command)) -> Output {
+    let mut cmd = command(&[]);
+    cmd.current_dir(dir.path("")).args(args);
+    cmd.stdin(Stdio::null());
+    setup(&mut cmd);
+    cmd.output().unwrap()
+}
+
+/// Asserts that the run failed with exit 2 and an error saying `why`, leaving `in.txt` as it was
+/// and making none of the `other-N.out` files.
+fn assert_refused(dir: &Workdir, args: &[String], out: &Output, why: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(why), "{args:?}: {stderr}");
+    assert_eq!(
+        fs::read(dir.path("in.txt")).unwrap(),
+        fs::read(repo(PUZZLES)).unwrap(),
+        "{args:?} changed its input"
+    );
+    for i in 0..6 {
+        let other = format!("other-{i}.out");
+        assert!(
+            !dir.path(&other).exists(),
+            "{args:?} left {other} behind: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn every_output_option_refuses_the_input_under_every_spelling() {
+    for case in CASES {
+        for option in case.outputs {
+            let dir = workdir();
+            let absolute = dir.path("in.txt").display().to_string();
+            let spellings = [
+                "in.txt",
+                "./in.txt",
+                "sub/../in.txt",
+                absolute.as_str(),
+                "link.txt",
+                "hard.txt",
+            ];
+            for spelling in spellings {
+                for input in ["in.txt", "./link.txt"] {
+                    let args = args_of(case, input, &[(option, spelling)]);
+                    let out = run_in(&dir, &args, |_| {});
+                    assert_refused(&dir, &args, &out, "is the input");
+                }
+            }
+            // the input on stdin: a redirected file is still the file
+            let args = args_of(case, "-", &[(option, "./hard.txt")]);
+            let out = run_in(&dir, &args, |cmd| {
+                cmd.stdin(File::open(dir.path("in.txt")).unwrap());
+            });
+            assert_refused(&dir, &args, &out, "is the input <stdin>");
+        }
+    }
+}
+
+#[test]
+fn standard_output_redirected_onto_the_input_is_refused() {
+    for case in CASES.iter().filter(|c| c.stdout) {
+        let dir = workdir();
+        let args = args_of(case, "in.txt", &[]);
+        let out = run_in(&dir, &args, |cmd| {
+            let appended = OpenOptions::new()
+                .append(true)
+                .open(dir.path("link.txt"))
+                .unwrap();
+            cmd.stdout(appended);
+        });
+        assert_refused(&dir, &args, &out, "<stdout>: the output file is the input");
+    }
+}
+
+#[test]
+fn two_outputs_that_are_one_file_are_refused_and_the_file_kept() {
+    for case in CASES.iter().filter(|c| c.outputs.len() > 1) {
+        for (a, first) in case.outputs.iter().enumerate() {
+            for second in &case.outputs[a + 1..] {
+                let dir = workdir();
+                fs::write(dir.path("same.out"), "keep\n").unwrap();
+                std::os::unix::fs::symlink("same.out", dir.path("same-link.out")).unwrap();
+                for spelling in ["same.out", "./same.out", "sub/../same.out", "same-link.out"] {
+                    let args = args_of(case, "in.txt", &[(first, "same.out"), (second, spelling)]);
+                    let out = run_in(&dir, &args, |_| {});
+                    assert_refused(&dir, &args, &out, "is the same file as");
+                    assert_eq!(dir.read("same.out"), "keep\n", "{args:?}");
+                }
+                // neither exists yet: the file the first makes is the second
+                let args = args_of(case, "in.txt", &[(first, "new.out"), (second, "./new.out")]);
+                let out = run_in(&dir, &args, |_| {});
+                assert_refused(&dir, &args, &out, "is the same file as");
+                assert!(!dir.path("new.out").exists(), "{args:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn stats_on_stdout_redirected_onto_the_output_file_is_refused() {
+    let dir = workdir();
+    fs::write(dir.path("o.txt"), "keep\n").unwrap();
+    let args: Vec<String> = ["solve", "-q", "in.txt", "-o", "o.txt", "--stats", "-"]
+        .map(String::from)
+        .to_vec();
+    let out = run_in(&dir, &args, |cmd| {
+        let appended = OpenOptions::new()
+            .append(true)
+            .open(dir.path("o.txt"))
+            .unwrap();
+        cmd.stdout(appended);
+    });
+    assert_refused(&dir, &args, &out, "is the same file as");
+    assert_eq!(dir.read("o.txt"), "keep\n");
+}
+
+#[test]
+fn a_failed_output_leaves_every_existing_file_as_it_was() {
+    for case in CASES {
+        for (i, keep) in case.outputs.iter().enumerate() {
+            // one output a good existing file, another one in a folder that does not exist
+            for broken in case.outputs.iter().filter(|o| *o != keep) {
+                let dir = workdir();
+                fs::write(dir.path("keep.out"), "keep\n").unwrap();
+                let args = args_of(case, "in.txt", &[(keep, "keep.out"), (broken, "nodir/x")]);
+                let out = run_in(&dir, &args, |_| {});
+                assert_refused(&dir, &args, &out, "nodir/x: cannot create");
+                assert_eq!(dir.read("keep.out"), "keep\n", "{args:?}");
+            }
+            // an input that cannot be opened: nothing emptied, nothing made
+            let dir = workdir();
+            fs::write(dir.path("keep.out"), "keep\n").unwrap();
+            let new = format!("new-{i}.out");
+            let mut set = vec![(*keep, "keep.out")];
+            let others: Vec<&str> = case.outputs.iter().copied().filter(|o| o != keep).collect();
+            for other in &others {
+                set.push((other, new.as_str()));
+            }
+            let set = &set[..set.len().min(2)];
+            let args = args_of(case, "missing.txt", set);
+            let out = run_in(&dir, &args, |_| {});
+            assert_refused(&dir, &args, &out, "missing.txt");
+            assert_eq!(dir.read("keep.out"), "keep\n", "{args:?}");
+            assert!(!dir.path(&new).exists(), "{args:?} made {new}");
+        }
+    }
+}
+
+#[test]
+fn devices_may_be_named_as_several_outputs() {
+    for case in CASES.iter().filter(|c| c.args[0] != "merge-stats") {
+        let dir = workdir();
+        let set: Vec<(&str, &str)> = case
+            .outputs
+            .iter()
+            .filter(|o| **o != "--write-puzzles")
+            .map(|o| (*o, "/dev/null"))
+            .collect();
+        let args = args_of(case, "in.txt", &set);
+        let out = run_in(&dir, &args, |cmd| {
+            cmd.stdout(File::create("/dev/null").unwrap());
+        });
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Runs `args` in `dir` through the shell with `redirect` (`>&-`, `<&-`) applied.
+fn run_with_shell_redirect(dir: &Workdir, args: &[String], redirect: &str) -> Output {
+    let binary = env!("CARGO_BIN_EXE_sudoku-batch");
+    Command::new("sh")
+        .current_dir(dir.path(""))
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(binary)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_closed_stdout_is_an_error_in_every_command_that_writes_there() {
+    let dir = workdir();
+    let mut runs: Vec<Vec<String>> = CASES
+        .iter()
+        .filter(|c| c.stdout)
+        .map(|c| args_of(c, "in.txt", &[]))
+        .collect();
+    runs.push(vec![
+        "bench".into(),
+        "--min-seconds".into(),
+        "0".into(),
+        "in.txt".into(),
+    ]);
+    runs.push(vec![
+        "solve".into(),
+        "-q".into(),
+        "in.txt".into(),
+        "--stats".into(),
+        "-".into(),
+        "-o".into(),
+        "o.txt".into(),
+    ]);
+    for args in runs {
+        let out = run_with_shell_redirect(&dir, &args, ">&-");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("standard output is closed"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // a closed stdout the run does not write to is fine
+    let args: Vec<String> = ["solve", "-q", "in.txt", "-o", "o.txt"]
+        .map(String::from)
+        .to_vec();
+    let out = run_with_shell_redirect(&dir, &args, ">&-");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path("o.txt"))
+            .unwrap()
+            .lines()
+            .count(),
+        300
+    );
+}
+
+#[test]
+fn a_closed_stdin_read_as_input_is_an_error() {
+    let dir = workdir();
+    for args in [
+        vec!["solve", "-q"],
+        vec!["solve", "-q", "-", "-o", "o.txt"],
+        vec!["check", "-q", "-"],
+        vec!["canon", "-q"],
+    ] {
+        let args: Vec<String> = args.into_iter().map(String::from).collect();
+        let out = run_with_shell_redirect(&dir, &args, "<&-");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("standard input is closed"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!Path::new(&dir.path("o.txt")).exists());
+    }
+}
