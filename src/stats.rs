@@ -196,6 +196,7 @@ impl Stats {
             guesses_per_puzzle: per(self.guesses),
             no_guess_share: per(self.no_guess),
             interrupted: None,
+            interrupted_parts: None,
             counts: self.counts(),
             parts: None,
         }
@@ -331,8 +332,13 @@ pub struct Summary {
     pub guesses_per_puzzle: f64,
     /// Share of puzzles solved (or proved unsolvable) without guessing, 0..=1.
     pub no_guess_share: f64,
-    /// Set when a signal stopped the run before the end of its input (`null` otherwise).
+    /// Set when a signal stopped the run before the end of its input (`null` otherwise). In a
+    /// merged summary: the first interrupted part's, so that `null` still means that the whole
+    /// job ran to the end; [`Summary::interrupted_parts`] lists them all.
     pub interrupted: Option<Interruption>,
+    /// Merged summaries only (`null` for one run's own): every part a signal stopped, with the
+    /// `--stats` file it came from. Empty when every part ran to the end.
+    pub interrupted_parts: Option<Vec<PartInterruption>>,
     /// The counts everything above is made from, so that the summaries of many runs (the
     /// partitions of a Spark job, say) can be added up into one, percentiles included
     /// ([`merge`]).
@@ -374,6 +380,26 @@ pub struct SummaryFile {
     /// Runs it adds up already (`null` for one run).
     #[serde(default)]
     pub parts: Option<u64>,
+    /// How a signal stopped the run (`null` when it ran to the end).
+    #[serde(default)]
+    pub interrupted: Option<Interruption>,
+    /// A merged file's interrupted parts.
+    #[serde(default)]
+    pub interrupted_parts: Option<Vec<PartInterruption>>,
+    /// The file it was read from, named in the merged summary's
+    /// [`Summary::interrupted_parts`]; set by the reader, not read from the JSON.
+    #[serde(skip)]
+    pub name: String,
+}
+
+/// A part of a merged summary that a signal stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartInterruption {
+    /// The `--stats` file of the part.
+    pub part: String,
+    /// How it was stopped, and where its output ends.
+    #[serde(flatten)]
+    pub interruption: Interruption,
 }
 
 /// Why summaries cannot be merged.
@@ -396,23 +422,35 @@ pub fn merge(parts: &[SummaryFile]) -> Result<Summary, MergeError> {
     let mut wall = 0f64;
     let mut threads = 0;
     let mut runs = 0;
+    let mut interrupted = Vec::new();
     for part in parts {
         total += &Stats::from_counts(&part.counts)?;
         wall = wall.max(part.wall_seconds);
         threads += part.threads;
         runs += part.parts.unwrap_or(1);
+        // a merged file carries its parts' interruptions; a run's own, its own
+        match (&part.interrupted_parts, &part.interrupted) {
+            (Some(inner), _) => interrupted.extend(inner.iter().cloned()),
+            (None, Some(interruption)) => interrupted.push(PartInterruption {
+                part: part.name.clone(),
+                interruption: interruption.clone(),
+            }),
+            (None, None) => {}
+        }
     }
     let mut summary = total.summary(Duration::from_secs_f64(wall.max(0.0)), threads);
     summary.parts = Some(runs);
+    summary.interrupted = interrupted.first().map(|p| p.interruption.clone());
+    summary.interrupted_parts = Some(interrupted);
     Ok(summary)
 }
 
 /// How a run that a signal stopped ended: every record read before the signal was written
 /// whole, in order, and the output ends with the record at `file`:`line`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Interruption {
     /// The signal: `SIGINT` (Ctrl-C), `SIGTERM` or `SIGHUP`.
-    pub signal: &'static str,
+    pub signal: String,
     /// Input of the last record written (`null` when none was).
     pub file: Option<String>,
     /// Line where the last record written starts in its input (`null` when none was); a run
@@ -440,7 +478,12 @@ impl std::fmt::Display for Summary {
             .iter()
             .map(|(s, n)| format!("{s} {n}"))
             .collect();
-        writeln!(f, "records:    {} ({})", self.records, statuses.join(", "))?;
+        write!(f, "records:    {}", self.records)?;
+        if statuses.is_empty() {
+            writeln!(f)?;
+        } else {
+            writeln!(f, " ({})", statuses.join(", "))?;
+        }
         writeln!(
             f,
             "wall time:  {:.3} s, {:.0} puzzles/s on {} thread{}",
@@ -461,11 +504,26 @@ impl std::fmt::Display for Summary {
             self.guesses_per_puzzle,
             self.no_guess_share * 100.0
         )?;
-        if let Some(interruption) = &self.interrupted {
-            write!(f, "\n{interruption}")?;
+        match (&self.interrupted_parts, &self.interrupted) {
+            (Some(parts), _) if !parts.is_empty() => {
+                let of = self.parts.unwrap_or(parts.len() as u64);
+                write!(
+                    f,
+                    "\nINCOMPLETE: {} of {of} part{} stopped by a signal:",
+                    parts.len(),
+                    if of == 1 { " was" } else { "s were" }
+                )?;
+                for p in parts {
+                    write!(f, "\n  {}: {}", p.part, p.interruption)?;
+                }
+            }
+            (Some(_), _) => {}
+            (None, Some(interruption)) => write!(f, "\n{interruption}")?,
+            (None, None) => {}
         }
         if let Some(parts) = self.parts {
-            write!(f, "\nparts:      {parts} runs added up")?;
+            let runs = if parts == 1 { "run" } else { "runs" };
+            write!(f, "\nparts:      {parts} {runs} added up")?;
         }
         Ok(())
     }
@@ -521,6 +579,70 @@ mod tests {
         let twice: SummaryFile =
             serde_json::from_str(&serde_json::to_string(&merged).unwrap()).unwrap();
         assert_eq!(merge(&[twice]).unwrap().parts, Some(3));
+    }
+
+    /// A `--stats` file of one run, through JSON, named `name`; stopped by SIGINT at `line`
+    /// when given.
+    fn part_file(name: &str, stopped_at: Option<u64>) -> SummaryFile {
+        let mut stats = Stats::default();
+        stats.add(&answer(Status::Solved, 1, 1000));
+        let mut summary = stats.summary(Duration::from_secs(1), 1);
+        summary.interrupted = stopped_at.map(|line| Interruption {
+            signal: "SIGINT".to_string(),
+            file: Some("big.txt".to_string()),
+            line: Some(line),
+        });
+        let mut file: SummaryFile =
+            serde_json::from_str(&serde_json::to_string(&summary).unwrap()).unwrap();
+        file.name = name.to_string();
+        file
+    }
+
+    #[test]
+    fn a_merged_summary_names_every_interrupted_part() {
+        let parts = [
+            part_file("p0.json", None),
+            part_file("p1.json", Some(48213)),
+            part_file("p2.json", None),
+            part_file("p3.json", Some(7)),
+        ];
+        let merged = merge(&parts).unwrap();
+        let stopped = merged.interrupted_parts.clone().unwrap();
+        let names: Vec<&str> = stopped.iter().map(|p| p.part.as_str()).collect();
+        assert_eq!(names, ["p1.json", "p3.json"]);
+        assert_eq!(stopped[0].interruption.line, Some(48213));
+        assert_eq!(merged.interrupted.as_ref().unwrap().line, Some(48213));
+        let text = merged.to_string();
+        assert!(
+            text.contains("INCOMPLETE: 2 of 4 parts were stopped"),
+            "{text}"
+        );
+        assert!(text.contains("p3.json: interrupted by SIGINT"), "{text}");
+        // merged again, with a complete run: the parts are still named
+        let mut again: SummaryFile =
+            serde_json::from_str(&serde_json::to_string(&merged).unwrap()).unwrap();
+        again.name = "merged.json".to_string();
+        let twice = merge(&[again, part_file("p4.json", None)]).unwrap();
+        assert_eq!(twice.interrupted_parts.unwrap(), stopped);
+        assert_eq!(twice.parts, Some(5));
+    }
+
+    #[test]
+    fn a_merge_of_complete_runs_says_none_was_interrupted() {
+        let merged = merge(&[part_file("a.json", None)]).unwrap();
+        assert_eq!(merged.interrupted, None);
+        assert_eq!(merged.interrupted_parts, Some(Vec::new()));
+        let text = merged.to_string();
+        assert!(text.ends_with("parts:      1 run added up"), "{text}");
+        assert!(!text.contains("INCOMPLETE"), "{text}");
+    }
+
+    #[test]
+    fn an_empty_run_has_no_empty_status_list() {
+        let text = Stats::default()
+            .summary(Duration::from_secs(1), 1)
+            .to_string();
+        assert!(text.starts_with("records:    0\n"), "{text}");
     }
 
     fn answer(status: Status, guesses: u64, nanos: u64) -> Answer {

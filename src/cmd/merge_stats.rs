@@ -27,8 +27,9 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         } else {
             std::fs::read_to_string(path).with_context(|| format!("{name}: cannot read"))?
         };
-        let part: SummaryFile = serde_json::from_str(&text)
+        let mut part: SummaryFile = serde_json::from_str(&text)
             .with_context(|| format!("{name}: not the --stats JSON of a run"))?;
+        part.name = name;
         parts.push(part);
     }
     let summary = stats::merge(&parts).context("merging")?;

@@ -72,7 +72,7 @@ impl Signals {
         let signal = self.received()?;
         let (file, line) = last.unzip();
         Some(Interruption {
-            signal: signal_name(signal),
+            signal: signal_name(signal).to_string(),
             file,
             line,
         })

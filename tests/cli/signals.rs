@@ -213,6 +213,38 @@ fn runs_stopped_at_random_points_leave_whole_records_in_order_and_a_summary() {
         stopped_mid_run >= 10,
         "only {stopped_mid_run} runs were stopped mid-way"
     );
+    // merged with a run that ended, the stopped runs' stats still say the job is incomplete
+    let whole = dir.path("whole.json");
+    let ran = command(&["solve", "-q", "data/hardest_300.txt", "--stats"])
+        .arg(&whole)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(ran.success());
+    let stopped: Vec<std::path::PathBuf> = (0..30)
+        .filter(|run| run % 5 != 4)
+        .map(|run| dir.path(&format!("stats{run}.json")))
+        .collect();
+    let merged = command(&["merge-stats"])
+        .arg(&whole)
+        .args(&stopped)
+        .output()
+        .unwrap();
+    assert!(merged.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
+    let parts = json["interrupted_parts"].as_array().unwrap();
+    assert_eq!(parts.len(), stopped.len());
+    assert_eq!(parts[0]["part"], stopped[0].display().to_string());
+    assert_eq!(json["interrupted"]["signal"], parts[0]["signal"]);
+    assert_eq!(json["interrupted"]["line"], parts[0]["line"]);
+    let stderr = String::from_utf8_lossy(&merged.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "INCOMPLETE: {} of 25 parts were stopped",
+            stopped.len()
+        )),
+        "{stderr}"
+    );
 }
 
 #[test]
