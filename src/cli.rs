@@ -97,7 +97,8 @@ Given solutions: the CSV column named solution, solutions, answer or answers (or
 
 Output: problem records on stderr as FILE:LINE: verdict: detail (at most --max-problems;
 with --minimal also unique puzzles that are not minimal), then the counts. Nothing on stdout
-unless -O jsonl|csv (one record per input record, in input order) or -o FILE.jsonl|FILE.csv.
+unless -O jsonl|csv (one record per input record, in input order) or -o FILE.jsonl|FILE.csv;
+with --pipe, -O jsonl is the default.
 --report FILE writes every finding and the counts as JSON, CSV or Markdown.
 
 Inputs are read as for solve (compressed, zipped, --max-record); Ctrl-C stops as for solve,

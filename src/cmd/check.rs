@@ -243,13 +243,14 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
 }
 
 /// The format of the per-record stream: `-O`, else the extension of `-o` (`.jsonl`, `.csv`), else
-/// none; `-o` with neither is an error.
+/// JSON Lines in pipe mode, else none; `-o` with neither is an error.
 fn stream_format(args: &CheckArgs) -> Result<Option<CheckFormat>> {
     if let Some(format) = args.output_format {
         return Ok(Some(format.into()));
     }
     let Some(path) = args.output.as_deref() else {
-        return Ok(None);
+        // pipe mode promises a line out for every line in: the verdicts as JSON Lines
+        return Ok(args.input.pipe.then_some(CheckFormat::Jsonl));
     };
     match super::named_format(Some(path)) {
         Some(NamedFormat::Jsonl) => Ok(Some(CheckFormat::Jsonl)),

@@ -101,8 +101,14 @@ impl Format {
 }
 
 /// Opens the bytes of an input for reading as text: decoded when compressed, the one data file
-/// of a zip, checked to be text. `count` wraps the raw bytes (before decoding) for progress.
-pub(crate) fn open(raw: Raw, count: impl Fn(Stream) -> Stream) -> Result<Stream, OpenError> {
+/// of a zip, checked to be text when `check_text` (not in pipe mode, where a line that is not
+/// text is one malformed record wherever it stands, never a failed input). `count` wraps the raw
+/// bytes (before decoding) for progress.
+pub(crate) fn open(
+    raw: Raw,
+    count: impl Fn(Stream) -> Stream,
+    check_text: bool,
+) -> Result<Stream, OpenError> {
     let (format, raw) = match raw {
         Raw::File(mut file) => {
             let head = peek(&mut file, 8)?;
@@ -140,7 +146,11 @@ pub(crate) fn open(raw: Raw, count: impl Fn(Stream) -> Stream) -> Result<Stream,
             }
         }
     };
-    text(decoded, format)
+    if check_text {
+        text(decoded, format)
+    } else {
+        Ok(decoded)
+    }
 }
 
 /// True when an input starting with `head` (its first 8 bytes, or all of a shorter one) is

@@ -143,6 +143,23 @@ impl<R: BufRead> LineReader<R> {
                 record.solution = None;
                 return Ok(true);
             }
+            if self.pipe {
+                // pipe mode reads no file as a whole, so it checks no file for text: a line
+                // that is not UTF-8 is one malformed record, whatever else it holds, so that
+                // keys echoed back are never silently altered
+                if let Err(e) = std::str::from_utf8(text) {
+                    let lead = self.buf.len() - self.buf.trim_ascii_start().len();
+                    let at = e.valid_up_to();
+                    record.cells = excerpt(text);
+                    record.puzzle = Err(format!(
+                        "not UTF-8 text (byte 0x{:02X} at column {})",
+                        text[at],
+                        lead + at + 1
+                    ));
+                    record.solution = None;
+                    return Ok(true);
+                }
+            }
             record.puzzle = parse_line(text, &mut record.cells);
             let solution = self.solutions.then(|| given_solution(text)).flatten();
             set_optional_text(&mut record.solution, solution);

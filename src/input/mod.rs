@@ -1040,7 +1040,7 @@ impl Reader {
             })
         };
         let counted = self.bytes.load(Ordering::Relaxed);
-        let stream = compressed::open(raw, count).map_err(|e| match e {
+        let stream = compressed::open(raw, count, !self.pipe).map_err(|e| match e {
             OpenError::Io(e) => self.io_error(index, 0, e),
             OpenError::Unreadable(message) => InputError::Unreadable {
                 name: self.source_name(index as u32).to_string(),

@@ -44,6 +44,10 @@ fn every_input_line_gives_one_output_line_in_every_format() {
         &["solve", "--pipe", "-u", "-O", "jsonl"],
         &["check", "--pipe", "-O", "jsonl"],
         &["check", "--pipe", "-O", "csv"],
+        // check's verdicts come out as JSON Lines when no format is named
+        &["check", "--pipe"],
+        &["canon", "--pipe"],
+        &["canon", "--pipe", "-O", "jsonl"],
     ] {
         let out = piped(args, &input);
         assert_eq!(out.lines().count(), lines, "{args:?}:\n{out}");
@@ -298,5 +302,85 @@ fn a_partition_holding_only_a_bom_is_one_line_so_one_record() {
         let out = piped(&["solve", "--pipe", "-O", "line"], input);
         assert_eq!(out.lines().count(), records, "{input:?}");
         assert!(out.lines().all(|l| l == "malformed"), "{input:?}: {out}");
+    }
+}
+
+#[test]
+fn check_in_pipe_mode_writes_json_lines_by_default() {
+    let out = piped(&["check", "--pipe"], &partition());
+    let records = jsonl(out.as_bytes());
+    assert_eq!(records.len(), 7);
+    assert_eq!(records[0]["verdict"], "unique");
+    assert_eq!(records[1]["detail"], "blank line");
+}
+
+/// Runs `args` on the bytes `input` (stdin); returns stdout, with exit 0 and nothing on stderr.
+fn piped_bytes(args: &[&str], input: &[u8]) -> String {
+    let out = bin().args(args).write_stdin(input).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}");
+    assert!(
+        out.stderr.is_empty(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_one_malformed_record_wherever_it_stands() {
+    let zeros = PUZZLE.replace('.', "0");
+    let good = format!("k {zeros} 1.0\n");
+    let mut latin1 = b"k\xe9y ".to_vec();
+    latin1.extend_from_slice(zeros.as_bytes());
+    latin1.extend_from_slice(b" 2.0\n");
+    // the Latin-1 line second, and past the first 64 KiB
+    for before in [1, 1000] {
+        let mut input = good.repeat(before).into_bytes();
+        input.extend_from_slice(&latin1);
+        input.extend_from_slice(good.as_bytes());
+        let at = before; // its index among the records
+        let out = piped_bytes(
+            &["solve", "--pipe", "-O", "jsonl", "--echo", "line"],
+            &input,
+        );
+        let records = jsonl(out.as_bytes());
+        assert_eq!(records.len(), before + 2);
+        assert_eq!(records[at]["status"], "malformed");
+        assert_eq!(
+            records[at]["reason"],
+            "not UTF-8 text (byte 0xE9 at column 2)"
+        );
+        assert_eq!(records[at - 1]["status"], "solved");
+        assert_eq!(records[at + 1]["status"], "solved");
+        for args in [
+            &["check", "--pipe"][..],
+            &["canon", "--pipe"],
+            &["solve", "--pipe"],
+        ] {
+            let out = piped_bytes(args, &input);
+            assert_eq!(out.lines().count(), before + 2, "{args:?}");
+        }
+        let out = piped_bytes(&["check", "--pipe"], &input);
+        assert_eq!(jsonl(out.as_bytes())[at]["verdict"], "malformed");
+        // CSV chunks: the row is malformed, the partition goes on
+        let mut csv = input.clone();
+        for b in csv.iter_mut().filter(|b| **b == b' ') {
+            *b = b',';
+        }
+        let out = piped_bytes(
+            &[
+                "solve",
+                "--pipe",
+                "--csv-columns",
+                "key,puzzle,rating",
+                "-O",
+                "jsonl",
+            ],
+            &csv,
+        );
+        let records = jsonl(out.as_bytes());
+        assert_eq!(records.len(), before + 2);
+        assert_eq!(records[at]["reason"], "invalid UTF-8 in column 1");
+        assert_eq!(records[at + 1]["status"], "solved");
     }
 }
