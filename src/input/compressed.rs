@@ -16,6 +16,10 @@
 //!   byte and be UTF-8. Otherwise the input is an error that says what it looks like (a PNG
 //!   image, a 7-Zip archive, UTF-16 text, binary data, ...) and where, without printing its bytes.
 //!
+//! - Text whose first line ends with a CR alone (old Mac line ends, or a `tr '\n' '\r'` gone
+//!   wrong) is read with every CR as a line end ([`CrLines`]), so its rows stay rows; such an
+//!   input is read as a stream, never in chunks.
+//!
 //! Progress counts the bytes read from the file, before decoding, so it matches the file's size.
 
 use std::fs::File;
@@ -108,7 +112,7 @@ pub(crate) fn open(
     raw: Raw,
     count: impl Fn(Stream) -> Stream,
     check_text: bool,
-) -> Result<Stream, OpenError> {
+) -> Result<Text, OpenError> {
     let (format, raw) = match raw {
         Raw::File(mut file) => {
             let head = peek(&mut file, 8)?;
@@ -149,7 +153,44 @@ pub(crate) fn open(
     if check_text {
         text(decoded, format)
     } else {
-        Ok(decoded)
+        Ok(Text {
+            stream: decoded,
+            cr_lines: false,
+        })
+    }
+}
+
+/// An input opened as text.
+pub(crate) struct Text {
+    /// Its bytes, decoded.
+    pub stream: Stream,
+    /// Its line ends are CRs alone, read as LFs ([`CrLines`]): its bytes on disk are not the
+    /// bytes read, so it cannot be read in chunks.
+    pub cr_lines: bool,
+}
+
+/// True when the first line end of `block` is a CR alone: not followed by an LF, and before
+/// any LF. A CR that ends the block says nothing yet (its LF may be in the next read).
+fn first_line_ends_with_cr(block: &[u8]) -> bool {
+    let lf = memchr::memchr(b'\n', block).unwrap_or(block.len());
+    memchr::memchr_iter(b'\r', &block[..lf]).any(|at| at + 1 < lf)
+}
+
+/// Reads an input whose lines end in CR alone with each CR turned into an LF (a CRLF pair, if
+/// one appears, becomes an empty line, which every layout passes over).
+pub(crate) struct CrLines {
+    inner: Stream,
+}
+
+impl Read for CrLines {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let mut from = 0;
+        while let Some(at) = memchr::memchr(b'\r', &buf[from..n]) {
+            buf[from + at] = b'\n';
+            from += at + 1;
+        }
+        Ok(n)
     }
 }
 
@@ -187,7 +228,7 @@ fn first_block(src: &mut impl Read, min: usize) -> io::Result<Vec<u8>> {
 
 /// Checks that the first block of `stream` is text (see the module documentation); returns the
 /// stream whole.
-fn text(mut stream: Stream, format: Option<Format>) -> Result<Stream, OpenError> {
+fn text(mut stream: Stream, format: Option<Format>) -> Result<Text, OpenError> {
     // a decoding error already names its format (see `Named`)
     let block = first_block(&mut stream, 1)?;
     let within = |what: String| match format {
@@ -217,7 +258,16 @@ fn text(mut stream: Stream, format: Option<Format>) -> Result<Stream, OpenError>
             ))));
         }
     }
-    Ok(Box::new(Cursor::new(block).chain(stream)))
+    let cr_lines = first_line_ends_with_cr(&block);
+    let whole: Stream = Box::new(Cursor::new(block).chain(stream));
+    Ok(Text {
+        stream: if cr_lines {
+            Box::new(CrLines { inner: whole })
+        } else {
+            whole
+        },
+        cr_lines,
+    })
 }
 
 /// What a binary input's first bytes say it is, for the error message.
@@ -405,5 +455,32 @@ impl Read for Checked {
             }
         }
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod cr_tests {
+    use super::*;
+
+    #[test]
+    fn a_first_line_ended_by_a_lone_cr_is_told_and_crlf_is_not() {
+        assert!(first_line_ends_with_cr(b"puzzle,solution\r1,2\r"));
+        assert!(first_line_ends_with_cr(b"a\rb"));
+        assert!(!first_line_ends_with_cr(b"puzzle,solution\r\n1,2\r\n"));
+        // decided by the first line end only
+        assert!(!first_line_ends_with_cr(b"a\nb\rc"));
+        // a CR that ends the block may be half of a CRLF
+        assert!(!first_line_ends_with_cr(b"abc\r"));
+        assert!(!first_line_ends_with_cr(b"no line end"));
+    }
+
+    #[test]
+    fn cr_lines_turn_every_cr_into_a_line_end() {
+        let mut read = CrLines {
+            inner: Box::new(Cursor::new(b"1\r2\r\r3".to_vec())),
+        };
+        let mut out = String::new();
+        read.read_to_string(&mut out).unwrap();
+        assert_eq!(out, "1\n2\n\n3");
     }
 }

@@ -1040,13 +1040,16 @@ impl Reader {
             })
         };
         let counted = self.bytes.load(Ordering::Relaxed);
-        let stream = compressed::open(raw, count, !self.pipe).map_err(|e| match e {
+        let text = compressed::open(raw, count, !self.pipe).map_err(|e| match e {
             OpenError::Io(e) => self.io_error(index, 0, e),
             OpenError::Unreadable(message) => InputError::Unreadable {
                 name: self.source_name(index as u32).to_string(),
                 message,
             },
         })?;
+        let stream = text.stream;
+        // a file whose CR line ends are read as LFs is not its bytes on disk
+        let chunk_file = chunk_file.filter(|_| !text.cr_lines);
         let (stream, chunkable): (Stream, _) = match chunk_file {
             Some(file) => {
                 let given = Arc::new(AtomicU64::new(0));

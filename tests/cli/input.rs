@@ -601,3 +601,39 @@ fn stdin_redirected_from_a_file_is_read_from_where_it_stands_and_left_at_its_end
         same_as_named(threads, &gz, &gz, 0, &[]);
     }
 }
+
+#[test]
+fn old_mac_line_ends_read_as_lines_in_every_layout() {
+    let dir = Workdir::new();
+    for (sample, format) in [
+        ("data/kaggle_200.csv", "csv"),
+        ("data/hardest_300.txt", "jsonl"),
+        ("tests/fixtures/grids.txt", "jsonl"),
+        ("tests/fixtures/mixed.csv", "jsonl"),
+    ] {
+        let text = std::fs::read(repo(sample)).unwrap();
+        let cr: Vec<u8> = text
+            .iter()
+            .map(|&b| if b == b'\n' { b'\r' } else { b })
+            .collect();
+        let path = dir.write("mac.in", &cr);
+        let path = path.to_str().unwrap();
+        let want = solved(&["-O", format, sample], None);
+        let want = String::from_utf8(want).unwrap().replace(sample, path);
+        let got = solved(&["-O", format, path], None);
+        assert_eq!(String::from_utf8(got).unwrap(), want, "{sample}");
+        // two threads, which read other files in chunks
+        let got = bin()
+            .args(["solve", "-q", "-j2", "--no-timings", "-O", format, path])
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8(got.stdout).unwrap(), want, "{sample} -j2");
+        // on stdin, the same records
+        let got = solved(&["-O", format], Some(&cr));
+        assert_eq!(
+            String::from_utf8(got).unwrap(),
+            want.replace(path, "<stdin>"),
+            "{sample} on stdin"
+        );
+    }
+}
