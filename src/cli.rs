@@ -151,7 +151,8 @@ pub struct InputArgs {
 
     /// Keep, from each line of line input, the whole line (`line`: output key/column `input`)
     /// or some of its fields (`1,3`: `field1`, `field3`; split on whitespace, `:` and `,`), so
-    /// keys, hashes and ratings come back with the answers.
+    /// keys, hashes and ratings come back with the answers. Line input only: CSV output keeps
+    /// every column of CSV input.
     #[arg(long, value_name = "line|N,N...", value_parser = parse_echo)]
     pub echo: Option<Echo>,
 }
@@ -178,7 +179,16 @@ pub fn parse_echo(text: &str) -> Result<Echo, String> {
             Ok(n) => Ok(n),
         })
         .collect();
-    numbers.map(Echo::Fields)
+    let numbers = numbers?;
+    // each field once: a JSON object cannot hold one key twice
+    if let Some(n) = numbers
+        .iter()
+        .enumerate()
+        .find_map(|(i, n)| numbers[..i].contains(n).then_some(n))
+    {
+        return Err(format!("field {n} is named twice in {text:?}"));
+    }
+    Ok(Echo::Fields(numbers))
 }
 
 /// How to read an input: its layout and CSV puzzle column.

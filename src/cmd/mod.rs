@@ -61,7 +61,21 @@ pub fn open_reader_echo(args: &InputArgs, stop: Arc<AtomicBool>, echo: Echo) -> 
     if args.pipe && options.format == InputFormat::Grid {
         anyhow::bail!("--pipe reads line or CSV input: a grid is not one line");
     }
-    open_with(sources(&args.inputs), &args.format, &options)
+    let reader = open_with(sources(&args.inputs), &args.format, &options)?;
+    // --echo picks from the fields of a line; CSV output keeps every column of CSV input
+    if args.echo.is_some() && matches!(reader.format(), InputFormat::Csv | InputFormat::Grid) {
+        anyhow::bail!(
+            "--echo applies to line input; {} is {} input{}",
+            reader.source_name(0),
+            reader.format().name(),
+            if reader.format() == InputFormat::Csv {
+                " (-O csv writes every column of each row back)"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok(reader)
 }
 
 /// Asks `reader` for the dataset's given solutions, in CSV column `column` when named (an error

@@ -132,6 +132,37 @@ fn echo_brings_keys_and_ratings_back_with_the_answers() {
 }
 
 #[test]
+fn echo_is_refused_where_it_cannot_be_honoured() {
+    // CSV and grid input have no fields of a line to pick; the run writes nothing
+    for (input, args) in [
+        ("data/kaggle_200.csv", &["solve", "--echo", "line"][..]),
+        (
+            "data/kaggle_200.csv",
+            &["check", "-O", "jsonl", "--echo", "1"],
+        ),
+        ("data/kaggle_200.csv", &["canon", "--echo", "1"]),
+        (
+            "data/kaggle_200.csv",
+            &["solve", "--pipe", "-I", "csv", "--echo", "1"],
+        ),
+        ("tests/fixtures/grids.txt", &["solve", "--echo", "line"]),
+    ] {
+        let out = bin().args(args).arg(input).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("--echo applies to line input"), "{stderr}");
+    }
+    // a field named twice would be a JSON key written twice
+    let out = bin()
+        .args(["solve", "--echo", "1,3,1", "data/hardest_300.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("field 1 is named twice"));
+}
+
+#[test]
 fn headerless_csv_chunks_are_read_with_named_columns() {
     let chunk = format!(
         "7,{PUZZLE},{SOLUTION}\n\n8,{PUZZLE},{}\n9,\"{PUZZLE}\",{SOLUTION}",
