@@ -737,6 +737,18 @@ fn guess_bucket(guesses: u64) -> usize {
     (u64::BITS - guesses.leading_zeros()) as usize
 }
 
+/// The guesses bucket `k` of [`DatasetStats::guesses`] holds: `(0, 0)` for 0, else
+/// `(2^(k-1), 2^k - 1)`.
+pub fn guess_bucket_range(k: usize) -> (u64, u64) {
+    match k {
+        0 => (0, 0),
+        _ => {
+            let least = 1u64 << (k - 1).min(63);
+            (least, least.saturating_mul(2) - 1)
+        }
+    }
+}
+
 /// What a dataset holds, for `check`'s report: how many givens its puzzles have, how hard they
 /// are for the solver (guesses of the uniqueness search, a difficulty proxy), and with
 /// `--duplicates` how its repeated puzzles group.
@@ -780,9 +792,9 @@ impl DatasetStats {
             .iter()
             .enumerate()
             .filter(|&(_, &n)| n > 0)
-            .map(|(k, &n)| match k {
-                0 => (0, 0, n),
-                _ => (1 << (k - 1), (1u64 << (k - 1)).saturating_mul(2) - 1, n),
+            .map(|(k, &n)| {
+                let (least, most) = guess_bucket_range(k);
+                (least, most, n)
             })
     }
 }

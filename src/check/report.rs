@@ -202,6 +202,11 @@ impl<W: Write> Report for Markdown<W> {
     }
 }
 
+/// `s` for any count but 1.
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// A guess bucket as text: `0`, `1`, `2-3`, ...
 fn guess_range(min: u64, max: u64) -> String {
     if min == max {
@@ -250,16 +255,24 @@ impl<W: Write> Report for Svg<W> {
     }
 
     fn finish(&mut self, totals: &Totals) -> io::Result<()> {
-        let givens: Vec<(String, u64)> = totals
-            .stats
-            .givens()
-            .map(|(g, n)| (g.to_string(), n))
+        // every count from the least to the most that occurs, so the axis has no silent gaps
+        let stats = &totals.stats;
+        let present = |counts: &[u64]| {
+            let first = counts.iter().position(|&n| n > 0);
+            let last = counts.iter().rposition(|&n| n > 0);
+            first.zip(last).map_or(0..0, |(a, b)| a..b + 1)
+        };
+        let givens: Vec<(String, u64)> = present(&stats.givens)
+            .map(|g| (g.to_string(), stats.givens[g]))
             .collect();
-        let guesses: Vec<(String, u64)> = totals
-            .stats
-            .guesses()
-            .map(|(min, max, n)| (guess_range(min, max), n))
+        let guesses: Vec<(String, u64)> = present(&stats.guesses)
+            .map(|k| {
+                let (min, max) = super::guess_bucket_range(k);
+                (guess_range(min, max), stats.guesses[k])
+            })
             .collect();
+        let puzzles: u64 = stats.givens.iter().sum();
+        let searched: u64 = stats.guesses.iter().sum();
         let (width, height) = (760, 640);
         writeln!(
             self.out,
@@ -270,18 +283,32 @@ impl<W: Write> Report for Svg<W> {
             self.out,
             "<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>"
         )?;
-        let records = totals.records;
+        // the two charts count different records, and say which
         bars(
             &mut self.out,
             0,
-            &format!("Givens per puzzle ({records} records)"),
+            (
+                &format!(
+                    "Givens per puzzle: {puzzles} well-formed puzzle{} of {} records",
+                    plural(puzzles),
+                    totals.records
+                ),
+                "malformed records are not counted",
+            ),
             "givens",
             &givens,
         )?;
         bars(
             &mut self.out,
             320,
-            "Guesses of the uniqueness search (difficulty)",
+            (
+                &format!(
+                    "Guesses of the uniqueness search: {searched} puzzle{} searched",
+                    plural(searched)
+                ),
+                "difficulty for the solver; duplicates, contradictions and malformed records are \
+                 not searched",
+            ),
             "guesses",
             &guesses,
         )?;
@@ -290,21 +317,29 @@ impl<W: Write> Report for Svg<W> {
     }
 }
 
-/// One bar chart, 300 pixels high from `top`: a bar per `(label, count)`, labels below.
+/// One bar chart, 300 pixels high from `top`: its title and a note on what it counts, a bar per
+/// `(label, count)`, labels below.
 fn bars(
     out: &mut impl Write,
     top: u32,
-    title: &str,
+    (title, note): (&str, &str),
     axis: &str,
     data: &[(String, u64)],
 ) -> io::Result<()> {
-    let (left, plot_width, plot_height) = (60.0, 680.0, 220.0);
-    let base = f64::from(top) + 40.0 + plot_height;
+    let (left, plot_width, plot_height) = (60.0, 680.0, 210.0);
+    let base = f64::from(top) + 50.0 + plot_height;
     writeln!(
         out,
         "<text x=\"380\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">{}</text>",
         top + 20,
         xml(title)
+    )?;
+    writeln!(
+        out,
+        "<text x=\"380\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" \
+         fill=\"#555\">{}</text>",
+        top + 36,
+        xml(note)
     )?;
     writeln!(
         out,
@@ -319,6 +354,10 @@ fn bars(
         base - plot_height + 4.0
     )?;
     let step = plot_width / data.len().max(1) as f64;
+    // a label every `every` bars, so that neighbours never run together (7 px a character at
+    // this font size, and a gap); every bar still names its value in its tooltip
+    let widest = data.iter().map(|d| d.0.chars().count()).max().unwrap_or(1);
+    let every = ((widest as f64 * 7.0 + 6.0) / step).ceil().max(1.0) as usize;
     for (i, (label, n)) in data.iter().enumerate() {
         let h = plot_height * *n as f64 / most as f64;
         let x = left + step * i as f64;
@@ -331,13 +370,15 @@ fn bars(
             step * 0.8,
             xml(label)
         )?;
-        writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            x + step / 2.0,
-            base + 14.0,
-            xml(label)
-        )?;
+        if i % every == 0 {
+            writeln!(
+                out,
+                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+                x + step / 2.0,
+                base + 14.0,
+                xml(label)
+            )?;
+        }
     }
     writeln!(
         out,

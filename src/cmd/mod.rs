@@ -240,10 +240,20 @@ pub fn end_of_output(
 }
 
 /// The names of the inputs for messages, indexed by `Record::source` (`<stdin>` for none).
+/// An input named again on the command line is told apart by its place (`a.txt (input 2)`), so
+/// that a record is never said to repeat itself.
 pub fn source_names(reader: &Reader, args: &InputArgs) -> Vec<String> {
-    (0..args.inputs.len().max(1) as u32)
-        .map(|i| reader.source_name(i).to_string())
-        .collect()
+    let mut names: Vec<String> = Vec::with_capacity(args.inputs.len().max(1));
+    for i in 0..args.inputs.len().max(1) {
+        let name = reader.source_name(i as u32).to_string();
+        let name = if names.contains(&name) {
+            format!("{name} (input {})", i + 1)
+        } else {
+            name
+        };
+        names.push(name);
+    }
+    names
 }
 
 /// How the output is named in messages.

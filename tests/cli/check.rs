@@ -6,7 +6,7 @@ use std::process::Output;
 use predicates::prelude::*;
 use sudoku_batch::check::Verdict;
 
-use crate::{Workdir, bin, golden, jsonl};
+use crate::{Workdir, bin, golden, jsonl, repo};
 
 /// Runs `check` with `args`; returns the output after checking the exit code.
 fn check(args: &[&str], code: i32) -> Output {
@@ -288,7 +288,8 @@ fn the_svg_report_charts_givens_and_guesses() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(text.trim_end().ends_with("</svg>"));
-    assert!(text.contains("Givens per puzzle (600 records)"));
+    assert!(text.contains("Givens per puzzle: 600 well-formed puzzles of 600 records"));
+    assert!(text.contains("Guesses of the uniqueness search: 600 puzzles searched"));
     // a bar a count of givens: 17 for the first file, and the hardest puzzles' counts
     assert!(text.contains("<title>17 givens: 300</title>"), "{text}");
     let bars = text.matches("<rect x=").count();
@@ -309,7 +310,18 @@ fn the_svg_report_charts_givens_and_guesses() {
     let stats = &report["totals"]["stats"];
     let givens = stats["givens"].as_object().unwrap();
     let guesses = stats["guesses"].as_array().unwrap();
-    assert_eq!(bars, givens.len() + guesses.len());
+    // a bar for every count from the least to the most, empty ones included
+    let keys: Vec<u64> = givens.keys().map(|k| k.parse().unwrap()).collect();
+    let givens_span = keys.iter().max().unwrap() - keys.iter().min().unwrap() + 1;
+    let first_bucket = |g: &serde_json::Value| g["min"].as_u64().unwrap().max(1).ilog2() as u64;
+    let guesses_span = first_bucket(guesses.last().unwrap()) - first_bucket(&guesses[0])
+        + 1
+        + u64::from(guesses[0]["min"] == 0);
+    assert_eq!(bars as u64, givens_span + guesses_span);
+    assert!(
+        text.contains("givens: 0</title>"),
+        "an empty bar between 17 and the rest"
+    );
     assert_eq!(givens["17"], 300);
     let searched: u64 = guesses.iter().map(|g| g["puzzles"].as_u64().unwrap()).sum();
     assert_eq!(searched, 600);
@@ -558,4 +570,83 @@ fn reads_grids_and_stdin_like_solve() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).starts_with("<stdin>:2: wrong_solution: given solution: found 60"));
+}
+
+#[test]
+fn a_file_named_twice_is_never_a_duplicate_of_itself() {
+    let out = bin()
+        .args(["check", "-q", "--duplicates", "data/hardest_300.txt"])
+        .arg("data/hardest_300.txt")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "data/hardest_300.txt (input 2):1: duplicate: same puzzle as data/hardest_300.txt:1"
+    );
+}
+
+#[test]
+fn the_svg_charts_say_what_they_count_and_their_labels_never_touch() {
+    let dir = Workdir::new();
+    let svg = dir.path("report.svg");
+    // a malformed record, a contradiction and a duplicate: the two charts count different
+    // records (givens: all well-formed puzzles; guesses: those searched)
+    let easy = std::fs::read_to_string(repo("data/easy_300.txt")).unwrap();
+    let first = easy.lines().find(|l| !l.starts_with('#')).unwrap();
+    let clash = format!("11{}", &first[2..]);
+    let mix = dir.write("mix.txt", format!("{first}\nhello\n{clash}\n{first}\n"));
+    let out = bin()
+        .args(["check", "-q", "--duplicates"])
+        .arg(&mix)
+        .args(["data/17clue_300.txt", "data/easy_300.txt", "--report"])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let title = |prefix: &str| {
+        let at = text.find(prefix).unwrap();
+        text[at..text[at..].find('<').unwrap() + at].to_string()
+    };
+    // 604 records: 603 well-formed (one malformed), of which 600 searched (the contradiction
+    // and the two duplicates of the first puzzle are not: it is in easy_300 too)
+    assert_eq!(
+        title("Givens per puzzle: "),
+        "Givens per puzzle: 603 well-formed puzzles of 604 records"
+    );
+    assert_eq!(
+        title("Guesses of the uniqueness search"),
+        "Guesses of the uniqueness search: 600 puzzles searched"
+    );
+    assert!(text.contains("duplicates, contradictions and malformed records are not searched"));
+    // labels under the bars (one row per chart): far enough apart for their text (7 px a
+    // character) not to run together
+    let mut rows: std::collections::BTreeMap<String, Vec<(f64, usize)>> = Default::default();
+    for line in text.lines().filter(|l| l.starts_with("<text x=")) {
+        let parts: Vec<&str> = line.split('"').collect();
+        let label = line.split('>').nth(1).unwrap().split('<').next().unwrap();
+        if line.contains("font-size") || !label.chars().all(|c| c.is_ascii_digit() || c == '-') {
+            continue;
+        }
+        if parts[5] == "middle" {
+            let x: f64 = parts[1].parse().unwrap();
+            rows.entry(parts[3].to_string())
+                .or_default()
+                .push((x, label.len()));
+        }
+    }
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for labels in rows.values() {
+        assert!(labels.len() >= 4, "{labels:?}");
+        for pair in labels.windows(2) {
+            let ((a, wa), (b, wb)) = (pair[0], pair[1]);
+            assert!(
+                b - a >= wa.max(wb) as f64 * 7.0,
+                "labels at {a} and {b} touch"
+            );
+        }
+    }
 }
