@@ -2,7 +2,8 @@
 # Isomorphic duplicates (issue 14): `check` against `check --duplicates` and `check --duplicates=iso`
 # on the same corpus, whole process, -j2, best of RUNS runs each, side by side in one run; and
 # `canon -j1` / `canon -j2` (forms per second through the whole pipeline). Ratios are to plain
-# `check`. The machine is noisy: quote ratios from one session.
+# `check`. The machine is noisy: quote ratios from one session. Then the tables' memory per
+# distinct puzzle (skip with NO_MEMORY=1).
 #
 #   bash benches/duplicates.sh                 # 17-clue, forum_hardest, Kaggle 20k
 #   RUNS=7 bash benches/duplicates.sh FILE...  # other corpora
@@ -43,3 +44,28 @@ for f in "$@"; do
     awk -v name="$(basename "$f")" -v n="$n" -v p="$plain" -v e="$exact" -v i="$iso" -v c1="$c1" -v c2="$c2" \
         'BEGIN { printf "%-36s %8d %8.3fs %8.3fs %8.3fs %9.2f %8.3fs %11.0f\n", name, n, p/1e9, e/1e9, i/1e9, i/p, c1/1e9, n/(c2/1e9) }'
 done
+
+# Memory of the duplicate tables: peak RSS of `check --duplicates` and `--duplicates=iso` over
+# plain `check`, per distinct puzzle, on every shared line corpus at once (about 552k puzzles,
+# nearly all distinct). Needs GNU time (/usr/bin/time).
+if [ -z "${NO_MEMORY:-}" ] && [ -x /usr/bin/time ]; then
+    all=$(mktemp)
+    trap 'rm -f "$all"' EXIT
+    cat "$SHARED"/data/tdoku/* "$SHARED"/data/sudoku_exchange/* | grep -v '^#' > "$all"
+    rss() { /usr/bin/time -f '%M' "$OURS" check -q -j2 "$@" "$all" 2>&1 >/dev/null | tail -1; }
+    # distinct puzzles: records less the duplicates check reports
+    distinct() {
+        "$OURS" check -j2 --max-problems 0 "$@" "$all" 2>&1 >/dev/null |
+            awk '/records:/ { for (i = 1; i <= NF; i++) if ($i ~ /^duplicate/) d = $(i - 1); n = $1 }
+                 END { print n - d }'
+    }
+    plain=$(rss)
+    printf '\n%-18s %10s %10s %14s\n' mode distinct peak_KiB bytes/distinct
+    for mode in --duplicates --duplicates=iso; do
+        peak=$(rss "$mode")
+        n=$(distinct "$mode")
+        awk -v m="$mode" -v n="$n" -v p="$peak" -v b="$plain" \
+            'BEGIN { printf "%-18s %10d %10d %14.0f\n", m, n, p, (p - b) * 1024 / n }'
+    done
+    echo "(plain check: $plain KiB)"
+fi
