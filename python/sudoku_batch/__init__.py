@@ -78,16 +78,20 @@ def _as_text(kind, payload):
     return [bytes(row) for row in digits.reshape(-1, _CELLS)]
 
 
-def _grids(cells: bytes, n: int, like):
-    """Packed cells as the input's shape: cell values for cell input, else 81-digit strings
-    (``""`` where there is no grid)."""
+def _grids(cells: bytes, n: int, like, present=None):
+    """Packed cells as the input's shape: cell values for cell input, else 81-digit strings,
+    ``""`` where there is no grid. ``present`` says which rows have one; by default those not all
+    zeros, which is right for solutions (complete grids) but not for canonical forms (the empty
+    grid's form is 81 zeros)."""
     values = np.frombuffer(cells, dtype=np.uint8).reshape(n, _CELLS)
     if like is not None:
         return values.reshape((n,) + tuple(like[1:])).copy()
+    if present is None:
+        present = values.any(axis=1)
     # numpy's str dtype holds a code point a uint32: the digits' code points viewed as U81, a
-    # row of zeros (no grid) reading as ""
+    # row of NULs (no grid) reading as ""
     points = values.astype(np.uint32) + ord("0")
-    points[~values.any(axis=1)] = 0
+    points[~present] = 0
     return points.view(f"U{_CELLS}").reshape(n)
 
 
@@ -159,9 +163,10 @@ def canonical(puzzles, *, threads: int | None = None) -> dict:
     hash) and ``reason`` (why a row is malformed, else None).
     """
     kind, payload, n, shape = _column(puzzles)
-    _, cells, hashes, reasons = _native.canonical(payload, _count(kind, n), threads)
+    codes, cells, hashes, reasons = _native.canonical(payload, _count(kind, n), threads)
+    formed = np.frombuffer(codes, dtype=np.uint8) == 0
     return {
-        "canonical": _grids(cells, n, shape),
+        "canonical": _grids(cells, n, shape, formed),
         "hash": np.frombuffer(hashes, dtype="<u8").copy(),
         "reason": _reasons(n, reasons),
     }

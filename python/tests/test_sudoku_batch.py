@@ -202,3 +202,19 @@ def test_the_pandas_example_adds_its_columns(tmp_path):
         cwd=REPO, check=True, capture_output=True, text=True,
     ).stdout.splitlines()[1:]
     assert df["canonical_hash"].tolist() == [row.split(",")[4] for row in cli]
+
+
+def test_canonical_of_empty_grid_is_81_zeros():
+    out = sb.canonical(["." * 81, "0" * 81, "bad"])
+    assert out["canonical"].tolist() == ["0" * 81, "0" * 81, ""]
+    assert out["reason"].tolist()[:2] == [None, None]
+    assert out["hash"].tolist()[:2] == [fnv1a("0" * 81)] * 2
+    binary = os.environ.get("SUDOKU_BATCH", str(REPO / "target" / "debug" / "sudoku-batch"))
+    cli = subprocess.run(
+        [binary, "canon", "-q", "-"], input="." * 81 + "\n",
+        cwd=REPO, check=True, capture_output=True, text=True,
+    ).stdout.split()
+    assert cli == ["0" * 81, f"{fnv1a('0' * 81):016x}"]
+    cells = sb.canonical(np.zeros((1, 9, 9), dtype=np.uint8))
+    assert cells["canonical"].shape == (1, 9, 9) and not cells["canonical"].any()
+    assert cells["reason"].tolist() == [None]
