@@ -64,7 +64,13 @@ def test_every_input_type_gives_the_same_answers():
         "pyarrow chunked": pa.chunked_array([puzzles[:20], puzzles[20:]]),
         "pandas": pd.Series(puzzles),
         "pandas with NaN": pd.Series(present + [float("nan")]),
+        "pandas string dtype": pd.Series(puzzles, dtype="string"),
+        "pandas Index": pd.Index(puzzles),
         "polars": pl.Series(puzzles),
+        "tuple": tuple(puzzles),
+        "numpy StringDType": np.array(puzzles, dtype=np.dtypes.StringDType(na_object=None)),
+        "pyarrow binary": pa.array([p.encode() if p else None for p in puzzles], pa.binary()),
+        "polars binary": pl.Series([p.encode() if p else None for p in puzzles]),
     }
     for name, column in columns.items():
         out = sb.solve(column)
@@ -92,9 +98,9 @@ def test_bad_cells_are_records_and_wrong_types_raise():
     out = sb.solve(cells)
     assert out["status"].tolist() == ["solved", "malformed"]
     assert out["reason"][1] == "cell 5 holds 12, not 0 to 9"
-    with pytest.raises(TypeError, match="single string"):
+    with pytest.raises(TypeError, match="not a single str"):
         sb.solve(PUZZLE)
-    with pytest.raises(TypeError, match="puzzle 1 is a int"):
+    with pytest.raises(TypeError, match=r"puzzles\[1\] is an int, not str, bytes or None"):
         sb.solve([PUZZLE, 7])
     with pytest.raises(TypeError):
         sb.solve(np.zeros((2, 81), dtype=np.float64))
@@ -218,3 +224,134 @@ def test_canonical_of_empty_grid_is_81_zeros():
     cells = sb.canonical(np.zeros((1, 9, 9), dtype=np.uint8))
     assert cells["canonical"].shape == (1, 9, 9) and not cells["canonical"].any()
     assert cells["reason"].tolist() == [None]
+
+
+def test_check_rejects_int_solutions_with_type_error():
+    # an int once read as a byte count: check([PUZZLE], [300000000]) built 300 MB of zeros
+    with pytest.raises(TypeError, match=r"solutions\[0\] is an int, not str, bytes or None"):
+        sb.check([PUZZLE], [300_000_000])
+    with pytest.raises(TypeError, match=r"solutions holds int64 values, not str"):
+        sb.check([PUZZLE], pd.Series([7]))
+    # a CSV read without dtype=str: pandas keeps the 81-digit numbers as Python ints, which
+    # once raised OverflowError
+    df = pd.read_csv(REPO / "data" / "kaggle_200.csv")
+    with pytest.raises(TypeError, match=r"solutions\[0\] is an int.*leading 0s"):
+        sb.check(df["quizzes"].astype(str), df["solutions"])
+    with pytest.raises(TypeError, match=r"puzzles\[0\] is an int.*pass it as a str"):
+        sb.check(df["quizzes"])
+
+
+def test_int_columns_of_puzzles_are_refused_with_type_error_asking_for_str():
+    for column in [
+        np.array([4300209005, 40100050]),
+        pd.Series([4300209005, 40100050]),
+        pd.Series([1.5, float("nan")]),
+        pl.Series([4300209005, 40100050]),
+        pa.chunked_array([[4300209005], [40100050]]),
+        np.array([True, False]),
+    ]:
+        with pytest.raises(TypeError, match=r"^puzzles holds \w+ values, not str: a grid read as "
+                                            r"a number has lost its leading 0s"):
+            sb.solve(column)
+
+
+def test_solutions_take_every_form_puzzles_take():
+    puzzles, solutions = kaggle()
+    puzzles, solutions = puzzles[:5], solutions[:5]
+    wrong = "1" + solutions[1][1:] if solutions[1][0] != "1" else "2" + solutions[1][1:]
+    given = [solutions[0], wrong, None, solutions[3], solutions[4]]
+    expected = ["unique", "wrong_solution", "unique", "unique", "unique"]
+    for name, column in {
+        "list of str": given,
+        "list of bytes": [s.encode() if s else None for s in given],
+        "tuple": tuple(given),
+        "numpy object": np.array(given, dtype=object),
+        "pandas": pd.Series(given),
+        "pyarrow": pa.array(given),
+        "polars": pl.Series(given),
+    }.items():
+        out = sb.check(puzzles, column)
+        assert out["verdict"].tolist() == expected, name
+        assert out["detail"][1].startswith("given solution"), name
+    cells = np.array([[int(c) for c in s] for s in solutions], dtype=np.uint8)
+    cells[1, 4] = 12
+    out = sb.check(puzzles, cells.reshape(5, 9, 9))
+    assert out["verdict"].tolist() == ["unique", "wrong_solution", "unique", "unique", "unique"]
+    assert out["detail"][1] == "given solution: cell 5 holds 12, not 0 to 9"
+
+
+def test_lone_surrogate_is_a_malformed_row_naming_its_position():
+    bad = PUZZLE[:4] + "\ud800" + PUZZLE[5:]
+    after_accent = "\u00e9\udc80" + PUZZLE[2:]
+    out = sb.solve([bad, after_accent, PUZZLE])
+    assert out["status"].tolist() == ["malformed", "malformed", "solved"]
+    assert out["reason"].tolist()[:2] == [
+        "character 5 is a lone surrogate (U+D800): not valid UTF-8",
+        "character 2 is a lone surrogate (U+DC80): not valid UTF-8",
+    ]
+    out = sb.check([PUZZLE, OPEN, DEAD], [SOLUTION[:2] + "\udfff" + SOLUTION[3:]] * 3)
+    assert out["verdict"].tolist() == ["wrong_solution", "wrong_solution", "unsolvable"]
+    assert out["detail"].tolist()[:2] == [
+        "given solution: character 3 is a lone surrogate (U+DFFF): not valid UTF-8"
+    ] * 2
+    assert out["solution"][0] == SOLUTION
+
+
+def test_wrong_arguments_raise_naming_the_argument_and_position():
+    def rows(*items):
+        yield from items
+
+    cases = [
+        (lambda: sb.solve(None), TypeError, r"^puzzles is None, not a column$"),
+        (lambda: sb.solve(PUZZLE.encode()), TypeError,
+         r"^puzzles must be a column .* single bytes"),
+        (lambda: sb.check([PUZZLE], SOLUTION), TypeError,
+         r"^solutions must be a column .* single str"),
+        (lambda: sb.solve({PUZZLE}), TypeError,
+         r"^puzzles is of type set, not a column: .* in order"),
+        (lambda: sb.solve({PUZZLE: 1}), TypeError, r"^puzzles is of type dict, not a column"),
+        (lambda: sb.solve(7), TypeError, r"^puzzles is of type int, not a column"),
+        (lambda: sb.solve(pd.DataFrame({"puzzle": [PUZZLE]})), TypeError,
+         r"^puzzles is a pandas DataFrame, not a column: pass one of its columns, e\.g\. df\["),
+        (lambda: sb.check([PUZZLE], pl.DataFrame({"s": [SOLUTION]})), TypeError,
+         r"^solutions is a polars DataFrame, not a column"),
+        (lambda: sb.canonical(pa.table({"p": [PUZZLE]})), TypeError,
+         r"^puzzles is a pyarrow Table, not a column: .* table\["),
+        (lambda: sb.solve([PUZZLE, [1, 2, 3]]), TypeError,
+         r"^puzzles\[1\] is a list, not str, bytes or None: cell values go in a numpy array"),
+        (lambda: sb.solve(rows(PUZZLE, PUZZLE, None, 2.5)), TypeError,
+         r"^puzzles\[3\] is a float, not str"),
+        (lambda: sb.solve(np.array([PUZZLE, None, np.uint8(3)], dtype=object)), TypeError,
+         r"^puzzles\[2\] is a uint8, not str"),
+        (lambda: sb.solve(np.array([PUZZLE, float("nan")], dtype=object)), TypeError,
+         r"^puzzles\[1\] is a float, .*NaN is not a puzzle, and a missing one is None"),
+        (lambda: sb.solve([bytearray(PUZZLE.encode())]), TypeError,
+         r"^puzzles\[0\] is a bytearray, not str, bytes or None: pass bytes"),
+        (lambda: sb.check([PUZZLE], [object()]), TypeError, r"^solutions\[0\] is an object, not"),
+        (lambda: sb.solve(np.array([PUZZLE] * 2).reshape(2, 1)), ValueError,
+         r"^puzzles: a column of puzzle strings must be 1-D, not shaped \(2, 1\)"),
+        (lambda: sb.solve(np.zeros((2, 80), dtype=np.uint8)), ValueError,
+         r"^puzzles: cell values must be shaped \(n, 81\) or \(n, 9, 9\), not \(2, 80\)"),
+        (lambda: sb.solve(np.full((1, 81), 256, dtype=np.int16)), ValueError,
+         r"^puzzles: cell values must be 0 \(blank\) to 9, not 256"),
+        (lambda: sb.solve(np.array(["2020-01-01"], dtype="datetime64[D]")), TypeError,
+         r"^puzzles is a numpy array of datetime64\[D\], not a column of grids"),
+        (lambda: sb.check([PUZZLE], [SOLUTION, SOLUTION]), ValueError,
+         r"^2 solutions for 1 puzzles$"),
+    ]
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+def test_empty_and_huge_inputs_give_rows_not_errors():
+    for out in [sb.solve([]), sb.check([], []), sb.canonical(()), sb.solve(iter([]))]:
+        assert all(len(column) == 0 for column in out.values())
+    empty_cells = sb.solve(np.zeros((0, 9, 9), dtype=np.uint8))
+    assert empty_cells["solution"].shape == (0, 9, 9)
+    huge = "1" * 10_000_000
+    out = sb.check([huge, PUZZLE], [None, huge])
+    assert out["verdict"].tolist() == ["malformed", "wrong_solution"]
+    assert out["detail"].tolist() == [
+        "found 10000000 cells, expected 81", "given solution: found 10000000 cells, expected 81"
+    ]
