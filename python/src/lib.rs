@@ -9,12 +9,14 @@
 //! gets the `malformed` status and a reason, never an exception; only arguments of the wrong type
 //! or shape raise, naming the argument and the item.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyByteArray, PyBytes, PyFloat, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use std::borrow::Cow;
+use std::num::NonZeroUsize;
+use std::sync::OnceLock;
 
 use sudoku_batch::canon;
 use sudoku_batch::check::{Options, Verdict, check_puzzle};
@@ -212,24 +214,93 @@ impl Column {
     }
 }
 
-/// Runs `work` over the puzzles on the pool (`threads` of them, or rayon's global pool), with
-/// the GIL released.
+/// Logical CPUs this process may use (1 when that cannot be told), as the CLI counts them.
+fn logical_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+}
+
+/// The most threads a call starts: the CLI's rule for `-j` (`thread_ceiling` in
+/// src/cmd/mod.rs, which the binary keeps to itself): 4 per logical CPU, and at least 64. Pool
+/// start-up grows with the square of the thread count (100,000 threads took over 10 minutes
+/// for one puzzle), and more threads than that only add overhead.
+fn thread_ceiling() -> usize {
+    (4 * logical_cpus()).max(64)
+}
+
+/// The logical CPUs and the most threads a call may ask for, for the Python half to check and
+/// cap `threads=` (warning there, where the caller's line is known).
+#[pyfunction]
+fn thread_limits() -> (usize, usize) {
+    (logical_cpus(), thread_ceiling())
+}
+
+/// The pool `threads=None` runs on: rayon's global pool, sized once for the process, as the
+/// CLI sizes its pool without `-j`: `RAYON_NUM_THREADS` (a positive number, as rayon reads it)
+/// capped at [`thread_ceiling`], else every logical CPU. Returns what was asked, if anything,
+/// and the size, for the Python half to warn when it capped.
+#[pyfunction]
+fn default_threads() -> (Option<usize>, usize) {
+    static DEFAULT: OnceLock<(Option<usize>, usize)> = OnceLock::new();
+    *DEFAULT.get_or_init(|| {
+        let asked = std::env::var("RAYON_NUM_THREADS")
+            .ok()
+            .and_then(|n| n.trim().parse::<NonZeroUsize>().ok())
+            .map(NonZeroUsize::get);
+        let used = asked.map_or_else(logical_cpus, |n| n.min(thread_ceiling()));
+        // built before any work reaches the global pool, which rayon would otherwise size from
+        // RAYON_NUM_THREADS without a ceiling; if this fails, rayon's own default stands
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(used)
+            .build_global();
+        (asked, used)
+    })
+}
+
+/// Runs `work` with the GIL released: on the global pool (see [`default_threads`]) for `None`,
+/// else on a pool of `threads` started for this call and joined before it returns. Rayon ends a
+/// dropped pool's threads in the background, so without the join hundreds of them outlived the
+/// call; the Python half caps `threads` at [`thread_ceiling`] and refuses 0.
 fn on_pool<T: Send>(
     py: Python<'_>,
     threads: Option<usize>,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    match threads {
-        None => Ok(py.detach(work)),
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            Ok(py.detach(|| pool.install(work)))
-        }
+    let Some(n) = threads else {
+        default_threads();
+        return Ok(py.detach(work));
+    };
+    if n == 0 || n > thread_ceiling() {
+        return Err(PyValueError::new_err(format!(
+            "threads must be 1 to {}, not {n}",
+            thread_ceiling()
+        )));
     }
+    let done = py.detach(|| {
+        let mut started = Vec::with_capacity(n);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .spawn_handler(|thread| {
+                let mut builder = std::thread::Builder::new();
+                if let Some(name) = thread.name() {
+                    builder = builder.name(name.to_owned());
+                }
+                if let Some(size) = thread.stack_size() {
+                    builder = builder.stack_size(size);
+                }
+                started.push(builder.spawn(|| thread.run())?);
+                Ok(())
+            })
+            .build();
+        // the pool is dropped (its threads told to end) before they are joined; a failed build
+        // has ended the threads it started
+        let done = pool.map(|pool| pool.install(work));
+        for thread in started {
+            // a worker's panic has already reached `install`
+            let _ = thread.join();
+        }
+        done
+    });
+    done.map_err(|e| PyRuntimeError::new_err(format!("starting {n} threads: {e}")))
 }
 
 /// What `solve` and `check` give back: codes (indexes into the word list), the solutions' cells
@@ -417,5 +488,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(canonical, m)?)?;
+    m.add_function(wrap_pyfunction!(thread_limits, m)?)?;
+    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     Ok(())
 }

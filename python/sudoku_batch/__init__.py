@@ -9,8 +9,15 @@ forms, one of:
 - a pyarrow Array or ChunkedArray, a pandas Series or Index, or a polars Series, of strings or
   binary; their missing values (null, None, NaN, ``pd.NA``) are ``None``.
 
-The work runs on a rayon pool in Rust with the GIL released (``threads=None``: every core). Each
-function returns a dict of numpy columns, one row per input row, in order.
+The work runs on a rayon pool in Rust with the GIL released. Each function returns a dict of
+numpy columns, one row per input row, in order, whatever the pool.
+
+``threads=None`` (the default) runs on a pool kept for the process: one thread per logical CPU,
+or ``RAYON_NUM_THREADS`` as the CLI reads it. ``threads=N`` runs on N threads started for that
+call and all ended before it returns. As the CLI caps ``-j``, N (and ``RAYON_NUM_THREADS``) is
+capped at 4 per logical CPU, at least 64, with a ``RuntimeWarning``: more threads only cost
+(pool start-up grows with the square of their number). ``threads`` below 1 is a ``ValueError``,
+anything but an int or None a ``TypeError``.
 
 A puzzle that cannot be read is a row with the ``malformed`` status and its reason, never an
 exception: ``None`` (a missing puzzle; a missing solution is none given), text that is not 81
@@ -30,7 +37,9 @@ position from 0 in row order (``puzzles[3] is an int``):
 
 from __future__ import annotations
 
+import operator
 import sys
+import warnings
 from collections.abc import Mapping, Set as AbstractSet
 
 import numpy as np
@@ -160,6 +169,44 @@ def _frame(name: str, what: str, example: str) -> str:
     return f"{name} is {what}, not a column: pass one of its columns, e.g. {example}"
 
 
+def _threads(threads):
+    """``threads=`` checked: None (the process's default pool, see :func:`_native.default_threads`)
+    or a whole number from 1, capped with a RuntimeWarning as the CLI caps ``-j``."""
+    if threads is None:
+        asked, used = _native.default_threads()
+        if asked is not None and asked > used:
+            _too_many(f"RAYON_NUM_THREADS={asked}", used)
+        return None
+    if isinstance(threads, (bool, np.bool_)) or not hasattr(type(threads), "__index__"):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    threads = operator.index(threads)
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    ceiling = _native.thread_limits()[1]
+    if threads > ceiling:
+        _too_many(f"threads={threads}", ceiling)
+        return ceiling
+    return threads
+
+
+def _too_many(asked: str, used: int):
+    """Warns, at the caller's line, that a pool was capped."""
+    cpus = _native.thread_limits()[0]
+    warnings.warn(
+        f"{asked} is far beyond the {cpus} logical CPUs here; using {used} threads (the most: "
+        f"4 per CPU, at least 64)",
+        RuntimeWarning,
+        stacklevel=4,
+    )
+
+
+def _flag(value, name: str) -> bool:
+    """A True/False argument, refusing anything else (a truthy string is no flag)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
+    return bool(value)
+
+
 def _count(kind, n):
     """What the native functions take besides the payload: the puzzles' count for packed cells,
     None for a list."""
@@ -208,6 +255,7 @@ def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
     ``puzzles``: a column in any of the forms the module's docstring lists; anything else raises
     ``TypeError`` or ``ValueError`` naming it (and the item's position).
     """
+    unique, threads = _flag(unique, "unique"), _threads(threads)
     kind, payload, n, shape = _column(puzzles, "puzzles")
     codes, cells, guesses, reasons = _native.solve(payload, _count(kind, n), unique, threads)
     return {
@@ -227,6 +275,7 @@ def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
     multiple, unsolvable, contradiction, malformed, wrong_solution), ``detail`` (why, or None),
     ``solution`` (the only solution, in the input's form) and ``guesses``.
     """
+    threads = _threads(threads)
     kind, payload, n, shape = _column(puzzles, "puzzles")
     s_payload, s_n = None, None
     if solutions is not None:
@@ -253,6 +302,7 @@ def canonical(puzzles, *, threads: int | None = None) -> dict:
     for a malformed row), ``hash`` (uint64: FNV-1a 64 of the form's 81 ASCII digits, the CLI's
     hash) and ``reason`` (why a row is malformed, else None). The empty grid's form is 81 zeros.
     """
+    threads = _threads(threads)
     kind, payload, n, shape = _column(puzzles, "puzzles")
     codes, cells, hashes, reasons = _native.canonical(payload, _count(kind, n), threads)
     formed = np.frombuffer(codes, dtype=np.uint8) == 0

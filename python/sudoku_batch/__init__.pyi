@@ -9,6 +9,9 @@ import numpy.typing as npt
 #: numbers, a DataFrame or Table, a set or dict, or a single string raises TypeError.
 Puzzles = Union[Iterable[Optional[Union[str, bytes]]], npt.NDArray[Any], Any]
 
+# threads: None (a pool kept for the process, one thread per logical CPU) or an int from 1,
+# capped at max(4 * logical CPUs, 64) with a RuntimeWarning; the threads of a call end with it.
+
 STATUS_WORDS: tuple[str, ...]
 VERDICT_WORDS: tuple[str, ...]
 

@@ -1,9 +1,12 @@
 """The Python package against the real extension and, where it says so, the real CLI."""
 
 import os
+import re
 import resource
 import subprocess
 import sys
+import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -355,3 +358,66 @@ def test_empty_and_huge_inputs_give_rows_not_errors():
     assert out["detail"].tolist() == [
         "found 10000000 cells, expected 81", "given solution: found 10000000 cells, expected 81"
     ]
+
+
+def threads_alive():
+    return len(os.listdir("/proc/self/task"))
+
+
+def test_threads_are_capped_with_warning():
+    puzzles = sample("hardest_300.txt")[:40]
+    expected = sb.solve(puzzles, threads=1)["solution"].tolist()
+    start = time.monotonic()
+    with pytest.warns(RuntimeWarning, match=r"^threads=1000000 is far beyond") as caught:
+        out = sb.solve(puzzles, threads=10**6)
+    # uncapped, this ran for over 10 minutes
+    assert time.monotonic() - start < 30
+    assert out["solution"].tolist() == expected
+    (warning,) = caught
+    assert warning.filename == __file__, "the warning points at the caller's line"
+    cpus, used = map(int, re.search(r"the (\d+) logical CPUs here; using (\d+) threads",
+                                    str(warning.message)).groups())
+    assert used == max(4 * cpus, 64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sb.canonical(puzzles, threads=used)["canonical"].tolist() == \
+            sb.canonical(puzzles, threads=1)["canonical"].tolist()
+
+
+def test_threads_of_a_call_are_ended_before_it_returns():
+    sb.solve([PUZZLE])  # the default pool, kept for the process, started
+    before = threads_alive()
+    for threads in (2, 64):
+        assert sb.check([PUZZLE], threads=threads)["verdict"].tolist() == ["unique"]
+        assert threads_alive() == before, f"threads={threads} left threads behind"
+
+
+def test_threads_must_be_a_positive_int():
+    for threads, error, message in [
+        (0, ValueError, "threads must be at least 1, not 0"),
+        (-4, ValueError, "threads must be at least 1, not -4"),
+        (2.0, TypeError, "threads must be an int or None, not float"),
+        ("4", TypeError, "threads must be an int or None, not str"),
+        (True, TypeError, "threads must be an int or None, not bool"),
+    ]:
+        with pytest.raises(error, match=f"^{message}$"):
+            sb.solve([PUZZLE], threads=threads)
+    assert sb.solve([PUZZLE], threads=np.int64(2))["status"].tolist() == ["solved"]
+    with pytest.raises(TypeError, match="^unique must be True or False, not str$"):
+        sb.solve([PUZZLE], unique="no")
+
+
+def test_default_pool_caps_rayon_num_threads_with_warning():
+    script = (
+        "import os, sudoku_batch as sb\n"
+        f"print(sb.solve([{PUZZLE!r}])['status'][0], len(os.listdir('/proc/self/task')))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], env={**os.environ, "RAYON_NUM_THREADS": "100000"},
+        check=True, capture_output=True, text=True, timeout=60,
+    )
+    status, alive = run.stdout.split()
+    used = int(re.search(r"RAYON_NUM_THREADS=100000 is far beyond the \d+ logical CPUs here; "
+                         r"using (\d+) threads", run.stderr).group(1))
+    assert status == "solved"
+    assert used < int(alive) <= used + 4  # the pool, the main thread, and little else
