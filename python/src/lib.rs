@@ -236,27 +236,46 @@ fn thread_limits() -> (usize, usize) {
 
 /// The pool `threads=None` runs on: rayon's global pool, sized once for the process, as the
 /// CLI sizes its pool without `-j`: `RAYON_NUM_THREADS` (a positive number, as rayon reads it)
-/// capped at [`thread_ceiling`], else every logical CPU. Returns what was asked, if anything,
-/// and the size, for the Python half to warn when it capped.
-#[pyfunction]
-fn default_threads() -> (Option<usize>, usize) {
-    static DEFAULT: OnceLock<(Option<usize>, usize)> = OnceLock::new();
-    *DEFAULT.get_or_init(|| {
+/// capped at [`thread_ceiling`], else every logical CPU.
+struct DefaultPool {
+    /// What `RAYON_NUM_THREADS` asked for, if anything.
+    asked: Option<usize>,
+    /// The pool's threads.
+    threads: usize,
+    /// The process that started it: a child forked since has the pool but not its threads.
+    owner: u32,
+}
+
+fn default_pool() -> &'static DefaultPool {
+    static DEFAULT: OnceLock<DefaultPool> = OnceLock::new();
+    DEFAULT.get_or_init(|| {
         let asked = std::env::var("RAYON_NUM_THREADS")
             .ok()
             .and_then(|n| n.trim().parse::<NonZeroUsize>().ok())
             .map(NonZeroUsize::get);
-        let used = asked.map_or_else(logical_cpus, |n| n.min(thread_ceiling()));
+        let threads = asked.map_or_else(logical_cpus, |n| n.min(thread_ceiling()));
         // built before any work reaches the global pool, which rayon would otherwise size from
         // RAYON_NUM_THREADS without a ceiling; if this fails, rayon's own default stands
         let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(used)
+            .num_threads(threads)
             .build_global();
-        (asked, used)
+        DefaultPool {
+            asked,
+            threads,
+            owner: std::process::id(),
+        }
     })
 }
 
-/// Runs `work` with the GIL released: on the global pool (see [`default_threads`]) for `None`,
+/// What `RAYON_NUM_THREADS` asked for and the default pool's size (see [`default_pool`]), for
+/// the Python half to warn when it was capped.
+#[pyfunction]
+fn default_threads() -> (Option<usize>, usize) {
+    let pool = default_pool();
+    (pool.asked, pool.threads)
+}
+
+/// Runs `work` with the GIL released: for `None` on the default pool (see [`default_pool`]),
 /// else on a pool of `threads` started for this call and joined before it returns. Rayon ends a
 /// dropped pool's threads in the background, so without the join hundreds of them outlived the
 /// call; the Python half caps `threads` at [`thread_ceiling`] and refuses 0.
@@ -265,16 +284,24 @@ fn on_pool<T: Send>(
     threads: Option<usize>,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    let Some(n) = threads else {
-        default_threads();
-        return Ok(py.detach(work));
+    let n = match threads {
+        None => {
+            let pool = default_pool();
+            if pool.owner == std::process::id() {
+                return Ok(py.detach(work));
+            }
+            // a child forked after the pool started (multiprocessing's default on Linux): fork
+            // copies no thread, so work sent to the global pool would wait forever
+            pool.threads
+        }
+        Some(n) if n == 0 || n > thread_ceiling() => {
+            return Err(PyValueError::new_err(format!(
+                "threads must be 1 to {}, not {n}",
+                thread_ceiling()
+            )));
+        }
+        Some(n) => n,
     };
-    if n == 0 || n > thread_ceiling() {
-        return Err(PyValueError::new_err(format!(
-            "threads must be 1 to {}, not {n}",
-            thread_ceiling()
-        )));
-    }
     let done = py.detach(|| {
         let mut started = Vec::with_capacity(n);
         let pool = rayon::ThreadPoolBuilder::new()

@@ -13,7 +13,8 @@ The work runs on a rayon pool in Rust with the GIL released. Each function retur
 numpy columns, one row per input row, in order, whatever the pool.
 
 ``threads=None`` (the default) runs on a pool kept for the process: one thread per logical CPU,
-or ``RAYON_NUM_THREADS`` as the CLI reads it. ``threads=N`` runs on N threads started for that
+or ``RAYON_NUM_THREADS`` as the CLI reads it (a child forked since, as by ``multiprocessing``,
+has none of its threads and starts that many for each call instead). ``threads=N`` runs on N threads started for that
 call and all ended before it returns. As the CLI caps ``-j``, N (and ``RAYON_NUM_THREADS``) is
 capped at 4 per logical CPU, at least 64, with a ``RuntimeWarning``: more threads only cost
 (pool start-up grows with the square of their number). ``threads`` below 1 is a ``ValueError``,

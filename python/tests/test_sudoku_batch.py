@@ -421,3 +421,20 @@ def test_default_pool_caps_rayon_num_threads_with_warning():
                          r"using (\d+) threads", run.stderr).group(1))
     assert status == "solved"
     assert used < int(alive) <= used + 4  # the pool, the main thread, and little else
+
+
+def test_a_child_forked_after_a_call_solves_instead_of_hanging():
+    # fork copies no thread: the child has the parent's default pool but none of its threads,
+    # and work sent there waited forever (multiprocessing forks by default on Linux)
+    script = (
+        "import multiprocessing, sudoku_batch as sb\n"
+        f"puzzles = [{PUZZLE!r}] * 3000\n"
+        "sb.solve(puzzles)\n"
+        "with multiprocessing.get_context('fork').Pool(2) as pool:\n"
+        "    outs = pool.map(sb.solve, [puzzles, puzzles[:5]])\n"
+        "print(*[o['solution'][-1] for o in outs], sb.solve(puzzles)['solution'][0])\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], check=True, capture_output=True, text=True, timeout=60
+    )
+    assert run.stdout.split() == [SOLUTION] * 3
