@@ -113,6 +113,8 @@ def _numpy_column(array, name: str):
             )
         return "text", array.tolist(), len(array), None
     if kind in "fcb":
+        if array.ndim >= 2:
+            raise TypeError(f"{name}: cell values must be integers 0 to 9, not {array.dtype}")
         raise TypeError(_numbers(name, array.dtype))
     raise TypeError(f"{name} is a numpy array of {array.dtype}, not a column of grids")
 
@@ -125,6 +127,11 @@ def _library_items(column, name: str):
         pd = sys.modules["pandas"]
         if isinstance(column, pd.DataFrame):
             raise TypeError(_frame(name, "a pandas DataFrame", 'df["puzzle"]'))
+        if isinstance(column, pd.MultiIndex):
+            raise TypeError(
+                f"{name} is a pandas MultiIndex, not a column: pass one of its levels, e.g. "
+                f"index.get_level_values(0)"
+            )
         if isinstance(column, (pd.Index, pd.api.extensions.ExtensionArray)):
             column = pd.Series(column, copy=False)
         if isinstance(column, pd.Series):
