@@ -14,11 +14,11 @@ numpy columns, one row per input row, in order, whatever the pool.
 
 ``threads=None`` (the default) runs on a pool kept for the process: one thread per logical CPU,
 or ``RAYON_NUM_THREADS`` as the CLI reads it (a child forked since, as by ``multiprocessing``,
-has none of its threads and starts that many for each call instead). ``threads=N`` runs on N threads started for that
-call and all ended before it returns. As the CLI caps ``-j``, N (and ``RAYON_NUM_THREADS``) is
-capped at 4 per logical CPU, at least 64, with a ``RuntimeWarning``: more threads only cost
-(pool start-up grows with the square of their number). ``threads`` below 1 is a ``ValueError``,
-anything but an int or None a ``TypeError``.
+has none of its threads and starts that many for each call instead). ``threads=N`` runs on N
+threads started for that call and all ended before it returns. As the CLI caps ``-j``, N (and
+``RAYON_NUM_THREADS``) is capped at 4 per logical CPU, at least 64, with a ``RuntimeWarning``:
+more threads only cost (pool start-up grows with the square of their number). ``threads``
+below 1 is a ``ValueError``, anything but an int or None a ``TypeError``.
 
 A puzzle that cannot be read is a row with the ``malformed`` status and its reason, never an
 exception: ``None`` (a missing puzzle; a missing solution is none given), text that is not 81
