@@ -1,17 +1,22 @@
 //! The native half of the `sudoku_batch` Python package: batch functions over whole columns of
 //! puzzles, the work on a rayon pool with the GIL released. The Python half
-//! (`sudoku_batch/__init__.py`) turns pandas, polars, pyarrow and numpy inputs into the two forms
-//! taken here (a list of `str`/`bytes`/`None`, or `bytes` of n x 81 cell values) and the packed
-//! results into numpy columns.
+//! (`sudoku_batch/__init__.py`) refuses what is not a column and turns pandas, polars, pyarrow
+//! and numpy inputs into the two forms taken here (a list, whose items are checked here to be
+//! `str`/`bytes`/`None`, or `bytes` of n x 81 cell values) and the packed results into numpy
+//! columns.
 //!
-//! Every record gets an answer: a puzzle that cannot be read gets the `malformed` status and a
-//! reason, never an exception; only arguments of the wrong type raise.
+//! Every record gets an answer: a puzzle that cannot be read (a `str` with a lone surrogate too)
+//! gets the `malformed` status and a reason, never an exception; only arguments of the wrong type
+//! or shape raise, naming the argument and the item.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyFloat, PyList, PyString, PyTuple};
 use rayon::prelude::*;
+use std::borrow::Cow;
+use std::num::NonZeroUsize;
+use std::sync::OnceLock;
 
 use sudoku_batch::canon;
 use sudoku_batch::check::{Options, Verdict, check_puzzle};
@@ -22,45 +27,93 @@ use sudoku_batch::status::Status;
 /// A list's items, borrowed from Python (`None`: a missing value), to be parsed off the GIL.
 type Texts = Vec<Option<Text>>;
 
-/// A `str` or `bytes` item's bytes, kept alive by the Python object.
+/// A `str` or `bytes` item's bytes, kept alive by the Python object, or why a `str` has none.
 enum Text {
     Str(PyBackedStr),
     Bytes(PyBackedBytes),
+    /// A `str` that cannot be written as UTF-8 (it holds a lone surrogate): why.
+    Unencodable(String),
 }
 
-impl Text {
-    fn bytes(&self) -> &[u8] {
-        match self {
-            Text::Str(s) => s.as_bytes(),
-            Text::Bytes(b) => b,
-        }
-    }
-}
-
-/// Takes a list whose items are `str`, `bytes` or `None`; any other item is a `TypeError`.
-fn texts(items: &Bound<'_, PyAny>) -> PyResult<Texts> {
+/// Takes the items of `name`, a list whose items are `str`, `bytes` or `None`; any other item is
+/// a `TypeError` that names the argument, the item's position and its type.
+fn texts(items: &Bound<'_, PyAny>, name: &str) -> PyResult<Texts> {
     if items.is_instance_of::<PyString>() || items.is_instance_of::<PyBytes>() {
-        return Err(PyTypeError::new_err(
-            "expected a column of puzzles (a list, array or series), got a single string",
-        ));
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a column (a list, array or series), not a single string"
+        )));
     }
     let mut out = Vec::new();
     for (i, item) in items.try_iter()?.enumerate() {
         let item = item?;
         out.push(if item.is_none() {
             None
-        } else if let Ok(text) = item.extract::<PyBackedStr>() {
-            Some(Text::Str(text))
-        } else if let Ok(bytes) = item.extract::<PyBackedBytes>() {
-            Some(Text::Bytes(bytes))
+        } else if let Ok(text) = item.cast::<PyString>() {
+            Some(match PyBackedStr::try_from(text.clone()) {
+                Ok(text) => Text::Str(text),
+                Err(_) => Text::Unencodable(lone_surrogate(text)?),
+            })
+        } else if item.is_instance_of::<PyBytes>() {
+            Some(Text::Bytes(item.extract::<PyBackedBytes>()?))
         } else {
-            let kind = item.get_type().name()?;
-            return Err(PyTypeError::new_err(format!(
-                "puzzle {i} is a {kind}, not str, bytes or None"
-            )));
+            return Err(PyTypeError::new_err(wrong_item(&item, name, i)?));
         });
     }
     Ok(out)
+}
+
+/// The message for item `i` of `name` that is neither `str`, `bytes` nor `None`, with a hint
+/// for the likely mistakes: numbers (a puzzle read as a number) and nested sequences (cells).
+fn wrong_item(item: &Bound<'_, PyAny>, name: &str, i: usize) -> PyResult<String> {
+    let kind = item.get_type().name()?.to_string();
+    let nan = item.cast::<PyFloat>().is_ok_and(|f| f.value().is_nan());
+    let hint = if nan {
+        ": NaN is not a puzzle, and a missing one is None"
+    } else if item.is_instance_of::<PyFloat>() || item.hasattr("__index__")? {
+        ": a grid read as a number has lost its leading 0s (blanks); pass it as a str"
+    } else if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {
+        ": cell values go in a numpy array shaped (n, 81) or (n, 9, 9)"
+    } else if item.is_instance_of::<PyByteArray>() {
+        ": pass bytes(...)"
+    } else {
+        ""
+    };
+    Ok(format!(
+        "{name}[{i}] is {} {kind}, not str, bytes or None{hint}",
+        article(&kind)
+    ))
+}
+
+/// "a" or "an" before a type's name, as it is said: an int, a float, a uint8, an ndarray.
+fn article(word: &str) -> &'static str {
+    let word = word.to_ascii_lowercase();
+    let vowel = word.starts_with(['a', 'e', 'i', 'o'])
+        || (word.starts_with('u') && !word.starts_with("uint") && !word.starts_with("uni"))
+        || word.starts_with("nd");
+    if vowel { "an" } else { "a" }
+}
+
+/// Why a `str` that UTF-8 cannot hold is not a puzzle: its first lone surrogate, and where
+/// (1-based, as cells are numbered).
+fn lone_surrogate(text: &Bound<'_, PyString>) -> PyResult<String> {
+    let encoded = text.call_method1("encode", ("utf-8", "surrogatepass"))?;
+    let bytes = encoded.cast::<PyBytes>()?.as_bytes();
+    // surrogatepass writes a surrogate as ED A0..BF 80..BF, which UTF-8 has not; the rest is
+    // UTF-8, where a character starts at each byte that is not 10xxxxxx
+    let mut chars = 0;
+    for (at, window) in bytes.windows(3).enumerate() {
+        if let [0xED, high @ 0xA0..=0xBF, low] = *window {
+            let point = 0xD000 | (u32::from(high & 0x3F) << 6) | u32::from(low & 0x3F);
+            return Ok(format!(
+                "character {} is a lone surrogate (U+{point:04X}): not valid UTF-8",
+                chars + 1
+            ));
+        }
+        if bytes[at] & 0xC0 != 0x80 {
+            chars += 1;
+        }
+    }
+    Ok("not valid UTF-8".to_string())
 }
 
 fn parse(text: &[u8]) -> Result<Grid, String> {
@@ -69,11 +122,10 @@ fn parse(text: &[u8]) -> Result<Grid, String> {
 
 /// Checks that `cells` holds `n` puzzles of 81 cell values each.
 fn check_cells(cells: &[u8], n: usize) -> PyResult<()> {
-    if cells.len() != n * CELLS {
+    if n.checked_mul(CELLS) != Some(cells.len()) {
         return Err(PyValueError::new_err(format!(
-            "{} cell values for {n} puzzles: expected {}",
+            "{} cell values for {n} puzzles: expected 81 each",
             cells.len(),
-            n * CELLS
         )));
     }
     Ok(())
@@ -98,7 +150,9 @@ fn cell_puzzle(cells: &[u8], i: usize) -> Result<Grid, String> {
 fn text_puzzle(items: &Texts, i: usize) -> Result<Grid, String> {
     match &items[i] {
         None => Err("missing puzzle (None)".to_string()),
-        Some(text) => parse(text.bytes()),
+        Some(Text::Str(text)) => parse(text.as_bytes()),
+        Some(Text::Bytes(bytes)) => parse(bytes),
+        Some(Text::Unencodable(why)) => Err(why.clone()),
     }
 }
 
@@ -111,13 +165,13 @@ enum Column {
 }
 
 impl Column {
-    /// `puzzles` is a list of `str`/`bytes`/`None` when `n` is `None`, else `bytes` of `n` x 81
-    /// cell values.
-    fn new(puzzles: &Bound<'_, PyAny>, n: Option<usize>) -> PyResult<Column> {
+    /// The argument `name`: a list of `str`/`bytes`/`None` when `n` is `None`, else `bytes` of
+    /// `n` x 81 cell values.
+    fn new(column: &Bound<'_, PyAny>, n: Option<usize>, name: &str) -> PyResult<Column> {
         match n {
-            None => Ok(Column::Texts(texts(puzzles)?)),
+            None => Ok(Column::Texts(texts(column, name)?)),
             Some(n) => {
-                let cells: PyBackedBytes = puzzles.extract()?;
+                let cells: PyBackedBytes = column.extract()?;
                 check_cells(&cells, n)?;
                 Ok(Column::Cells(cells, n))
             }
@@ -138,26 +192,142 @@ impl Column {
             Column::Cells(cells, _) => cell_puzzle(cells, i),
         }
     }
+
+    /// Record `i` as a solution given for checking: its text (`None`: no solution given), or
+    /// why it cannot be read.
+    fn given(&self, i: usize) -> Result<Option<Cow<'_, str>>, String> {
+        match self {
+            Column::Texts(items) => match &items[i] {
+                None => Ok(None),
+                Some(Text::Str(text)) => Ok(Some(Cow::Borrowed(text))),
+                // read as the CLI reads a line: an invalid sequence is one character
+                Some(Text::Bytes(bytes)) => Ok(Some(String::from_utf8_lossy(bytes))),
+                Some(Text::Unencodable(why)) => Err(why.clone()),
+            },
+            Column::Cells(cells, _) => {
+                let grid = cell_puzzle(cells, i)?;
+                Ok(Some(Cow::Owned(
+                    grid.cells().iter().map(|&v| char::from(b'0' + v)).collect(),
+                )))
+            }
+        }
+    }
 }
 
-/// Runs `work` over the puzzles on the pool (`threads` of them, or rayon's global pool), with
-/// the GIL released.
+/// Logical CPUs this process may use (1 when that cannot be told), as the CLI counts them.
+fn logical_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+}
+
+/// The most threads a call starts: the CLI's rule for `-j` (`thread_ceiling` in
+/// src/cmd/mod.rs, which the binary keeps to itself): 4 per logical CPU, and at least 64. Pool
+/// start-up grows with the square of the thread count (100,000 threads took over 10 minutes
+/// for one puzzle), and more threads than that only add overhead.
+fn thread_ceiling() -> usize {
+    (4 * logical_cpus()).max(64)
+}
+
+/// The logical CPUs and the most threads a call may ask for, for the Python half to check and
+/// cap `threads=` (warning there, where the caller's line is known).
+#[pyfunction]
+fn thread_limits() -> (usize, usize) {
+    (logical_cpus(), thread_ceiling())
+}
+
+/// The pool `threads=None` runs on: rayon's global pool, sized once for the process, as the
+/// CLI sizes its pool without `-j`: `RAYON_NUM_THREADS` (a positive number, as rayon reads it)
+/// capped at [`thread_ceiling`], else every logical CPU.
+struct DefaultPool {
+    /// What `RAYON_NUM_THREADS` asked for, if anything.
+    asked: Option<usize>,
+    /// The pool's threads.
+    threads: usize,
+    /// The process that started it: a child forked since has the pool but not its threads.
+    owner: u32,
+}
+
+fn default_pool() -> &'static DefaultPool {
+    static DEFAULT: OnceLock<DefaultPool> = OnceLock::new();
+    DEFAULT.get_or_init(|| {
+        let asked = std::env::var("RAYON_NUM_THREADS")
+            .ok()
+            .and_then(|n| n.trim().parse::<NonZeroUsize>().ok())
+            .map(NonZeroUsize::get);
+        let threads = asked.map_or_else(logical_cpus, |n| n.min(thread_ceiling()));
+        // built before any work reaches the global pool, which rayon would otherwise size from
+        // RAYON_NUM_THREADS without a ceiling; if this fails, rayon's own default stands
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+        DefaultPool {
+            asked,
+            threads,
+            owner: std::process::id(),
+        }
+    })
+}
+
+/// What `RAYON_NUM_THREADS` asked for and the default pool's size (see [`default_pool`]), for
+/// the Python half to warn when it was capped.
+#[pyfunction]
+fn default_threads() -> (Option<usize>, usize) {
+    let pool = default_pool();
+    (pool.asked, pool.threads)
+}
+
+/// Runs `work` with the GIL released: for `None` on the default pool (see [`default_pool`]),
+/// else on a pool of `threads` started for this call and joined before it returns. Rayon ends a
+/// dropped pool's threads in the background, so without the join hundreds of them outlived the
+/// call; the Python half caps `threads` at [`thread_ceiling`] and refuses 0.
 fn on_pool<T: Send>(
     py: Python<'_>,
     threads: Option<usize>,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    match threads {
-        None => Ok(py.detach(work)),
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            Ok(py.detach(|| pool.install(work)))
+    let n = match threads {
+        None => {
+            let pool = default_pool();
+            if pool.owner == std::process::id() {
+                return Ok(py.detach(work));
+            }
+            // a child forked after the pool started (multiprocessing's default on Linux): fork
+            // copies no thread, so work sent to the global pool would wait forever
+            pool.threads
         }
-    }
+        Some(n) if n == 0 || n > thread_ceiling() => {
+            return Err(PyValueError::new_err(format!(
+                "threads must be 1 to {}, not {n}",
+                thread_ceiling()
+            )));
+        }
+        Some(n) => n,
+    };
+    let done = py.detach(|| {
+        let mut started = Vec::with_capacity(n);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .spawn_handler(|thread| {
+                let mut builder = std::thread::Builder::new();
+                if let Some(name) = thread.name() {
+                    builder = builder.name(name.to_owned());
+                }
+                if let Some(size) = thread.stack_size() {
+                    builder = builder.stack_size(size);
+                }
+                started.push(builder.spawn(|| thread.run())?);
+                Ok(())
+            })
+            .build();
+        // the pool is dropped (its threads told to end) before they are joined; a failed build
+        // has ended the threads it started
+        let done = pool.map(|pool| pool.install(work));
+        for thread in started {
+            // a worker's panic has already reached `install`
+            let _ = thread.join();
+        }
+        done
+    });
+    done.map_err(|e| PyRuntimeError::new_err(format!("starting {n} threads: {e}")))
 }
 
 /// What `solve` and `check` give back: codes (indexes into the word list), the solutions' cells
@@ -250,24 +420,28 @@ fn solve(
     unique: bool,
     threads: Option<usize>,
 ) -> PyResult<Packed> {
-    let column = Column::new(puzzles, n)?;
+    let column = Column::new(puzzles, n, "puzzles")?;
     on_pool(py, threads, || {
         solve_all(column.len(), &|i| column.read(i), unique)
     })
 }
 
 /// Checks a column of puzzles (see [`Column::new`]), each with the solution the dataset gives
-/// for it (or `None`).
+/// for it, if a column of them is given (in the same two forms, `solutions_n` telling which).
 #[pyfunction]
-#[pyo3(signature = (puzzles, n, solutions, threads))]
+#[pyo3(signature = (puzzles, n, solutions, solutions_n, threads))]
 fn check(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     n: Option<usize>,
-    solutions: Option<Vec<Option<String>>>,
+    solutions: Option<&Bound<'_, PyAny>>,
+    solutions_n: Option<usize>,
     threads: Option<usize>,
 ) -> PyResult<Packed> {
-    let column = Column::new(puzzles, n)?;
+    let column = Column::new(puzzles, n, "puzzles")?;
+    let solutions = solutions
+        .map(|s| Column::new(s, solutions_n, "solutions"))
+        .transpose()?;
     if let Some(s) = &solutions {
         if s.len() != column.len() {
             return Err(PyValueError::new_err(format!(
@@ -280,13 +454,22 @@ fn check(
     on_pool(py, threads, || {
         let options = Options::default();
         answer_into(column.len(), &|i| column.read(i), &|i, puzzle, cells| {
-            let c = match puzzle {
-                Ok(grid) => {
-                    let given = solutions.as_ref().and_then(|s| s[i].as_deref());
-                    check_puzzle(&grid, given, &options)
-                }
-                Err(reason) => {
-                    return (Verdict::Malformed as u8, 0, Some(reason));
+            let grid = match puzzle {
+                Ok(grid) => grid,
+                Err(reason) => return (Verdict::Malformed as u8, 0, Some(reason)),
+            };
+            let given = solutions.as_ref().map(|s| s.given(i));
+            let c = match given {
+                None | Some(Ok(None)) => check_puzzle(&grid, None, &options),
+                Some(Ok(Some(text))) => check_puzzle(&grid, Some(&text), &options),
+                // a solution that cannot be read as text: the verdict of one that is not a grid
+                // (checked as ""), whose detail is then why, in place of "found 0 cells"
+                Some(Err(why)) => {
+                    let mut c = check_puzzle(&grid, Some(""), &options);
+                    if c.verdict == Verdict::WrongSolution {
+                        c.detail = Some(format!("given solution: {why}"));
+                    }
+                    c
                 }
             };
             if let Some(solution) = c.solution {
@@ -308,7 +491,7 @@ fn canonical(
     n: Option<usize>,
     threads: Option<usize>,
 ) -> PyResult<Packed> {
-    let column = Column::new(puzzles, n)?;
+    let column = Column::new(puzzles, n, "puzzles")?;
     on_pool(py, threads, || {
         answer_into(
             column.len(),
@@ -332,5 +515,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(canonical, m)?)?;
+    m.add_function(wrap_pyfunction!(thread_limits, m)?)?;
+    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     Ok(())
 }

@@ -1,15 +1,47 @@
 """Whole columns of sudoku puzzles solved, checked and canonicalised on every core.
 
-Every function takes a column of puzzles: a list (or any iterable) of ``str``/``bytes``/``None``,
-a numpy array of strings or bytes, a numpy array of cell values (0 blank, 1-9) shaped
-``(n, 81)`` or ``(n, 9, 9)``, a pyarrow array, or a pandas or polars Series. The work runs on a
-rayon pool in Rust with the GIL released (``threads=None``: every core). Each function returns a
-dict of numpy columns, one row per input row, in order. A puzzle that cannot be read is a row
-with the ``malformed`` status and its reason, never an exception; an argument of the wrong type
-raises ``TypeError`` (``ValueError`` for a wrong shape or size).
+Every function takes a column of puzzles, and :func:`check` a column of solutions in the same
+forms, one of:
+
+- a list, tuple or other ordered iterable (a generator too) of ``str``, ``bytes`` or ``None``;
+- a 1-D numpy array of strings (``U``, ``S`` or ``StringDType``) or of such objects;
+- a numpy array of integer cell values (0 blank, 1-9) shaped ``(n, 81)`` or ``(n, 9, 9)``;
+- a pyarrow Array or ChunkedArray, a pandas Series or Index, or a polars Series, of strings or
+  binary; their missing values (null, None, NaN, ``pd.NA``) are ``None``.
+
+The work runs on a rayon pool in Rust with the GIL released. Each function returns a dict of
+numpy columns, one row per input row, in order, whatever the pool.
+
+``threads=None`` (the default) runs on a pool kept for the process: one thread per logical CPU,
+or ``RAYON_NUM_THREADS`` as the CLI reads it (a child forked since, as by ``multiprocessing``,
+has none of its threads and starts that many for each call instead). ``threads=N`` runs on N
+threads started for that call and all ended before it returns. As the CLI caps ``-j``, N (and
+``RAYON_NUM_THREADS``) is capped at 4 per logical CPU, at least 64, with a ``RuntimeWarning``:
+more threads only cost (pool start-up grows with the square of their number). ``threads``
+below 1 is a ``ValueError``, anything but an int or None a ``TypeError``.
+
+A puzzle that cannot be read is a row with the ``malformed`` status and its reason, never an
+exception: ``None`` (a missing puzzle; a missing solution is none given), text that is not 81
+cells, a cell value above 9, a ``str`` holding a lone surrogate (which UTF-8 cannot hold: the
+reason names the character). Anything else raises, naming the argument and, for an item, its
+position from 0 in row order (``puzzles[3] is an int``):
+
+- ``TypeError`` for a wrong type: ``None`` or a single string where a column belongs, a set or a
+  dict (no row order), a DataFrame or a Table (pass one of its columns, ``df["puzzle"]``), an item
+  that is not ``str``, ``bytes`` or ``None`` (a ``bytearray``, a list, a float NaN...), and a
+  column of numbers other than cell values: ints, floats and bools are refused, since a puzzle
+  read as a number has lost its leading 0s (blanks) and cannot be told back. Read such a column
+  as strings (``pd.read_csv(path, dtype=str)``).
+- ``ValueError`` for a wrong shape, cell values outside 0-255, or a solutions column whose
+  length is not the puzzles'.
 """
 
 from __future__ import annotations
+
+import operator
+import sys
+import warnings
+from collections.abc import Mapping, Set as AbstractSet
 
 import numpy as np
 
@@ -25,43 +57,162 @@ VERDICT_WORDS: tuple[str, ...] = tuple(_native.verdict_words())
 _CELLS = 81
 
 
-def _column(puzzles):
-    """The puzzles as ``("cells", packed bytes, n, shape)`` or ``("text", list, n, None)``."""
-    if isinstance(puzzles, (str, bytes)):
+def _column(column, name: str):
+    """The argument ``name`` as ``("cells", packed bytes, n, shape)`` or ``("text", items, n,
+    None)``, its items left for the native side to check one by one; anything the module's
+    docstring does not list raises, naming the argument."""
+    if column is None:
+        raise TypeError(f"{name} is None, not a column")
+    if isinstance(column, (str, bytes, bytearray, memoryview)):
         raise TypeError(
-            "expected a column of puzzles (a list, array or series), got a single string"
+            f"{name} must be a column (a list, array or series), not a single "
+            f"{type(column).__name__}: wrap it in a list"
         )
-    if isinstance(puzzles, np.ndarray):
-        if puzzles.dtype.kind in "ui":
-            if puzzles.ndim < 2 or puzzles.shape[1:] not in ((_CELLS,), (9, 9)):
-                raise ValueError(
-                    f"cell values must be shaped (n, 81) or (n, 9, 9), not {puzzles.shape}"
-                )
-            if puzzles.size and (puzzles.min() < 0 or puzzles.max() > 255):
-                raise ValueError("cell values must be 0 (blank) to 9")
-            cells = np.ascontiguousarray(puzzles, dtype=np.uint8)
-            return "cells", cells.tobytes(), len(puzzles), puzzles.shape
-        if puzzles.dtype.kind in "SUO":
-            if puzzles.ndim != 1:
-                raise ValueError(f"a column of puzzle strings must be 1-D, not {puzzles.shape}")
-            return "text", puzzles.tolist(), len(puzzles), None
-        raise TypeError(f"a numpy array of {puzzles.dtype} is not a column of puzzles")
-    module = type(puzzles).__module__.split(".")[0]
-    if module == "pandas":
-        # missing values (NaN, None, pd.NA) become None
-        items = puzzles.astype(object).where(puzzles.notna(), None).tolist()
-    elif module == "polars":
-        items = puzzles.to_list()
-    elif module == "pyarrow":
-        items = puzzles.to_pylist()
-    else:
+    if isinstance(column, np.ndarray):
+        return _numpy_column(column, name)
+    items = _library_items(column, name)
+    if items is None:
+        kind = type(column).__name__
+        if isinstance(column, (Mapping, AbstractSet)):
+            raise TypeError(
+                f"{name} is of type {kind}, not a column: a column is in order, one row per "
+                f"puzzle; pass a list (of a dict's values: list(d.values()))"
+            )
         try:
-            items = list(puzzles)
+            rows = iter(column)
         except TypeError:
             raise TypeError(
-                f"{type(puzzles).__name__} is not a column of puzzles"
+                f"{name} is of type {kind}, not a column (a list, array or series)"
             ) from None
+        items = list(rows)
     return "text", items, len(items), None
+
+
+def _numpy_column(array, name: str):
+    """A numpy array as :func:`_column` gives it: integer cell values packed, strings and objects
+    as a list."""
+    kind = array.dtype.kind
+    if kind in "ui":
+        if array.ndim < 2:
+            raise TypeError(
+                _numbers(name, array.dtype) + ", or cell values shaped (n, 81) or (n, 9, 9)"
+            )
+        if array.shape[1:] not in ((_CELLS,), (9, 9)):
+            raise ValueError(
+                f"{name}: cell values must be shaped (n, 81) or (n, 9, 9), not {array.shape}"
+            )
+        if array.size and (array.min() < 0 or array.max() > 255):
+            bad = array.min() if array.min() < 0 else array.max()
+            raise ValueError(f"{name}: cell values must be 0 (blank) to 9, not {bad}")
+        cells = np.ascontiguousarray(array, dtype=np.uint8)
+        return "cells", cells.tobytes(), len(array), array.shape
+    if kind in "SUOT":
+        if array.ndim != 1:
+            raise ValueError(
+                f"{name}: a column of puzzle strings must be 1-D, not shaped {array.shape}"
+            )
+        return "text", array.tolist(), len(array), None
+    if kind in "fcb":
+        if array.ndim >= 2:
+            raise TypeError(f"{name}: cell values must be integers 0 to 9, not {array.dtype}")
+        raise TypeError(_numbers(name, array.dtype))
+    raise TypeError(f"{name} is a numpy array of {array.dtype}, not a column of grids")
+
+
+def _library_items(column, name: str):
+    """The items of a pandas, polars or pyarrow column, missing values as None; None for an
+    object of none of those libraries (or one of theirs that is no column)."""
+    library = type(column).__module__.partition(".")[0]
+    if library == "pandas":
+        pd = sys.modules["pandas"]
+        if isinstance(column, pd.DataFrame):
+            raise TypeError(_frame(name, "a pandas DataFrame", 'df["puzzle"]'))
+        if isinstance(column, pd.MultiIndex):
+            raise TypeError(
+                f"{name} is a pandas MultiIndex, not a column: pass one of its levels, e.g. "
+                f"index.get_level_values(0)"
+            )
+        if isinstance(column, (pd.Index, pd.api.extensions.ExtensionArray)):
+            column = pd.Series(column, copy=False)
+        if isinstance(column, pd.Series):
+            dtype = column.dtype
+            if pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
+                raise TypeError(_numbers(name, dtype))
+            # missing values (NaN, None, pd.NA) become None
+            return column.astype(object).where(column.notna(), None).tolist()
+    elif library == "polars":
+        pl = sys.modules["polars"]
+        if isinstance(column, (pl.DataFrame, pl.LazyFrame)):
+            raise TypeError(_frame(name, f"a polars {type(column).__name__}", 'df["puzzle"]'))
+        if isinstance(column, pl.Series):
+            if column.dtype.is_numeric() or column.dtype == pl.Boolean:
+                raise TypeError(_numbers(name, column.dtype))
+            return column.to_list()
+    elif library == "pyarrow":
+        pa = sys.modules["pyarrow"]
+        if isinstance(column, (pa.Table, pa.RecordBatch)):
+            raise TypeError(
+                _frame(name, f"a pyarrow {type(column).__name__}", 'table["puzzle"]')
+            )
+        if isinstance(column, (pa.Array, pa.ChunkedArray)):
+            t = column.type
+            types = pa.types
+            if any(f(t) for f in (types.is_integer, types.is_floating, types.is_boolean,
+                                  types.is_decimal)):
+                raise TypeError(_numbers(name, t))
+            return column.to_pylist()
+    return None
+
+
+def _numbers(name: str, dtype) -> str:
+    """Why a column of numbers is refused (a grid as a number cannot be told back)."""
+    return (
+        f"{name} holds {dtype} values, not str: a grid read as a number has lost its leading "
+        f"0s (blanks); pass the column as str (from a CSV: pd.read_csv(..., dtype=str))"
+    )
+
+
+def _frame(name: str, what: str, example: str) -> str:
+    """Why a table is refused where a column belongs."""
+    return f"{name} is {what}, not a column: pass one of its columns, e.g. {example}"
+
+
+def _threads(threads):
+    """``threads=`` checked: None (the process's default pool, see :func:`_native.default_threads`)
+    or a whole number from 1, capped with a RuntimeWarning as the CLI caps ``-j``."""
+    if threads is None:
+        asked, used = _native.default_threads()
+        if asked is not None and asked > used:
+            _too_many(f"RAYON_NUM_THREADS={asked}", used)
+        return None
+    if isinstance(threads, (bool, np.bool_)) or not hasattr(type(threads), "__index__"):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    threads = operator.index(threads)
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    ceiling = _native.thread_limits()[1]
+    if threads > ceiling:
+        _too_many(f"threads={threads}", ceiling)
+        return ceiling
+    return threads
+
+
+def _too_many(asked: str, used: int):
+    """Warns, at the caller's line, that a pool was capped."""
+    cpus = _native.thread_limits()[0]
+    warnings.warn(
+        f"{asked} is far beyond the {cpus} logical CPUs here; using {used} threads (the most: "
+        f"4 per CPU, at least 64)",
+        RuntimeWarning,
+        stacklevel=4,
+    )
+
+
+def _flag(value, name: str) -> bool:
+    """A True/False argument, refusing anything else (a truthy string is no flag)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
+    return bool(value)
 
 
 def _count(kind, n):
@@ -70,24 +221,20 @@ def _count(kind, n):
     return n if kind == "cells" else None
 
 
-def _as_text(kind, payload):
-    """A column in text form (cell values written as digits)."""
-    if kind == "text":
-        return payload
-    digits = np.frombuffer(payload, dtype=np.uint8) + ord("0")
-    return [bytes(row) for row in digits.reshape(-1, _CELLS)]
-
-
-def _grids(cells: bytes, n: int, like):
-    """Packed cells as the input's shape: cell values for cell input, else 81-digit strings
-    (``""`` where there is no grid)."""
+def _grids(cells: bytes, n: int, like, present=None):
+    """Packed cells as the input's shape: cell values for cell input, else 81-digit strings,
+    ``""`` where there is no grid. ``present`` says which rows have one; by default those not all
+    zeros, which is right for solutions (complete grids) but not for canonical forms (the empty
+    grid's form is 81 zeros)."""
     values = np.frombuffer(cells, dtype=np.uint8).reshape(n, _CELLS)
     if like is not None:
         return values.reshape((n,) + tuple(like[1:])).copy()
+    if present is None:
+        present = values.any(axis=1)
     # numpy's str dtype holds a code point a uint32: the digits' code points viewed as U81, a
-    # row of zeros (no grid) reading as ""
+    # row of NULs (no grid) reading as ""
     points = values.astype(np.uint32) + ord("0")
-    points[~values.any(axis=1)] = 0
+    points[~present] = 0
     return points.view(f"U{_CELLS}").reshape(n)
 
 
@@ -112,8 +259,12 @@ def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
     strings, ``""`` or zeros where there is none; for ``multiple`` the first solution found),
     ``guesses`` (uint64, the search's guesses: a difficulty proxy) and ``reason`` (why a record
     is malformed, else None). ``unique=True`` searches for a second solution.
+
+    ``puzzles``: a column in any of the forms the module's docstring lists; anything else raises
+    ``TypeError`` or ``ValueError`` naming it (and the item's position).
     """
-    kind, payload, n, shape = _column(puzzles)
+    unique, threads = _flag(unique, "unique"), _threads(threads)
+    kind, payload, n, shape = _column(puzzles, "puzzles")
     codes, cells, guesses, reasons = _native.solve(payload, _count(kind, n), unique, threads)
     return {
         "status": _words(STATUS_WORDS, codes),
@@ -126,22 +277,23 @@ def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
 def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
     """Checks every puzzle, as ``sudoku-batch check`` does (uniqueness always searched).
 
-    ``solutions`` is the column of solutions the dataset gives (same forms as ``puzzles``, None
-    for a row without one): a wrong one is a ``wrong_solution``. Returns ``verdict`` (unique,
+    ``solutions`` is the column of solutions the dataset gives (any form ``puzzles`` takes, cell
+    values too; None for a row without one): a wrong one, or one that cannot be read, is a
+    ``wrong_solution`` whose detail says why. Returns ``verdict`` (unique,
     multiple, unsolvable, contradiction, malformed, wrong_solution), ``detail`` (why, or None),
     ``solution`` (the only solution, in the input's form) and ``guesses``.
     """
-    kind, payload, n, shape = _column(puzzles)
-    given = None
+    threads = _threads(threads)
+    kind, payload, n, shape = _column(puzzles, "puzzles")
+    s_payload, s_n = None, None
     if solutions is not None:
-        s_kind, s_payload, s_n, _ = _column(solutions)
-        if s_n != n:
-            raise ValueError(f"{s_n} solutions for {n} puzzles")
-        given = [
-            s if s is None or isinstance(s, str) else bytes(s).decode("ascii", "replace")
-            for s in _as_text(s_kind, s_payload)
-        ]
-    codes, cells, guesses, details = _native.check(payload, _count(kind, n), given, threads)
+        s_kind, s_payload, s_count, _ = _column(solutions, "solutions")
+        if s_count != n:
+            raise ValueError(f"{s_count} solutions for {n} puzzles")
+        s_n = _count(s_kind, s_count)
+    codes, cells, guesses, details = _native.check(
+        payload, _count(kind, n), s_payload, s_n, threads
+    )
     return {
         "verdict": _words(VERDICT_WORDS, codes),
         "detail": _reasons(n, details),
@@ -156,12 +308,14 @@ def canonical(puzzles, *, threads: int | None = None) -> dict:
     Isomorphic puzzles (equal up to relabelling digits, moving rows, columns, bands, stacks, and
     transposing) get the same form. Returns ``canonical`` (in the input's form; ``""`` or zeros
     for a malformed row), ``hash`` (uint64: FNV-1a 64 of the form's 81 ASCII digits, the CLI's
-    hash) and ``reason`` (why a row is malformed, else None).
+    hash) and ``reason`` (why a row is malformed, else None). The empty grid's form is 81 zeros.
     """
-    kind, payload, n, shape = _column(puzzles)
-    _, cells, hashes, reasons = _native.canonical(payload, _count(kind, n), threads)
+    threads = _threads(threads)
+    kind, payload, n, shape = _column(puzzles, "puzzles")
+    codes, cells, hashes, reasons = _native.canonical(payload, _count(kind, n), threads)
+    formed = np.frombuffer(codes, dtype=np.uint8) == 0
     return {
-        "canonical": _grids(cells, n, shape),
+        "canonical": _grids(cells, n, shape, formed),
         "hash": np.frombuffer(hashes, dtype="<u8").copy(),
         "reason": _reasons(n, reasons),
     }

@@ -1,9 +1,12 @@
 """The Python package against the real extension and, where it says so, the real CLI."""
 
 import os
+import re
 import resource
 import subprocess
 import sys
+import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -64,7 +67,13 @@ def test_every_input_type_gives_the_same_answers():
         "pyarrow chunked": pa.chunked_array([puzzles[:20], puzzles[20:]]),
         "pandas": pd.Series(puzzles),
         "pandas with NaN": pd.Series(present + [float("nan")]),
+        "pandas string dtype": pd.Series(puzzles, dtype="string"),
+        "pandas Index": pd.Index(puzzles),
         "polars": pl.Series(puzzles),
+        "tuple": tuple(puzzles),
+        "numpy StringDType": np.array(puzzles, dtype=np.dtypes.StringDType(na_object=None)),
+        "pyarrow binary": pa.array([p.encode() if p else None for p in puzzles], pa.binary()),
+        "polars binary": pl.Series([p.encode() if p else None for p in puzzles]),
     }
     for name, column in columns.items():
         out = sb.solve(column)
@@ -92,9 +101,9 @@ def test_bad_cells_are_records_and_wrong_types_raise():
     out = sb.solve(cells)
     assert out["status"].tolist() == ["solved", "malformed"]
     assert out["reason"][1] == "cell 5 holds 12, not 0 to 9"
-    with pytest.raises(TypeError, match="single string"):
+    with pytest.raises(TypeError, match="not a single str"):
         sb.solve(PUZZLE)
-    with pytest.raises(TypeError, match="puzzle 1 is a int"):
+    with pytest.raises(TypeError, match=r"puzzles\[1\] is an int, not str, bytes or None"):
         sb.solve([PUZZLE, 7])
     with pytest.raises(TypeError):
         sb.solve(np.zeros((2, 81), dtype=np.float64))
@@ -202,3 +211,234 @@ def test_the_pandas_example_adds_its_columns(tmp_path):
         cwd=REPO, check=True, capture_output=True, text=True,
     ).stdout.splitlines()[1:]
     assert df["canonical_hash"].tolist() == [row.split(",")[4] for row in cli]
+
+
+def test_canonical_of_empty_grid_is_81_zeros():
+    out = sb.canonical(["." * 81, "0" * 81, "bad"])
+    assert out["canonical"].tolist() == ["0" * 81, "0" * 81, ""]
+    assert out["reason"].tolist()[:2] == [None, None]
+    assert out["hash"].tolist()[:2] == [fnv1a("0" * 81)] * 2
+    binary = os.environ.get("SUDOKU_BATCH", str(REPO / "target" / "debug" / "sudoku-batch"))
+    cli = subprocess.run(
+        [binary, "canon", "-q", "-"], input="." * 81 + "\n",
+        cwd=REPO, check=True, capture_output=True, text=True,
+    ).stdout.split()
+    assert cli == ["0" * 81, f"{fnv1a('0' * 81):016x}"]
+    cells = sb.canonical(np.zeros((1, 9, 9), dtype=np.uint8))
+    assert cells["canonical"].shape == (1, 9, 9) and not cells["canonical"].any()
+    assert cells["reason"].tolist() == [None]
+
+
+def test_check_rejects_int_solutions_with_type_error():
+    # an int once read as a byte count: check([PUZZLE], [300000000]) built 300 MB of zeros
+    with pytest.raises(TypeError, match=r"solutions\[0\] is an int, not str, bytes or None"):
+        sb.check([PUZZLE], [300_000_000])
+    with pytest.raises(TypeError, match=r"solutions holds int64 values, not str"):
+        sb.check([PUZZLE], pd.Series([7]))
+    # a CSV read without dtype=str: pandas keeps the 81-digit numbers as Python ints, which
+    # once raised OverflowError
+    df = pd.read_csv(REPO / "data" / "kaggle_200.csv")
+    with pytest.raises(TypeError, match=r"solutions\[0\] is an int.*leading 0s"):
+        sb.check(df["quizzes"].astype(str), df["solutions"])
+    with pytest.raises(TypeError, match=r"puzzles\[0\] is an int.*pass it as a str"):
+        sb.check(df["quizzes"])
+
+
+def test_int_columns_of_puzzles_are_refused_with_type_error_asking_for_str():
+    for column in [
+        np.array([4300209005, 40100050]),
+        pd.Series([4300209005, 40100050]),
+        pd.Series([1.5, float("nan")]),
+        pl.Series([4300209005, 40100050]),
+        pa.chunked_array([[4300209005], [40100050]]),
+        np.array([True, False]),
+    ]:
+        with pytest.raises(TypeError, match=r"^puzzles holds \w+ values, not str: a grid read as "
+                                            r"a number has lost its leading 0s"):
+            sb.solve(column)
+
+
+def test_solutions_take_every_form_puzzles_take():
+    puzzles, solutions = kaggle()
+    puzzles, solutions = puzzles[:5], solutions[:5]
+    wrong = "1" + solutions[1][1:] if solutions[1][0] != "1" else "2" + solutions[1][1:]
+    given = [solutions[0], wrong, None, solutions[3], solutions[4]]
+    expected = ["unique", "wrong_solution", "unique", "unique", "unique"]
+    for name, column in {
+        "list of str": given,
+        "list of bytes": [s.encode() if s else None for s in given],
+        "tuple": tuple(given),
+        "numpy object": np.array(given, dtype=object),
+        "pandas": pd.Series(given),
+        "pyarrow": pa.array(given),
+        "polars": pl.Series(given),
+    }.items():
+        out = sb.check(puzzles, column)
+        assert out["verdict"].tolist() == expected, name
+        assert out["detail"][1].startswith("given solution"), name
+    cells = np.array([[int(c) for c in s] for s in solutions], dtype=np.uint8)
+    cells[1, 4] = 12
+    out = sb.check(puzzles, cells.reshape(5, 9, 9))
+    assert out["verdict"].tolist() == ["unique", "wrong_solution", "unique", "unique", "unique"]
+    assert out["detail"][1] == "given solution: cell 5 holds 12, not 0 to 9"
+
+
+def test_lone_surrogate_is_a_malformed_row_naming_its_position():
+    bad = PUZZLE[:4] + "\ud800" + PUZZLE[5:]
+    after_accent = "\u00e9\udc80" + PUZZLE[2:]
+    out = sb.solve([bad, after_accent, PUZZLE])
+    assert out["status"].tolist() == ["malformed", "malformed", "solved"]
+    assert out["reason"].tolist()[:2] == [
+        "character 5 is a lone surrogate (U+D800): not valid UTF-8",
+        "character 2 is a lone surrogate (U+DC80): not valid UTF-8",
+    ]
+    out = sb.check([PUZZLE, OPEN, DEAD], [SOLUTION[:2] + "\udfff" + SOLUTION[3:]] * 3)
+    assert out["verdict"].tolist() == ["wrong_solution", "wrong_solution", "unsolvable"]
+    assert out["detail"].tolist()[:2] == [
+        "given solution: character 3 is a lone surrogate (U+DFFF): not valid UTF-8"
+    ] * 2
+    assert out["solution"][0] == SOLUTION
+
+
+def test_wrong_arguments_raise_naming_the_argument_and_position():
+    def rows(*items):
+        yield from items
+
+    cases = [
+        (lambda: sb.solve(None), TypeError, r"^puzzles is None, not a column$"),
+        (lambda: sb.solve(PUZZLE.encode()), TypeError,
+         r"^puzzles must be a column .* single bytes"),
+        (lambda: sb.check([PUZZLE], SOLUTION), TypeError,
+         r"^solutions must be a column .* single str"),
+        (lambda: sb.solve({PUZZLE}), TypeError,
+         r"^puzzles is of type set, not a column: .* in order"),
+        (lambda: sb.solve({PUZZLE: 1}), TypeError, r"^puzzles is of type dict, not a column"),
+        (lambda: sb.solve(7), TypeError, r"^puzzles is of type int, not a column"),
+        (lambda: sb.solve(pd.DataFrame({"puzzle": [PUZZLE]})), TypeError,
+         r"^puzzles is a pandas DataFrame, not a column: pass one of its columns, e\.g\. df\["),
+        (lambda: sb.check([PUZZLE], pl.DataFrame({"s": [SOLUTION]})), TypeError,
+         r"^solutions is a polars DataFrame, not a column"),
+        (lambda: sb.canonical(pa.table({"p": [PUZZLE]})), TypeError,
+         r"^puzzles is a pyarrow Table, not a column: .* table\["),
+        (lambda: sb.solve(pd.MultiIndex.from_tuples([(PUZZLE, 1)])), TypeError,
+         r"^puzzles is a pandas MultiIndex, not a column: pass one of its levels"),
+        (lambda: sb.solve(np.zeros((2, 81))), TypeError,
+         r"^puzzles: cell values must be integers 0 to 9, not float64$"),
+        (lambda: sb.solve([PUZZLE, [1, 2, 3]]), TypeError,
+         r"^puzzles\[1\] is a list, not str, bytes or None: cell values go in a numpy array"),
+        (lambda: sb.solve(rows(PUZZLE, PUZZLE, None, 2.5)), TypeError,
+         r"^puzzles\[3\] is a float, not str"),
+        (lambda: sb.solve(np.array([PUZZLE, None, np.uint8(3)], dtype=object)), TypeError,
+         r"^puzzles\[2\] is a uint8, not str"),
+        (lambda: sb.solve(np.array([PUZZLE, float("nan")], dtype=object)), TypeError,
+         r"^puzzles\[1\] is a float, .*NaN is not a puzzle, and a missing one is None"),
+        (lambda: sb.solve([bytearray(PUZZLE.encode())]), TypeError,
+         r"^puzzles\[0\] is a bytearray, not str, bytes or None: pass bytes"),
+        (lambda: sb.check([PUZZLE], [object()]), TypeError, r"^solutions\[0\] is an object, not"),
+        (lambda: sb.solve(np.array([PUZZLE] * 2).reshape(2, 1)), ValueError,
+         r"^puzzles: a column of puzzle strings must be 1-D, not shaped \(2, 1\)"),
+        (lambda: sb.solve(np.zeros((2, 80), dtype=np.uint8)), ValueError,
+         r"^puzzles: cell values must be shaped \(n, 81\) or \(n, 9, 9\), not \(2, 80\)"),
+        (lambda: sb.solve(np.full((1, 81), 256, dtype=np.int16)), ValueError,
+         r"^puzzles: cell values must be 0 \(blank\) to 9, not 256"),
+        (lambda: sb.solve(np.array(["2020-01-01"], dtype="datetime64[D]")), TypeError,
+         r"^puzzles is a numpy array of datetime64\[D\], not a column of grids"),
+        (lambda: sb.check([PUZZLE], [SOLUTION, SOLUTION]), ValueError,
+         r"^2 solutions for 1 puzzles$"),
+    ]
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+def test_empty_and_huge_inputs_give_rows_not_errors():
+    for out in [sb.solve([]), sb.check([], []), sb.canonical(()), sb.solve(iter([]))]:
+        assert all(len(column) == 0 for column in out.values())
+    empty_cells = sb.solve(np.zeros((0, 9, 9), dtype=np.uint8))
+    assert empty_cells["solution"].shape == (0, 9, 9)
+    huge = "1" * 10_000_000
+    out = sb.check([huge, PUZZLE], [None, huge])
+    assert out["verdict"].tolist() == ["malformed", "wrong_solution"]
+    assert out["detail"].tolist() == [
+        "found 10000000 cells, expected 81", "given solution: found 10000000 cells, expected 81"
+    ]
+
+
+def threads_alive():
+    return len(os.listdir("/proc/self/task"))
+
+
+def test_threads_are_capped_with_warning():
+    puzzles = sample("hardest_300.txt")[:40]
+    expected = sb.solve(puzzles, threads=1)["solution"].tolist()
+    start = time.monotonic()
+    with pytest.warns(RuntimeWarning, match=r"^threads=1000000 is far beyond") as caught:
+        out = sb.solve(puzzles, threads=10**6)
+    # uncapped, this ran for over 10 minutes
+    assert time.monotonic() - start < 30
+    assert out["solution"].tolist() == expected
+    (warning,) = caught
+    assert warning.filename == __file__, "the warning points at the caller's line"
+    cpus, used = map(int, re.search(r"the (\d+) logical CPUs here; using (\d+) threads",
+                                    str(warning.message)).groups())
+    assert used == max(4 * cpus, 64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sb.canonical(puzzles, threads=used)["canonical"].tolist() == \
+            sb.canonical(puzzles, threads=1)["canonical"].tolist()
+
+
+def test_threads_of_a_call_are_ended_before_it_returns():
+    sb.solve([PUZZLE])  # the default pool, kept for the process, started
+    before = threads_alive()
+    for threads in (2, 64):
+        assert sb.check([PUZZLE], threads=threads)["verdict"].tolist() == ["unique"]
+        assert threads_alive() == before, f"threads={threads} left threads behind"
+
+
+def test_threads_must_be_a_positive_int():
+    for threads, error, message in [
+        (0, ValueError, "threads must be at least 1, not 0"),
+        (-4, ValueError, "threads must be at least 1, not -4"),
+        (2.0, TypeError, "threads must be an int or None, not float"),
+        ("4", TypeError, "threads must be an int or None, not str"),
+        (True, TypeError, "threads must be an int or None, not bool"),
+    ]:
+        with pytest.raises(error, match=f"^{message}$"):
+            sb.solve([PUZZLE], threads=threads)
+    assert sb.solve([PUZZLE], threads=np.int64(2))["status"].tolist() == ["solved"]
+    with pytest.raises(TypeError, match="^unique must be True or False, not str$"):
+        sb.solve([PUZZLE], unique="no")
+
+
+def test_default_pool_caps_rayon_num_threads_with_warning():
+    script = (
+        "import os, sudoku_batch as sb\n"
+        f"print(sb.solve([{PUZZLE!r}])['status'][0], len(os.listdir('/proc/self/task')))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], env={**os.environ, "RAYON_NUM_THREADS": "100000"},
+        check=True, capture_output=True, text=True, timeout=60,
+    )
+    status, alive = run.stdout.split()
+    used = int(re.search(r"RAYON_NUM_THREADS=100000 is far beyond the \d+ logical CPUs here; "
+                         r"using (\d+) threads", run.stderr).group(1))
+    assert status == "solved"
+    assert used < int(alive) <= used + 4  # the pool, the main thread, and little else
+
+
+def test_a_child_forked_after_a_call_solves_instead_of_hanging():
+    # fork copies no thread: the child has the parent's default pool but none of its threads,
+    # and work sent there waited forever (multiprocessing forks by default on Linux)
+    script = (
+        "import multiprocessing, sudoku_batch as sb\n"
+        f"puzzles = [{PUZZLE!r}] * 3000\n"
+        "sb.solve(puzzles)\n"
+        "with multiprocessing.get_context('fork').Pool(2) as pool:\n"
+        "    outs = pool.map(sb.solve, [puzzles, puzzles[:5]])\n"
+        "print(*[o['solution'][-1] for o in outs], sb.solve(puzzles)['solution'][0])\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], check=True, capture_output=True, text=True, timeout=60
+    )
+    assert run.stdout.split() == [SOLUTION] * 3
