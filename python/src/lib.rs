@@ -21,6 +21,7 @@ use std::sync::OnceLock;
 use sudoku_batch::canon;
 use sudoku_batch::check::{Options, Verdict, check_puzzle};
 use sudoku_batch::grid::{CELLS, Grid};
+use sudoku_batch::pipeline::{logical_cpus, thread_ceiling};
 use sudoku_batch::solver;
 use sudoku_batch::status::Status;
 
@@ -212,19 +213,6 @@ impl Column {
             }
         }
     }
-}
-
-/// Logical CPUs this process may use (1 when that cannot be told), as the CLI counts them.
-fn logical_cpus() -> usize {
-    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
-}
-
-/// The most threads a call starts: the CLI's rule for `-j` (`thread_ceiling` in
-/// src/cmd/mod.rs, which the binary keeps to itself): 4 per logical CPU, and at least 64. Pool
-/// start-up grows with the square of the thread count (100,000 threads took over 10 minutes
-/// for one puzzle), and more threads than that only add overhead.
-fn thread_ceiling() -> usize {
-    (4 * logical_cpus()).max(64)
 }
 
 /// The logical CPUs and the most threads a call may ask for, for the Python half to check and

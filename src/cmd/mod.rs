@@ -24,7 +24,7 @@ use std::num::NonZeroUsize;
 
 use sudoku_batch::input::{Column, Echo, InputError, InputFormat, Reader, ReaderOptions, Source};
 use sudoku_batch::output::OutputOptions;
-use sudoku_batch::pipeline::PipelineError;
+use sudoku_batch::pipeline::{PipelineError, logical_cpus, thread_ceiling};
 
 use sudoku_batch::output::OutputFormat;
 
@@ -141,19 +141,6 @@ pub fn thread_pool(args: &InputArgs) -> Result<rayon::ThreadPool> {
         .thread_name(|i| format!("solver-{i}"))
         .build()
         .context("starting the solver threads")
-}
-
-/// Logical CPUs this process may use (1 when that cannot be told).
-fn logical_cpus() -> usize {
-    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
-}
-
-/// The most threads a run starts: 4 per logical CPU, and at least 64. More only add overhead,
-/// and far more cost a great deal: pool start-up grows with the square of the thread count
-/// (measured: 300 puzzles in 0.01 s with 64 threads, 0.05 s with 256, 1.45 s with 1024, over
-/// 7 minutes with 100,000), and each thread keeps two batches in flight.
-pub fn thread_ceiling() -> usize {
-    (4 * logical_cpus()).max(64)
 }
 
 /// `threads`, or [`thread_ceiling`] when it asks for more (saying so on stderr unless `quiet`).
