@@ -52,6 +52,40 @@ pub enum Command {
     /// one summary, percentiles included: JSON on stdout, the summary on stderr.
     #[command(after_help = MERGE_STATS_AFTER_HELP)]
     MergeStats(MergeStatsArgs),
+    /// Print the shell completion script for bash, zsh, fish, elvish or PowerShell.
+    #[command(after_help = COMPLETIONS_AFTER_HELP)]
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), or write one page per subcommand into a folder.
+    #[command(after_help = MAN_AFTER_HELP)]
+    Man(ManArgs),
+}
+
+const COMPLETIONS_AFTER_HELP: &str = "\
+Install (one of):
+  sudoku-batch completions bash > ~/.local/share/bash-completion/completions/sudoku-batch
+  sudoku-batch completions zsh > \"${fpath[1]}/_sudoku-batch\"
+  sudoku-batch completions fish > ~/.config/fish/completions/sudoku-batch.fish";
+
+const MAN_AFTER_HELP: &str = "\
+Examples:
+  sudoku-batch man | man -l -
+  sudoku-batch man --dir ~/.local/share/man/man1    # sudoku-batch.1, sudoku-batch-solve.1, ...";
+
+/// Arguments of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `sudoku-batch.1` and a `sudoku-batch-SUBCOMMAND.1` per subcommand into DIR (an
+    /// existing folder) instead of printing the main page.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 const SOLVE_AFTER_HELP: &str = "\

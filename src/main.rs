@@ -19,6 +19,8 @@ fn main() -> ExitCode {
         cli::Command::Split(args) => cmd::split::run(args),
         cli::Command::Bench(args) => cmd::bench::run(args).map(|()| ExitCode::SUCCESS),
         cli::Command::MergeStats(args) => cmd::merge_stats::run(args).map(|()| ExitCode::SUCCESS),
+        cli::Command::Completions(args) => cmd::docs::completions(args).map(|()| ExitCode::SUCCESS),
+        cli::Command::Man(args) => cmd::docs::man(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -5,6 +5,7 @@ pub mod augment;
 pub mod bench;
 pub mod canon;
 pub mod check;
+pub mod docs;
 pub mod files;
 pub mod merge_stats;
 pub mod progress;

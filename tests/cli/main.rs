@@ -8,6 +8,7 @@ mod bench;
 mod canon;
 mod check;
 mod corpora;
+mod docs;
 mod faults;
 mod files;
 mod input;

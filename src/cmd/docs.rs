@@ -1,0 +1,75 @@
+//! `completions` and `man`: the shell completion scripts and the man pages, generated from the
+//! command-line definitions themselves, so they never disagree with `--help`.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use clap::CommandFactory;
+
+use super::files::OutputPlan;
+use crate::cli::{Cli, CompletionsArgs, ManArgs};
+
+/// Prints the completion script for `args.shell` on stdout.
+pub fn completions(args: &CompletionsArgs) -> Result<()> {
+    let mut plan = OutputPlan::new(&[])?;
+    let slot = plan.add(None, "completion script")?;
+    let mut out = plan.begin()?.take(slot);
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "sudoku-batch", &mut script);
+    out.write_all(&script)
+        .and_then(|()| out.flush())
+        .context("writing <stdout>")
+}
+
+/// Prints the main man page on stdout, or writes every page into `args.dir`.
+pub fn man(args: &ManArgs) -> Result<()> {
+    let command = Cli::command();
+    let Some(dir) = &args.dir else {
+        let mut plan = OutputPlan::new(&[])?;
+        let slot = plan.add(None, "man page")?;
+        let page = render(command)?;
+        let mut out = plan.begin()?.take(slot);
+        return out
+            .write_all(&page)
+            .and_then(|()| out.flush())
+            .context("writing <stdout>");
+    };
+    if !dir.is_dir() {
+        anyhow::bail!("{}: not a folder", dir.display());
+    }
+    // every page made in memory first, then opened together: nothing is half written
+    let mut pages = vec![("sudoku-batch.1".to_string(), render(command.clone())?)];
+    for sub in command.get_subcommands() {
+        let name = format!("sudoku-batch-{}", sub.get_name());
+        // the page is sudoku-batch-solve(1); its synopsis reads `sudoku-batch solve ...`
+        let page = render(
+            sub.clone()
+                .name(name.clone())
+                .bin_name(format!("sudoku-batch {}", sub.get_name())),
+        )?;
+        pages.push((format!("{name}.1"), page));
+    }
+    let mut plan = OutputPlan::new(&[])?;
+    let mut slots = Vec::with_capacity(pages.len());
+    for (file, _) in &pages {
+        slots.push(plan.add(Some(&dir.join(file)), "man page")?);
+    }
+    let mut files = plan.begin()?;
+    for ((file, page), slot) in pages.iter().zip(slots) {
+        let path = dir.join(file);
+        let mut out = files.take(slot);
+        out.write_all(page)
+            .and_then(|()| out.flush())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The roff of one page.
+fn render(command: clap::Command) -> Result<Vec<u8>> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command)
+        .render(&mut page)
+        .context("making a man page")?;
+    Ok(page)
+}

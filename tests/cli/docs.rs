@@ -1,0 +1,87 @@
+//! `completions` and `man`: generated from the command-line definitions, they name every
+//! subcommand and option `--help` does.
+
+use std::process::Command;
+
+use crate::{Workdir, bin, stdout_ok};
+
+const SUBCOMMANDS: [&str; 9] = [
+    "solve",
+    "check",
+    "bench",
+    "canon",
+    "augment",
+    "split",
+    "merge-stats",
+    "completions",
+    "man",
+];
+
+#[test]
+fn completions_name_every_subcommand_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = String::from_utf8(stdout_ok(bin().args(["completions", shell]))).unwrap();
+        for sub in SUBCOMMANDS {
+            assert!(script.contains(sub), "{shell}: no {sub}");
+        }
+        // options of a subcommand, not only the names (fish writes `-l duplicates`)
+        assert!(
+            script.contains("--duplicates") || script.contains("-l duplicates"),
+            "{shell}"
+        );
+    }
+    // the bash script is valid bash
+    let dir = Workdir::new();
+    let path = dir.write(
+        "sudoku-batch.bash",
+        stdout_ok(bin().args(["completions", "bash"])),
+    );
+    let syntax = Command::new("bash").arg("-n").arg(&path).status().unwrap();
+    assert!(syntax.success());
+}
+
+#[test]
+fn an_unknown_shell_is_a_usage_error() {
+    bin().args(["completions", "tcsh"]).assert().code(2);
+}
+
+#[test]
+fn man_prints_the_main_page_and_writes_one_per_subcommand() {
+    let page = String::from_utf8(stdout_ok(bin().arg("man"))).unwrap();
+    assert!(page.contains(".TH sudoku-batch 1"), "{page}");
+    for sub in SUBCOMMANDS {
+        // roff escapes a hyphen
+        assert!(
+            page.contains(&sub.replace('-', "\\-")),
+            "main page: no {sub}"
+        );
+    }
+    let dir = Workdir::new();
+    stdout_ok(bin().args(["man", "--dir"]).arg(dir.path("")));
+    for sub in SUBCOMMANDS {
+        let page = dir.read(&format!("sudoku-batch-{sub}.1"));
+        assert!(
+            page.contains(&format!(".TH sudoku-batch-{sub} 1")),
+            "{sub}: {}",
+            &page[..200]
+        );
+        // the synopsis names the command as it is typed
+        let typed = format!("sudoku\\-batch {}", sub.replace('-', "\\-"));
+        assert!(page.contains(&typed), "{sub}");
+    }
+    let solve = dir.read("sudoku-batch-solve.1");
+    assert!(solve.contains("\\-\\-unique"), "{solve}");
+    assert!(dir.read("sudoku-batch.1").contains(".TH sudoku-batch 1"));
+}
+
+#[test]
+fn man_refuses_a_folder_that_is_not_there() {
+    let dir = Workdir::new();
+    let out = bin()
+        .args(["man", "--dir"])
+        .arg(dir.path("nope"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a folder"));
+}
