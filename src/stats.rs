@@ -422,27 +422,80 @@ pub fn merge(parts: &[SummaryFile]) -> Result<Summary, MergeError> {
     let mut wall = 0f64;
     let mut threads = 0;
     let mut runs = 0;
-    let mut interrupted = Vec::new();
     for part in parts {
         total += &Stats::from_counts(&part.counts)?;
         wall = wall.max(part.wall_seconds);
         threads += part.threads;
         runs += part.parts.unwrap_or(1);
-        // a merged file carries its parts' interruptions; a run's own, its own
-        match (&part.interrupted_parts, &part.interrupted) {
-            (Some(inner), _) => interrupted.extend(inner.iter().cloned()),
-            (None, Some(interruption)) => interrupted.push(PartInterruption {
-                part: part.name.clone(),
-                interruption: interruption.clone(),
-            }),
-            (None, None) => {}
-        }
     }
+    let interrupted = interruptions(
+        parts
+            .iter()
+            .map(|p| (p.name.as_str(), &p.interrupted_parts, &p.interrupted)),
+    );
     let mut summary = total.summary(Duration::from_secs_f64(wall.max(0.0)), threads);
     summary.parts = Some(runs);
     summary.interrupted = interrupted.first().map(|p| p.interruption.clone());
     summary.interrupted_parts = Some(interrupted);
     Ok(summary)
+}
+
+/// The interrupted parts of a merge, from each part's file name, its own interrupted parts (a
+/// merged file) and its own interruption (one run's file), in the order the parts come.
+pub fn interruptions<'a>(
+    parts: impl Iterator<
+        Item = (
+            &'a str,
+            &'a Option<Vec<PartInterruption>>,
+            &'a Option<Interruption>,
+        ),
+    >,
+) -> Vec<PartInterruption> {
+    let mut all = Vec::new();
+    for (name, inner, own) in parts {
+        // a merged file carries its parts' interruptions; a run's own, its own
+        match (inner, own) {
+            (Some(inner), _) => all.extend(inner.iter().cloned()),
+            (None, Some(interruption)) => all.push(PartInterruption {
+                part: name.to_string(),
+                interruption: interruption.clone(),
+            }),
+            (None, None) => {}
+        }
+    }
+    all
+}
+
+/// The lines a merged summary ends with: the parts a signal stopped (`INCOMPLETE: ...`), and how
+/// many runs it adds up; one run's own summary gets its interruption line instead.
+pub fn write_parts(
+    f: &mut std::fmt::Formatter<'_>,
+    parts: Option<u64>,
+    interrupted_parts: &Option<Vec<PartInterruption>>,
+    interrupted: &Option<Interruption>,
+) -> std::fmt::Result {
+    match (interrupted_parts, interrupted) {
+        (Some(stopped), _) if !stopped.is_empty() => {
+            let of = parts.unwrap_or(stopped.len() as u64);
+            write!(
+                f,
+                "\nINCOMPLETE: {} of {of} part{} stopped by a signal:",
+                stopped.len(),
+                if of == 1 { " was" } else { "s were" }
+            )?;
+            for p in stopped {
+                write!(f, "\n  {}: {}", p.part, p.interruption)?;
+            }
+        }
+        (Some(_), _) => {}
+        (None, Some(interruption)) => write!(f, "\n{interruption}")?,
+        (None, None) => {}
+    }
+    if let Some(parts) = parts {
+        let runs = if parts == 1 { "run" } else { "runs" };
+        write!(f, "\nparts:      {parts} {runs} added up")?;
+    }
+    Ok(())
 }
 
 /// How a run that a signal stopped ended: every record read before the signal was written
@@ -504,28 +557,7 @@ impl std::fmt::Display for Summary {
             self.guesses_per_puzzle,
             self.no_guess_share * 100.0
         )?;
-        match (&self.interrupted_parts, &self.interrupted) {
-            (Some(parts), _) if !parts.is_empty() => {
-                let of = self.parts.unwrap_or(parts.len() as u64);
-                write!(
-                    f,
-                    "\nINCOMPLETE: {} of {of} part{} stopped by a signal:",
-                    parts.len(),
-                    if of == 1 { " was" } else { "s were" }
-                )?;
-                for p in parts {
-                    write!(f, "\n  {}: {}", p.part, p.interruption)?;
-                }
-            }
-            (Some(_), _) => {}
-            (None, Some(interruption)) => write!(f, "\n{interruption}")?,
-            (None, None) => {}
-        }
-        if let Some(parts) = self.parts {
-            let runs = if parts == 1 { "run" } else { "runs" };
-            write!(f, "\nparts:      {parts} {runs} added up")?;
-        }
-        Ok(())
+        write_parts(f, self.parts, &self.interrupted_parts, &self.interrupted)
     }
 }
 

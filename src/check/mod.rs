@@ -31,6 +31,7 @@ use crate::stats::Interruption;
 
 mod duplicates;
 pub mod report;
+pub mod summary;
 
 #[cfg(test)]
 use duplicates::digest;
@@ -541,7 +542,7 @@ impl Serialize for VerdictCounts {
 }
 
 /// Minimality of the puzzles with one solution (`--minimal`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Minimality {
     /// Puzzles with one solution whose givens were tested.
     pub checked: u64,
@@ -554,7 +555,7 @@ pub struct Minimality {
 }
 
 /// What a check run found, as summarised on stderr and written at the end of a report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Totals {
     /// Records checked.
     pub records: u64,

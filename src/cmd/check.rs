@@ -7,6 +7,7 @@
 //! any (0 none, 1 some), so `check` can gate a dataset in CI.
 
 use std::fmt::Write as _;
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -15,6 +16,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use sudoku_batch::check::report::{self, Finding, ReportFormat};
+use sudoku_batch::check::summary::CheckSummary;
 use sudoku_batch::check::{self, Check, DuplicateMode, Duplicates, Options, Tally};
 use sudoku_batch::input::{Block, InputError};
 use sudoku_batch::output::{self, CheckFormat, Output};
@@ -66,10 +68,16 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         )),
         None => None,
     };
+    let stats_file = args
+        .stats
+        .as_deref()
+        .map(|path| plan.add(Some(path), "stats"))
+        .transpose()?;
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
     let out = out.map(|slot| files.take(slot));
+    let stats_file = stats_file.map(|slot| files.take(slot));
     let report_file = report_file.map(|(path, slot, format)| (path, (format, files.take(slot))));
     super::read_solutions(&mut reader, args.solution_column.as_ref())?;
     let output_options = super::output_options(&reader, &args.input, false);
@@ -216,17 +224,16 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     if !args.input.pipe {
         listing.finish(args.report.is_some());
     }
+    let problems = totals.problems;
+    let summary = CheckSummary::new(totals, threads, start.elapsed().as_secs_f64());
     if !args.input.silent() {
-        let problems = match totals.problems {
-            0 => "no problems".to_string(),
-            1 => "1 problem".to_string(),
-            n => format!("{n} problems"),
-        };
-        super::stderr_line(format_args!(
-            "{totals}\n{problems}; checked in {:.3} s on {threads} thread{}",
-            start.elapsed().as_secs_f64(),
-            if threads == 1 { "" } else { "s" }
-        ));
+        super::stderr_line(&summary);
+    }
+    if let (Some(mut file), Some(path)) = (stats_file, &args.stats) {
+        let json = serde_json::to_string_pretty(&summary).context("encoding the stats")?;
+        file.write_all((json + "\n").as_bytes())
+            .and_then(|()| file.flush())
+            .with_context(|| format!("writing {}", super::output_name(Some(path))))?;
     }
     if let Some(err) = read_error {
         return Err(err.into());
@@ -235,7 +242,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         return Ok(code);
     }
     // pipe mode: the records say what is wrong; the run itself went well
-    Ok(if totals.problems > 0 && !args.input.pipe {
+    Ok(if problems > 0 && !args.input.pipe {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -4,6 +4,7 @@ use std::io::{Read, Write};
 
 use anyhow::{Context, Result};
 
+use sudoku_batch::check::summary::{self, CheckSummary};
 use sudoku_batch::stats::{self, SummaryFile};
 
 use super::files::OutputPlan;
@@ -13,7 +14,8 @@ use crate::cli::MergeStatsArgs;
 pub fn run(args: &MergeStatsArgs) -> Result<()> {
     let mut plan = OutputPlan::new(&args.inputs)?;
     let out = plan.add(args.output.as_deref(), "output")?;
-    let mut parts = Vec::with_capacity(args.inputs.len());
+    // the files of one kind: solve's, or check's (told by their "command")
+    let (mut solves, mut checks) = (Vec::new(), Vec::new());
     for path in &args.inputs {
         let name = super::sources(std::slice::from_ref(path))
             .first()
@@ -27,19 +29,43 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         } else {
             std::fs::read_to_string(path).with_context(|| format!("{name}: cannot read"))?
         };
-        let mut part: SummaryFile = serde_json::from_str(&text)
+        let value: serde_json::Value = serde_json::from_str(&text)
             .with_context(|| format!("{name}: not the --stats JSON of a run"))?;
-        part.name = name;
-        parts.push(part);
+        let is_check = value.get("command").and_then(|c| c.as_str()) == Some(summary::COMMAND);
+        let (this, other) = if is_check {
+            ("check", "solve")
+        } else {
+            ("solve", "check")
+        };
+        if is_check && !solves.is_empty() || !is_check && !checks.is_empty() {
+            anyhow::bail!("{name}: a {this} run's stats cannot be added to a {other} run's");
+        }
+        if is_check {
+            let mut part: CheckSummary = serde_json::from_value(value)
+                .with_context(|| format!("{name}: not the --stats JSON of a check run"))?;
+            part.name = name;
+            checks.push(part);
+        } else {
+            let mut part: SummaryFile = serde_json::from_value(value)
+                .with_context(|| format!("{name}: not the --stats JSON of a run"))?;
+            part.name = name;
+            solves.push(part);
+        }
     }
-    let summary = stats::merge(&parts).context("merging")?;
+    let (json, text) = if checks.is_empty() {
+        let merged = stats::merge(&solves).context("merging")?;
+        (serde_json::to_string_pretty(&merged), merged.to_string())
+    } else {
+        let merged = summary::merge(&checks);
+        (serde_json::to_string_pretty(&merged), merged.to_string())
+    };
+    let json = json.context("encoding the stats")?;
     let mut out = plan.begin()?.take(out);
-    let json = serde_json::to_string_pretty(&summary).context("encoding the stats")?;
     out.write_all((json + "\n").as_bytes())
         .and_then(|()| out.flush())
         .with_context(|| format!("writing {}", super::output_name(args.output.as_deref())))?;
     if !args.quiet {
-        super::stderr_line(&summary);
+        super::stderr_line(&text);
     }
     Ok(())
 }

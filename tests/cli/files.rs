@@ -29,7 +29,7 @@ const CASES: &[Case] = &[
     },
     Case {
         args: &["check", "-q", "-O", "jsonl", IN],
-        outputs: &["-o", "--report"],
+        outputs: &["-o", "--report", "--stats"],
         stdout: true,
     },
     Case {

@@ -415,3 +415,75 @@ fn a_line_that_is_not_utf8_is_one_malformed_record_wherever_it_stands() {
         assert_eq!(records[at + 1]["status"], "solved");
     }
 }
+
+#[test]
+fn check_stats_of_partitions_merge_into_the_stats_of_the_whole() {
+    let dir = Workdir::new();
+    let stats_of = |name: &str, inputs: &[&str]| {
+        let path = dir.path(name);
+        let out = bin()
+            .args(["check", "-q", "--minimal", "--stats"])
+            .arg(&path)
+            .args(inputs)
+            .output()
+            .unwrap();
+        // 1: the fixtures have problems
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{inputs:?}");
+        path
+    };
+    let a = stats_of("a.json", &["data/17clue_300.txt"]);
+    let b = stats_of("b.json", &["tests/fixtures/check.txt"]);
+    let whole = stats_of(
+        "whole.json",
+        &["data/17clue_300.txt", "tests/fixtures/check.txt"],
+    );
+    let merged = bin().arg("merge-stats").arg(&a).arg(&b).output().unwrap();
+    assert!(merged.status.success());
+    let stderr = String::from_utf8_lossy(&merged.stderr);
+    assert!(stderr.contains("parts:      2 runs added up"), "{stderr}");
+    let merged: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
+    let whole: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&whole).unwrap()).unwrap();
+    assert_eq!(merged["command"], "check");
+    for key in [
+        "records",
+        "problems",
+        "verdicts",
+        "given_solutions",
+        "stats",
+        "minimal",
+    ] {
+        assert_eq!(merged[key], whole[key], "{key}");
+    }
+    assert_eq!(merged["parts"], 2);
+    assert_eq!(merged["interrupted"], serde_json::Value::Null);
+    // merged again: the same counts
+    let again = bin()
+        .arg("merge-stats")
+        .arg("-")
+        .write_stdin(serde_json::to_vec(&merged).unwrap())
+        .output()
+        .unwrap();
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(again["verdicts"], whole["verdicts"]);
+    // a solve run's stats are not a check run's
+    let solve = dir.path("solve.json");
+    bin()
+        .args(["solve", "-q", "data/17clue_300.txt", "-o"])
+        .arg(dir.path("out.txt"))
+        .arg("--stats")
+        .arg(&solve)
+        .assert()
+        .success();
+    let mixed = bin()
+        .arg("merge-stats")
+        .arg(&a)
+        .arg(&solve)
+        .output()
+        .unwrap();
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&mixed.stderr)
+            .contains("a solve run's stats cannot be added to a check run's")
+    );
+}

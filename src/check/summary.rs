@@ -1,0 +1,205 @@
+//! `check --stats`: a check run's totals with its threads and wall time, as JSON that
+//! `merge-stats` adds up with the files of the runs made beside it (the partitions of a job), as
+//! it does for `solve --stats`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{DatasetStats, Minimality, Totals, Verdict, VerdictCounts};
+use crate::stats::{self, PartInterruption};
+
+/// The `--stats` JSON of a check run, or of several merged.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CheckSummary {
+    /// Always `check`: tells `merge-stats` which kind of file it reads.
+    pub command: String,
+    /// What the run found.
+    #[serde(flatten)]
+    pub totals: Totals,
+    /// Threads (added up over merged runs).
+    pub threads: usize,
+    /// Wall time, seconds (the longest of merged runs, which ran side by side).
+    pub wall_seconds: f64,
+    /// Runs added up into this summary (`null` for one run's own).
+    #[serde(default)]
+    pub parts: Option<u64>,
+    /// Merged summaries only: every part a signal stopped (see
+    /// [`crate::stats::Summary::interrupted_parts`]).
+    #[serde(default)]
+    pub interrupted_parts: Option<Vec<PartInterruption>>,
+    /// The file it was read from, for `interrupted_parts`; not in the JSON.
+    #[serde(skip)]
+    pub name: String,
+}
+
+/// The word in [`CheckSummary::command`].
+pub const COMMAND: &str = "check";
+
+impl CheckSummary {
+    /// One run's summary.
+    pub fn new(totals: Totals, threads: usize, wall_seconds: f64) -> CheckSummary {
+        CheckSummary {
+            command: COMMAND.to_string(),
+            totals,
+            threads,
+            wall_seconds,
+            parts: None,
+            interrupted_parts: None,
+            name: String::new(),
+        }
+    }
+}
+
+/// Adds up the summaries of check runs made side by side: every count adds up (verdicts,
+/// givens, guesses, minimality, classes of repeated puzzles by size); the wall time is the
+/// longest run's. Duplicates are found within each run only, so a merge of several runs has no
+/// count of distinct puzzles (`distinct` is `null`).
+pub fn merge(parts: &[CheckSummary]) -> CheckSummary {
+    let mut verdicts = [0u64; Verdict::ALL.len()];
+    let mut stats = DatasetStats::default();
+    let (mut records, mut problems, mut given) = (0, 0, 0);
+    let mut minimal: Option<Minimality> = None;
+    let (mut threads, mut wall, mut runs) = (0, 0f64, 0);
+    for part in parts {
+        let t = &part.totals;
+        records += t.records;
+        problems += t.problems;
+        given += t.given_solutions;
+        for (all, n) in verdicts.iter_mut().zip(t.verdicts.0) {
+            *all += n;
+        }
+        for (all, n) in stats.givens.iter_mut().zip(t.stats.givens) {
+            *all += n;
+        }
+        for (all, n) in stats.guesses.iter_mut().zip(t.stats.guesses) {
+            *all += n;
+        }
+        for (&size, &n) in &t.stats.duplicate_classes {
+            *stats.duplicate_classes.entry(size).or_insert(0) += n;
+        }
+        if let Some(m) = &t.minimal {
+            let sum = minimal.get_or_insert_with(Minimality::default);
+            sum.checked += m.checked;
+            sum.minimal += m.minimal;
+            sum.not_minimal += m.not_minimal;
+            sum.redundant_givens += m.redundant_givens;
+        }
+        threads += part.threads;
+        wall = wall.max(part.wall_seconds);
+        runs += part.parts.unwrap_or(1);
+    }
+    if let [one] = parts {
+        stats.distinct = one.totals.stats.distinct;
+    }
+    let interrupted = stats::interruptions(
+        parts
+            .iter()
+            .map(|p| (p.name.as_str(), &p.interrupted_parts, &p.totals.interrupted)),
+    );
+    let totals = Totals {
+        records,
+        problems,
+        verdicts: VerdictCounts(verdicts),
+        given_solutions: given,
+        stats,
+        minimal,
+        interrupted: interrupted.first().map(|p| p.interruption.clone()),
+    };
+    CheckSummary {
+        parts: Some(runs),
+        interrupted_parts: Some(interrupted),
+        ..CheckSummary::new(totals, threads, wall)
+    }
+}
+
+impl std::fmt::Display for CheckSummary {
+    /// The totals as `check` prints them, the wall time, and for a merge its parts.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut totals = self.totals.clone();
+        // a merge says which parts were stopped, below, instead of its first one's line
+        if self.interrupted_parts.is_some() {
+            totals.interrupted = None;
+        }
+        write!(f, "{totals}")?;
+        let problems = match totals.problems {
+            0 => "no problems".to_string(),
+            1 => "1 problem".to_string(),
+            n => format!("{n} problems"),
+        };
+        write!(
+            f,
+            "\n{problems}; checked in {:.3} s on {} thread{}",
+            self.wall_seconds,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        )?;
+        // a merge's parts; one run's interruption is in its totals' lines already
+        stats::write_parts(f, self.parts, &self.interrupted_parts, &None)?;
+        Ok(())
+    }
+}
+
+/// Verdict counts as written: verdict word to count.
+impl<'de> Deserialize<'de> for VerdictCounts {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let words = BTreeMap::<String, u64>::deserialize(deserializer)?;
+        let mut counts = [0u64; Verdict::ALL.len()];
+        for (word, n) in words {
+            let verdict = Verdict::ALL
+                .into_iter()
+                .find(|v| v.as_str() == word)
+                .ok_or_else(|| serde::de::Error::custom(format!("unknown verdict {word:?}")))?;
+            counts[verdict as usize] = n;
+        }
+        Ok(VerdictCounts(counts))
+    }
+}
+
+/// Dataset statistics as written (see their `Serialize`): givens by count, guesses by
+/// power-of-two bucket, distinct puzzles, classes by size.
+impl<'de> Deserialize<'de> for DatasetStats {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Bucket {
+            min: u64,
+            puzzles: u64,
+        }
+        #[derive(Deserialize)]
+        struct Written {
+            givens: BTreeMap<String, u64>,
+            guesses: Vec<Bucket>,
+            distinct: Option<u64>,
+            duplicate_classes: BTreeMap<String, u64>,
+        }
+        let bad = |what: String| serde::de::Error::custom(what);
+        let written = Written::deserialize(deserializer)?;
+        let mut stats = DatasetStats {
+            distinct: written.distinct,
+            ..DatasetStats::default()
+        };
+        for (key, n) in written.givens {
+            let slot = key
+                .parse::<usize>()
+                .ok()
+                .and_then(|g| stats.givens.get_mut(g))
+                .ok_or_else(|| bad(format!("givens {key:?} out of range")))?;
+            *slot = n;
+        }
+        for bucket in written.guesses {
+            let k = super::guess_bucket(bucket.min);
+            let slot = stats
+                .guesses
+                .get_mut(k)
+                .ok_or_else(|| bad(format!("guesses bucket {} out of range", bucket.min)))?;
+            *slot = bucket.puzzles;
+        }
+        for (key, n) in written.duplicate_classes {
+            let size = key
+                .parse::<u64>()
+                .map_err(|_| bad(format!("class size {key:?} is not a number")))?;
+            stats.duplicate_classes.insert(size, n);
+        }
+        Ok(stats)
+    }
+}
