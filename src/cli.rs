@@ -576,9 +576,17 @@ const SPLIT_AFTER_HELP: &str = "\
 Each puzzle's class (its minlex form, see canon) is drawn into the test part with probability
 --test-fraction, from the form's hash and --seed: every puzzle of a class lands in the same part,
 so the parts are inequivalent, and the draw needs no memory (any dataset size, streaming). The
-fraction is of classes, so the parts' sizes are close to it, not exact. Records keep their input
-order and layout (a CSV header in each part; lines written back whole). Malformed records are in
-neither part: they are listed on stderr as FILE:LINE: reason and counted.
+fraction is of classes, so the parts' sizes are close to it, not exact.
+
+Records keep their input order and layout: a CSV header in each part, lines written back whole
+(spaces around them dropped), grids as 9 rows of 9 cells and a blank line; each part starts with
+a UTF-8 BOM when the input does, and its lines end with CRLF when the input's first line does.
+Malformed records are in neither part: they are listed on stderr as FILE:LINE: reason (even with
+-q) and counted. --pipe and --echo do not apply (a record goes to one of two files, whole).
+
+Ctrl-C, SIGTERM or SIGHUP stop reading; the records read are still written and the summary says
+where the parts end (every record up to FILE:LINE is in one of them). A part that cannot be
+written, a closed pipe included, is an error (exit 2): the other part is cut short too.
 
 Example:
   sudoku-batch split --test-fraction 0.2 --seed 1 data/kaggle_200.csv --train train.csv --test test.csv
