@@ -121,8 +121,8 @@ fn copies_dealt_out_in_small_steps_are_the_copies_of_a_whole_record() {
         args.extend_from_slice(extra);
         stdout_ok(bin().args(&args))
     };
-    // one copy a record: blocks of whole records; many: copies dealt out, here 7 to a step
-    let whole = jsonl(&copies(&["-n", "1"]));
+    // a few copies a record: blocks of whole records; many: copies dealt out, here 7 to a step
+    let whole = jsonl(&copies(&["-n", "16"]));
     let dealt = copies(&["-n", "1500", "--batch-size", "7", "-j2"]);
     assert_eq!(
         dealt,
@@ -149,11 +149,11 @@ fn copies_dealt_out_in_small_steps_are_the_copies_of_a_whole_record() {
             "copy {number} of record {record}"
         );
     }
-    // copies 0 and 1 of each record are the ones a run of one copy writes
+    // copies 0 to 16 of each record are the ones a run of 16 copies writes
     let firsts: Vec<&Value> = good
         .iter()
         .enumerate()
-        .filter(|(i, _)| i % 1501 < 2)
+        .filter(|(i, _)| i % 1501 <= 16)
         .map(|(_, r)| *r)
         .collect();
     let whole: Vec<&Value> = whole.iter().filter(|r| r["status"] == "ok").collect();
