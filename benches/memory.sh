@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Peak memory (RSS) of whole runs on inputs built to test the bounds: a 2 GB line, a 200 MB CSV
-# row, a CSV whose quote never closes, and a 5-million-record run. Not timed: memory only.
+# row, a CSV whose quote never closes, a 5-million-record run, and `augment -n 100` (2 million
+# copies of 20,000 rows). Not timed: memory only.
 #
 #   bash benches/memory.sh [WORKDIR]     (default: a fresh temporary folder, removed at the end)
 #
 # Needs GNU time (/usr/bin/time) and about 3 GB of free disk in WORKDIR; the 5M records are 16
-# copies of ../shared/data/sudoku_exchange/hard.txt, on stdin: from a pipe (read as a stream) and
-# redirected from the file (read in chunks, as a named file).
+# copies of sudoku_exchange/hard.txt, on stdin: from a pipe (read as a stream) and redirected from
+# the file (read in chunks, as a named file). The shared datasets are looked for in
+# $SHARED_DATA (default ../shared/data); the runs that need them are skipped without them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -30,11 +32,15 @@ puzzle='..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9
 measure() {
     local label=$1; shift
     /usr/bin/time -o "$work/rss" -f '%M' "$bin" solve -q -O line "$@" > "$work/out" 2> "$work/err"
-    local records malformed rss
+    local records malformed
     records=$(wc -l < "$work/out")
     malformed=$(grep -c '^malformed$' "$work/out" || true)
-    rss=$(awk '{printf "%.1f", $1 / 1024}' "$work/rss")
-    echo "| $label | $records ($malformed malformed) | $rss MiB |"
+    echo "| $label | $records ($malformed malformed) | $(rss) MiB |"
+}
+
+# the peak RSS of the last run, in MiB
+rss() {
+    awk '{printf "%.1f", $1 / 1024}' "$work/rss"
 }
 
 echo "| input | records | peak RSS |"
@@ -42,9 +48,17 @@ echo "|---|---|---|"
 measure "2 GiB line between two puzzles" "$work/line2g.txt"
 measure "200 MiB CSV row" "$work/row200m.csv"
 measure "unclosed quote, then 999,999 rows" "$work/unclosed.csv"
-hard=../shared/data/sudoku_exchange/hard.txt
+shared=${SHARED_DATA:-../shared/data}
+hard=$shared/sudoku_exchange/hard.txt
 if [ -f "$hard" ]; then
     for i in $(seq 16); do cat "$hard"; done > "$work/hard16.txt"
     cat "$work/hard16.txt" | measure "hard.txt x 16, on stdin from a pipe" -
     measure "hard.txt x 16, on stdin redirected from the file" - < "$work/hard16.txt"
+fi
+# 100 copies of each row: the copies stream, a few thousand at a time, however many a row gets
+kaggle=$shared/csv/kaggle_quizzes_solutions_20k.csv
+if [ -f "$kaggle" ]; then
+    /usr/bin/time -o "$work/rss" -f '%M' "$bin" augment -q -n 100 "$kaggle" > "$work/out"
+    copies=$(($(wc -l < "$work/out") - 1))
+    echo "| augment -n 100 of kaggle_quizzes_solutions_20k.csv | $copies copies | $(rss) MiB |"
 fi

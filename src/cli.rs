@@ -578,12 +578,20 @@ Each copy applies one symmetry of the rules (digits relabelled, rows moved insid
 moved, columns inside stacks, stacks, maybe a transpose) to the puzzle and to its solution: the
 copy is as valid, as hard and has as many solutions as the original. A record's copies depend
 only on --seed and where the record is (input and line): the same for any -j or batch size.
+Copies are streamed: memory stays bounded for any -n (a few MiB), and Ctrl-C stops within a
+record's copies, the summary saying which copy the output ends with.
 
-Output per copy (status ok; a malformed record, or one whose solution is not 81 cells, once):
+Output per copy (status ok), or once for a record without copies: malformed (the puzzle), or
+bad_solution (the given solution is not a grid); such records are listed on stderr as
+FILE:LINE: reason (even with -q) and counted in the summary.
   csv    input columns (puzzle and solution replaced), status, copy, transform
   line   PUZZLE [SOLUTION] TRANSFORM
   jsonl  file, line, copy, status, puzzle, solution, transform
+  grid   # COPY TRANSFORM [SOLUTION], then the copy's 9 rows; a blank line between copies
 TRANSFORM as in canon: T if transposed, R source rows, C source columns, D new digits.
+--echo keeps fields of each line of line input in every format: after the puzzle (csv,
+jsonl), at the end of the line (line, grid's # line). --pipe takes -n 1 without
+--keep-original (one output line per input line) and adds the reason (csv, jsonl).
 
 Examples:
   sudoku-batch augment -n 4 --seed 7 data/kaggle_200.csv -o augmented.csv
@@ -600,9 +608,11 @@ pub struct AugmentArgs {
     #[allow(missing_docs)]
     pub out: RecordOutputArgs,
 
-    /// Random copies of each record.
-    #[arg(short = 'n', long, value_name = "N", default_value_t = 1)]
-    pub copies: usize,
+    /// Random copies of each record, 1 or more (any number: copies are streamed in bounded
+    /// memory). With --pipe, 1.
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub copies: u64,
 
     /// Seed of the random symmetries (the same seed gives the same copies).
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -622,9 +632,17 @@ const SPLIT_AFTER_HELP: &str = "\
 Each puzzle's class (its minlex form, see canon) is drawn into the test part with probability
 --test-fraction, from the form's hash and --seed: every puzzle of a class lands in the same part,
 so the parts are inequivalent, and the draw needs no memory (any dataset size, streaming). The
-fraction is of classes, so the parts' sizes are close to it, not exact. Records keep their input
-order and layout (a CSV header in each part; lines written back whole). Malformed records are in
-neither part: they are listed on stderr as FILE:LINE: reason and counted.
+fraction is of classes, so the parts' sizes are close to it, not exact.
+
+Records keep their input order and layout: a CSV header in each part, lines written back whole
+(spaces around them dropped), grids as 9 rows of 9 cells and a blank line; each part starts with
+a UTF-8 BOM when the input does, and its lines end with CRLF when the input's first line does.
+Malformed records are in neither part: they are listed on stderr as FILE:LINE: reason (even with
+-q) and counted. --pipe and --echo do not apply (a record goes to one of two files, whole).
+
+Ctrl-C, SIGTERM or SIGHUP stop reading; the records read are still written and the summary says
+where the parts end (every record up to FILE:LINE is in one of them). A part that cannot be
+written, a closed pipe included, is an error (exit 2): the other part is cut short too.
 
 Example:
   sudoku-batch split --test-fraction 0.2 --seed 1 data/kaggle_200.csv --train train.csv --test test.csv

@@ -21,6 +21,9 @@ pub struct Rng {
     state: u64,
 }
 
+/// What splitmix64 adds to its state for each number.
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
 impl Rng {
     /// A generator starting from `seed`.
     pub fn new(seed: u64) -> Rng {
@@ -29,11 +32,17 @@ impl Rng {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.state = self.state.wrapping_add(GAMMA);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
+    }
+
+    /// Moves on by `draws` numbers at once, as that many calls of [`Rng::next_u64`] would: the
+    /// state of splitmix64 only counts, so any number of draws costs one multiply.
+    pub fn skip(&mut self, draws: u64) {
+        self.state = self.state.wrapping_add(draws.wrapping_mul(GAMMA));
     }
 
     /// A number in `0..n` (0 when `n` is 0), without modulo bias worth measuring: the 128-bit
@@ -106,7 +115,12 @@ impl Transform {
         }
     }
 
-    /// A transform drawn uniformly from the 9! x (3!^4 x 3!^4) x 2 choices.
+    /// The numbers [`Transform::random`] draws, always: 8 to shuffle the digits, 8 for the rows
+    /// (bands, then the rows of each), 8 for the columns, 1 for the transpose.
+    pub const RANDOM_DRAWS: u64 = 25;
+
+    /// A transform drawn uniformly from the 9! x (3!^4 x 3!^4) x 2 choices, with
+    /// [`Transform::RANDOM_DRAWS`] numbers of `rng`.
     pub fn random(rng: &mut Rng) -> Transform {
         let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
         rng.shuffle(&mut digits);
@@ -162,6 +176,20 @@ pub fn record_rng(seed: u64, source: u32, line: u64) -> Rng {
     let mut mix = Rng::new(seed ^ (u64::from(source) << 56));
     let base = mix.next_u64();
     Rng::new(base ^ line.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The transforms of a record's random copies `copies` (numbered from 0: the first of
+/// [`augment`]'s random copies is copy 0), as [`augment`] draws them from [`record_rng`], without
+/// drawing those before: so the copies of one record can be made a range at a time, in any order.
+pub fn record_copies(
+    seed: u64,
+    source: u32,
+    line: u64,
+    copies: std::ops::Range<u64>,
+) -> impl Iterator<Item = Transform> {
+    let mut rng = record_rng(seed, source, line);
+    rng.skip(copies.start.wrapping_mul(Transform::RANDOM_DRAWS));
+    copies.map(move |_| Transform::random(&mut rng))
 }
 
 /// The text form: `T` when the grid is transposed (after permuting), then `R` and the source row
@@ -324,6 +352,27 @@ mod tests {
         for other in [other_line, other_input, other_seed] {
             assert_ne!(moves(&other), moves(&copies[1..]));
         }
+    }
+
+    #[test]
+    fn a_range_of_copies_is_drawn_as_augment_draws_it() {
+        let puzzle = grid(PUZZLE);
+        let all = augment(&puzzle, None, &mut record_rng(7, 1, 12), 9, false);
+        let all: Vec<Transform> = all.into_iter().map(|(_, _, t)| t).collect();
+        for (start, end) in [(0, 9), (0, 1), (3, 7), (8, 9), (5, 5)] {
+            let range: Vec<Transform> = record_copies(7, 1, 12, start..end).collect();
+            assert_eq!(range, all[start as usize..end as usize], "{start}..{end}");
+        }
+        // skipping is counting: far copies cost nothing to reach, and match drawing them
+        let mut drawn = Rng::new(3);
+        for _ in 0..1000 {
+            drawn.next_u64();
+        }
+        let mut skipped = Rng::new(3);
+        skipped.skip(1000);
+        assert_eq!(skipped.next_u64(), drawn.next_u64());
+        let far = record_copies(7, 1, 12, u64::MAX - 1..u64::MAX).count();
+        assert_eq!(far, 1);
     }
 
     #[test]

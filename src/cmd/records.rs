@@ -1,5 +1,6 @@
-//! What `canon` and `augment` share: every record of the inputs mapped to an answer on the pool,
-//! formatted there, written in input order, then a one-line summary on stderr.
+//! The loop of `canon`: every record of the inputs mapped to an answer on the pool, formatted
+//! there, written in input order, then a one-line summary on stderr. (`augment`, whose records
+//! may have any number of copies, deals them out over steps of its own: see `cmd/augment.rs`.)
 
 use std::fmt::Write as _;
 use std::io;

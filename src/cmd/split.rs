@@ -1,21 +1,24 @@
 //! `split`: one dataset into a train and a test part by isomorphism class, so that no puzzle of
 //! one part is the same puzzle (up to symmetry) as a puzzle of the other. Each record goes where
 //! its class is drawn (from its minlex form's hash and the seed), computed on the pool; both parts
-//! keep the input order and layout (a CSV header in each).
+//! keep the input order and layout (a CSV header in each, the input's BOM and line ends, grids as
+//! grids).
 
 use std::fmt::Write as _;
 use std::io;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::Result;
 
 use sudoku_batch::canon;
-use sudoku_batch::input::{Block, Echo};
-use sudoku_batch::output::{self, Output};
-use sudoku_batch::pipeline::{self, Config, Steps};
+use sudoku_batch::input::{Block, Echo, InputError};
+use sudoku_batch::output::{self, Format, Output};
+use sudoku_batch::pipeline::{self, Config, PipelineError, Steps};
 
 use super::files::OutputPlan;
+use super::progress::Progress;
 use super::signals::Signals;
 use crate::cli::SplitArgs;
 
@@ -28,24 +31,40 @@ struct Batch {
     test: Vec<Option<bool>>,
     train_out: Vec<u8>,
     test_out: Vec<u8>,
+    /// `FILE:LINE: reason` lines of its malformed records, for stderr.
     reasons: String,
 }
 
 /// Runs `split`; the exit code is 0, or 128 plus the number of a signal that stopped it.
 pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     let start = Instant::now();
+    // everything that can be refused on the command line alone is, before any file is touched
     if !(args.test_fraction > 0.0 && args.test_fraction < 1.0) {
         anyhow::bail!(
             "--test-fraction must be between 0 and 1, not {}",
             args.test_fraction
         );
     }
+    if args.input.pipe {
+        anyhow::bail!(
+            "--pipe promises one output line per input line; split writes each record to one \
+             of two files, so it does not take --pipe"
+        );
+    }
+    if args.input.echo.is_some() {
+        anyhow::bail!("split writes each record back whole: --echo does not apply");
+    }
     let signals = Signals::install()?;
     let pool = super::thread_pool(&args.input)?;
     let threads = pool.current_num_threads();
+    // the parts checked against the inputs and each other by file identity
     let mut plan = OutputPlan::new(&args.input.inputs)?;
     let train = plan.add(Some(args.train.as_path()), "train")?;
     let test = plan.add(Some(args.test.as_path()), "test")?;
+    let names_of = [
+        super::output_name(Some(&args.train)),
+        super::output_name(Some(&args.test)),
+    ];
     // a line is written back whole: read it with every field
     let mut reader = super::open_reader_echo(&args.input, signals.stop_flag(), Echo::Line)?;
     // the inputs are open: now the outputs may be emptied
@@ -55,16 +74,28 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);
     let options = super::output_options(&reader, &args.input, true);
-    let format = output::rows_formatter(reader.header(), &options);
-    let mut train_output = Output::new(train, format.as_ref());
-    let mut test_output = Output::new(test, format.as_ref());
+    let format = output::rows_formatter(
+        reader.header(),
+        &options,
+        reader.format(),
+        reader.text_layout(),
+    );
+    let mut outputs = [
+        Output::new(train, format.as_ref()),
+        Output::new(test, format.as_ref()),
+    ];
     let config = Config {
         batch_size: args.input.batch_size.get(),
         ..Config::for_threads(threads)
     };
     let names = &options.names;
     let (seed, fraction) = (args.seed, args.test_fraction);
+    let (mut progress, records_read) = Progress::for_reader(&args.input, &reader);
     let (mut counts, mut malformed) = ([0u64; 2], 0u64);
+    // the input and line of the last record written, for an interrupted run's summary
+    let mut last = None;
+    // the part whose writing failed
+    let mut failed = 0;
 
     let result = pipeline::run_batches(
         |batch: &mut Batch| reader.read_block(&mut batch.block, config.batch_size),
@@ -74,60 +105,135 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
             ahead: |batch: &mut Batch| batch.block.parse_ahead(),
             prepare: |batch: &mut Batch| batch.block.parse(),
             work: |batch: &mut Batch| {
-                let records = batch.block.records();
-                pipeline::map_into(records, &mut batch.test, |record| {
-                    let puzzle = record.puzzle.as_ref().ok()?;
-                    Some(canon::in_test_part(&canon::minlex(puzzle), seed, fraction))
-                });
-                batch.train_out.clear();
-                batch.test_out.clear();
-                batch.reasons.clear();
-                for (record, test) in records.iter().zip(&batch.test) {
-                    let out = match (test, &record.puzzle) {
-                        (Some(true), _) => &mut batch.test_out,
-                        (Some(false), _) => &mut batch.train_out,
-                        (None, Err(reason)) => {
-                            let name = names.get(record.source as usize).map_or("", String::as_str);
-                            let _ = writeln!(batch.reasons, "{name}:{}: {reason}", record.line);
-                            continue;
-                        }
-                        (None, Ok(_)) => continue,
-                    };
-                    format.record(record, &(), false, out);
-                }
+                split_batch(
+                    batch,
+                    format.as_ref(),
+                    names,
+                    (seed, fraction),
+                    &records_read,
+                );
             },
         },
         |batch: &Batch| -> io::Result<()> {
-            train_output.write(&batch.train_out)?;
-            test_output.write(&batch.test_out)?;
-            if !args.input.silent() && !batch.reasons.is_empty() {
-                super::stderr_line(batch.reasons.trim_end());
+            for (part, bytes) in [&batch.train_out, &batch.test_out].into_iter().enumerate() {
+                failed = part;
+                outputs[part].write(bytes)?;
             }
+            progress.print(&batch.reasons);
+            let records = batch.block.records();
+            progress.add(records.len());
             for test in &batch.test {
                 match test {
                     Some(t) => counts[usize::from(*t)] += 1,
                     None => malformed += 1,
                 }
             }
+            if let Some(r) = records.last() {
+                last = Some((r.source, r.line));
+            }
             Ok(())
         },
     );
-    super::end_of_output(
-        result,
-        train_output.finish(),
-        &args.train.display().to_string(),
-    )?;
-    test_output
-        .finish()
-        .map_err(|e| anyhow::anyhow!("writing {}: {e}", args.test.display()))?;
+    progress.finish();
+    let mut finished = [Ok(()), Ok(())];
+    if result.is_ok() {
+        for (part, output) in outputs.iter_mut().enumerate() {
+            finished[part] = output.finish();
+            if finished[part].is_err() {
+                failed = part;
+                break;
+            }
+        }
+    }
+    let name = |source: u32| names.get(source as usize).cloned().unwrap_or_default();
+    // where the parts end: every record up to the last one written is in one of them
+    let ends = last.map(|(source, line)| format!("{}:{line}", name(source)));
+    end_of_parts(result, finished, &names_of, failed, ends.as_deref())?;
     if !args.input.silent() {
-        super::stderr_line(format_args!(
+        let mut line = format!(
             "split: {} train, {} test, {malformed} malformed (in neither part), in {:.3} s \
              on {threads} threads",
             counts[0],
             counts[1],
             start.elapsed().as_secs_f64()
-        ));
+        );
+        if let Some(interruption) = signals.interruption(last.map(|(s, l)| (name(s), l))) {
+            let _ = match &ends {
+                Some(at) => write!(
+                    line,
+                    "; interrupted by {}: the parts hold every record up to {at}",
+                    interruption.signal
+                ),
+                None => write!(line, "; {interruption}"),
+            };
+        }
+        super::stderr_line(line);
     }
     Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
+}
+
+/// A batch's work on the pool: its records' classes drawn (in parallel), then each record
+/// formatted into its part, the reasons of malformed ones written.
+fn split_batch(
+    batch: &mut Batch,
+    format: &dyn Format<()>,
+    names: &[String],
+    (seed, fraction): (u64, f64),
+    records_read: &AtomicU64,
+) {
+    let records = batch.block.records();
+    records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
+    pipeline::map_into(records, &mut batch.test, |record| {
+        let puzzle = record.puzzle.as_ref().ok()?;
+        Some(canon::in_test_part(&canon::minlex(puzzle), seed, fraction))
+    });
+    batch.train_out.clear();
+    batch.test_out.clear();
+    batch.reasons.clear();
+    for (record, test) in records.iter().zip(&batch.test) {
+        let out = match (test, &record.puzzle) {
+            (Some(true), _) => &mut batch.test_out,
+            (Some(false), _) => &mut batch.train_out,
+            (None, Err(reason)) => {
+                let name = names.get(record.source as usize).map_or("", String::as_str);
+                let _ = writeln!(batch.reasons, "{name}:{}: {reason}", record.line);
+                continue;
+            }
+            (None, Ok(_)) => continue,
+        };
+        format.record(record, &(), false, out);
+    }
+}
+
+/// How a run of `split` ends once its pipeline has (`result`) and its parts are flushed
+/// (`finished`), as an error naming the part that failed (`failed`, an index into `names`) and
+/// saying where the parts end (`ends`: every record up to this input and line is in one of
+/// them). A part on a closed pipe is an error too, unlike `solve`'s output: the other part is
+/// then cut short, and must not pass for a whole one.
+fn end_of_parts(
+    result: Result<(), PipelineError<InputError, io::Error>>,
+    finished: [io::Result<()>; 2],
+    names: &[String; 2],
+    failed: usize,
+    ends: Option<&str>,
+) -> Result<()> {
+    let [train, test] = finished;
+    let err = match result {
+        Err(PipelineError::Read(err)) => return Err(err.into()),
+        Err(PipelineError::Write(err)) => err,
+        Ok(()) => match train.and(test) {
+            Ok(()) => return Ok(()),
+            Err(err) => err,
+        },
+    };
+    let (name, other) = (&names[failed], &names[1 - failed]);
+    let mut cut = format!("{other} is cut short too");
+    if let Some(at) = ends {
+        let _ = write!(cut, ": every record up to {at} is in one of the parts");
+    }
+    if err.kind() == io::ErrorKind::BrokenPipe {
+        // said as a message, not as the I/O error: a broken pipe alone ends a run quietly
+        anyhow::bail!("writing {name}: its reader closed it before the end, so {cut}");
+    }
+    Err(anyhow::Error::new(err).context(format!("writing {name} ({cut})")))
 }

@@ -40,6 +40,8 @@ pub(crate) struct Preamble {
     /// The first meaningful line, as read (BOM removed, line end kept); after [`sniff`], also the
     /// lines read after it while looking for the format.
     pub first: Vec<u8>,
+    /// The input started with a UTF-8 BOM (removed).
+    pub bom: bool,
 }
 
 /// What the start of an input says its format is: [`sniff`].
@@ -63,6 +65,7 @@ pub(crate) fn read_preamble<R: BufRead>(
 ) -> io::Result<Option<Preamble>> {
     let mut buf = Vec::new();
     let mut skipped = 0u64;
+    let mut bom = false;
     loop {
         buf.clear();
         let Some(length) = bounded::read_line(src, &mut buf, max)? else {
@@ -71,6 +74,7 @@ pub(crate) fn read_preamble<R: BufRead>(
         // (in pipe mode a last line holding only the BOM is kept: it is a line, so a record)
         if skipped == 0 && buf.starts_with(BOM) && !(keep_all && buf.len() == BOM.len()) {
             buf.drain(..BOM.len());
+            bom = true;
         }
         if !keep_all && bounded::carries_no_record(buf.trim_ascii(), length, max) {
             skipped += 1;
@@ -79,6 +83,7 @@ pub(crate) fn read_preamble<R: BufRead>(
         return Ok(Some(Preamble {
             skipped,
             first: buf,
+            bom,
         }));
     }
 }
@@ -498,7 +503,11 @@ mod tests {
             .unwrap();
         assert_eq!(p.skipped, 3);
         assert_eq!(p.first, b"12,34\n");
+        assert!(p.bom);
         assert_eq!(src, b"rest\n");
+        let mut plain: &[u8] = b"12,34\r\n";
+        let p = read_preamble(&mut plain, DEFAULT_MAX_RECORD, false);
+        assert!(!p.unwrap().unwrap().bom);
         let mut empty: &[u8] = b"\xEF\xBB\xBF\n# only a comment";
         assert!(
             read_preamble(&mut empty, DEFAULT_MAX_RECORD, false)

@@ -222,7 +222,7 @@ pub struct Record {
 
 impl Record {
     /// A record with nothing read into it yet: a slot for a reader to fill.
-    fn empty() -> Record {
+    pub fn empty() -> Record {
         Record {
             source: 0,
             line: 0,
@@ -565,6 +565,18 @@ pub struct Reader {
     in_chunks: bool,
     /// Bytes of a chunk, when not those of a block ([`Reader::read_block`]'s `records`).
     chunk_bytes: Option<u64>,
+    /// How the first input with content is written (see [`Reader::text_layout`]).
+    layout: TextLayout,
+}
+
+/// How an input's text is written, beyond its records: what writing records back as they were
+/// read needs (`split`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TextLayout {
+    /// It starts with a UTF-8 BOM (which reading drops).
+    pub bom: bool,
+    /// Its first meaningful line (a CSV header) ends with CRLF (which reading drops).
+    pub crlf: bool,
 }
 
 impl Reader {
@@ -632,6 +644,7 @@ impl Reader {
             chunkable: None,
             in_chunks: false,
             chunk_bytes: None,
+            layout: TextLayout::default(),
         };
         while !reader.resolved && reader.next < reader.origins.len() {
             reader.open_next_or_stop()?;
@@ -671,6 +684,12 @@ impl Reader {
     /// CSV header of the first input (every CSV input must have the same), `None` for other formats.
     pub fn header(&self) -> Option<&[String]> {
         self.header.as_deref()
+    }
+
+    /// How the first input with content is written: a BOM, CRLF line ends (told by its first
+    /// meaningful line).
+    pub fn text_layout(&self) -> TextLayout {
+        self.layout
     }
 
     /// The field delimiter of the first CSV input (`,`, `;` or tab), `None` for other formats.
@@ -1070,11 +1089,16 @@ impl Reader {
         // pipe mode and named CSV columns tell the format (line, or CSV) without looking
         let told_already = self.pipe || self.csv_columns.is_some();
         let sniffing = self.requested == InputFormat::Auto && !self.resolved && !told_already;
-        let (skipped, first, format) = if sniffing {
+        let (skipped, first, bom, format) = if sniffing {
             let sniffed =
                 sniff(&mut buffered, self.max_record).map_err(|e| self.io_error(index, 0, e))?;
             let Some(Sniffed {
-                preamble: Preamble { skipped, first },
+                preamble:
+                    Preamble {
+                        skipped,
+                        first,
+                        bom,
+                    },
                 format,
                 last_line,
             }) = sniffed
@@ -1094,11 +1118,16 @@ impl Reader {
                     format!("cannot tell the input format from {lines}; use --input-format"),
                 ));
             };
-            (skipped, first, format)
+            (skipped, first, bom, format)
         } else {
             let preamble = read_preamble(&mut buffered, self.max_record, self.pipe)
                 .map_err(|e| self.io_error(index, 0, e))?;
-            let Some(Preamble { skipped, first }) = preamble else {
+            let Some(Preamble {
+                skipped,
+                first,
+                bom,
+            }) = preamble
+            else {
                 return Ok(()); // empty: no records, nothing to agree with
             };
             // the requested format, or the one the first input fixed
@@ -1107,12 +1136,18 @@ impl Reader {
             if detecting && format != InputFormat::Csv && is_csv_header(first.trim_ascii()) {
                 return Err(self.mixed_error(index, skipped + 1, InputFormat::Csv));
             }
-            (skipped, first, format)
+            (skipped, first, bom, format)
         };
         let first_line = skipped + 1;
         // the header, for CSV (sniffing tells CSV from the first line only, so it is all of `first`)
         let header_line = first.split(|&b| b == b'\n').next().unwrap_or_default();
         let delimiter = csv_delimiter(header_line.trim_ascii());
+        if !self.resolved {
+            self.layout = TextLayout {
+                bom,
+                crlf: header_line.ends_with(b"\r"),
+            };
+        }
         // for a later input that must have the first one's CSV header: the format its first line
         // tells, to name in the error if the header differs
         let told = match self.requested {

@@ -1,11 +1,18 @@
-//! The writers of `augment`: each record's copies, one output record per copy, a malformed record
-//! (or one whose given solution is not a grid) once with its status.
+//! The writers of `augment`: one output record per copy of an input record, or one for the
+//! record itself when it has no copies (malformed, or its given solution is not a grid), with
+//! its status. A copy is formatted alone ([`Augmented::Copy`]), so a record's copies can be made
+//! and written a few at a time, in bounded memory, however many it has.
 //!
 //! - `csv`: the input columns, the puzzle column (and the solution column, if any) replaced by the
 //!   copy's, then `status`, `copy` (1, 2, ...; 0 for the original with `--keep-original`) and
-//!   `transform`. Line and grid input give `puzzle` (and `solution` when the lines carry one).
-//! - `line`: `PUZZLE [SOLUTION] TRANSFORM` per copy, or the status word.
-//! - `jsonl`: `file`, `line`, `copy`, `status`, `puzzle`, `solution` (null for none), `transform`.
+//!   `transform`. Line and grid input give `puzzle`, the fields kept of a line (`--echo`), then
+//!   `solution` when the lines carry one. In pipe mode `reason` comes last.
+//! - `line`: `PUZZLE [SOLUTION] TRANSFORM`, or the status word, then the fields kept of the line.
+//! - `jsonl`: `file`, `line`, `copy`, `status`, `puzzle`, the fields kept of the line, `solution`
+//!   (null for none), `transform`, and in pipe mode `reason` (null for a copy).
+//! - `grid`: `# COPY TRANSFORM [SOLUTION]` and the fields kept of the line, then the copy's 9
+//!   rows (cells separated by spaces); the status word alone for a record without copies; a
+//!   blank line between records. So the output reads back as grid input.
 //!
 //! Copies are written with the blank character the record used (`.` when its cells hold a `.`,
 //! else `0`), so a Kaggle file stays digits only.
@@ -14,33 +21,45 @@ use super::csv::{CsvRow, header_with, write_header};
 use super::{Format, OutputFormat, OutputOptions, push_json_str, push_u64};
 use crate::grid::Grid;
 use crate::input::Record;
-use crate::transform::Variant;
+use crate::transform::Transform;
 
-/// What `augment` gives a record.
+/// One output record of `augment`.
+// Made on the stack for one copy and formatted at once, never held in bulk: boxing the large
+// variant would cost an allocation per copy for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Augmented {
-    /// The copies: puzzle, solution (when the record gives one), and the transform that made them.
-    Copies(Vec<Variant>),
-    /// The puzzle is malformed (the reason is the record's).
+    /// A copy of the record: the puzzle, and its solution when the record gives one, moved by
+    /// `transform`.
+    Copy {
+        /// 0 for the record as it is (`--keep-original`), the random copies from 1.
+        number: u64,
+        /// The copy's puzzle.
+        puzzle: Grid,
+        /// The copy's solution, when the record gives one.
+        solution: Option<Grid>,
+        /// What made the copy from the record.
+        transform: Transform,
+    },
+    /// The puzzle is malformed (the reason is the record's): no copies.
     Malformed,
-    /// The given solution is not a grid: nothing to transform it with, no copies.
-    BadSolution,
+    /// The given solution is not a grid (why, as `solution: REASON`): nothing to transform it
+    /// with, no copies.
+    BadSolution(String),
 }
 
-/// Where the puzzle and solution sit in CSV input, and whether copies are numbered from 0.
+/// Where the puzzle and solution sit in CSV input, and whether line input carries solutions.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AugmentColumns {
     /// 0-based puzzle column of CSV input.
     pub puzzle: Option<usize>,
     /// 0-based solution column of CSV input, if it has one.
     pub solution: Option<usize>,
-    /// The first copy is the record as it is (copy 0, the identity transform).
-    pub keep_original: bool,
     /// Line input carries solutions (a `solution` column in CSV output).
     pub line_solutions: bool,
 }
 
-/// The formatter of `augment` (`Auto` and `Grid` taken as `Line`). `header` is the CSV input
+/// The formatter of `augment` for `format` (`Auto` taken as `Line`). `header` is the CSV input
 /// header, if any.
 pub fn augment_formatter(
     format: OutputFormat,
@@ -50,13 +69,28 @@ pub fn augment_formatter(
 ) -> Box<dyn Format<Augmented>> {
     match format {
         OutputFormat::Csv => {
-            let appended: &[&str] = match (header.is_some(), columns.line_solutions) {
-                (false, true) => &["solution", "status", "copy", "transform"],
-                _ => &["status", "copy", "transform"],
+            let echo = if header.is_some() {
+                0
+            } else {
+                options.echo.len()
             };
+            let input: Vec<String> = match header {
+                Some(header) => header.to_vec(),
+                None => std::iter::once("puzzle".to_string())
+                    .chain(options.echo.iter().cloned())
+                    .collect(),
+            };
+            let solution = header.is_none() && columns.line_solutions;
+            let appended: Vec<&str> = solution
+                .then_some("solution")
+                .into_iter()
+                .chain(["status", "copy", "transform"])
+                .chain(options.pipe.then_some("reason"))
+                .collect();
             Box::new(CsvCopies {
-                header: header_with(header, appended),
+                header: header_with(Some(&input), &appended),
                 width: header.map_or(0, <[String]>::len),
+                echo,
                 delimiter: options.delimiter,
                 pipe: options.pipe,
                 columns,
@@ -64,22 +98,33 @@ pub fn augment_formatter(
         }
         OutputFormat::Jsonl => Box::new(JsonlCopies {
             names: options.names.clone(),
-            first: first_copy(columns),
+            echo: options.echo.clone(),
+            pipe: options.pipe,
         }),
-        OutputFormat::Auto | OutputFormat::Line | OutputFormat::Grid => Box::new(LineCopies),
+        OutputFormat::Grid => Box::new(GridCopies {
+            echo: options.echo.len(),
+        }),
+        OutputFormat::Auto | OutputFormat::Line => Box::new(LineCopies {
+            echo: options.echo.len(),
+        }),
     }
 }
 
-fn first_copy(columns: AugmentColumns) -> u64 {
-    u64::from(!columns.keep_original)
-}
-
-/// The status word of a record.
+/// The status word of an output record.
 fn status(answer: &Augmented) -> &'static str {
     match answer {
-        Augmented::Copies(_) => "ok",
+        Augmented::Copy { .. } => "ok",
         Augmented::Malformed => "malformed",
-        Augmented::BadSolution => "bad_solution",
+        Augmented::BadSolution(_) => "bad_solution",
+    }
+}
+
+/// Why the record has no copies (pipe mode's `reason`), `None` for a copy.
+fn reason<'a>(record: &'a Record, answer: &'a Augmented) -> Option<&'a str> {
+    match answer {
+        Augmented::Copy { .. } => None,
+        Augmented::Malformed => Some(record.puzzle.as_ref().err().map_or("", String::as_str)),
+        Augmented::BadSolution(reason) => Some(reason),
     }
 }
 
@@ -93,23 +138,82 @@ fn cells(grid: &Grid, record: &Record) -> [u8; 81] {
     grid.to_line(blank)
 }
 
-struct LineCopies;
+/// Appends ` FIELD` for each of the first `n` fields kept of the record's line.
+fn push_kept(out: &mut Vec<u8>, record: &Record, n: usize) {
+    for i in 0..n {
+        out.push(b' ');
+        out.extend_from_slice(record.fields.get(i).unwrap_or("").as_bytes());
+    }
+}
+
+struct LineCopies {
+    /// Fields kept of a line of line input.
+    echo: usize,
+}
 
 impl Format<Augmented> for LineCopies {
     fn record(&self, record: &Record, answer: &Augmented, _first: bool, out: &mut Vec<u8>) {
-        let Augmented::Copies(copies) = answer else {
+        match answer {
+            Augmented::Copy {
+                puzzle,
+                solution,
+                transform,
+                ..
+            } => {
+                out.extend_from_slice(&cells(puzzle, record));
+                if let Some(solution) = solution {
+                    out.push(b' ');
+                    out.extend_from_slice(&solution.to_line(b'0'));
+                }
+                out.push(b' ');
+                out.extend_from_slice(transform.to_string().as_bytes());
+            }
+            _ => out.extend_from_slice(status(answer).as_bytes()),
+        }
+        push_kept(out, record, self.echo);
+        out.push(b'\n');
+    }
+}
+
+struct GridCopies {
+    /// Fields kept of a line of line input.
+    echo: usize,
+}
+
+impl Format<Augmented> for GridCopies {
+    fn record(&self, record: &Record, answer: &Augmented, first: bool, out: &mut Vec<u8>) {
+        if !first {
+            out.push(b'\n');
+        }
+        let Augmented::Copy {
+            number,
+            puzzle,
+            solution,
+            transform,
+        } = answer
+        else {
             out.extend_from_slice(status(answer).as_bytes());
+            push_kept(out, record, self.echo);
             out.push(b'\n');
             return;
         };
-        for (puzzle, solution, transform) in copies {
-            out.extend_from_slice(&cells(puzzle, record));
-            if let Some(solution) = solution {
-                out.push(b' ');
-                out.extend_from_slice(&solution.to_line(b'0'));
-            }
+        out.extend_from_slice(b"# ");
+        push_u64(out, *number);
+        out.push(b' ');
+        out.extend_from_slice(transform.to_string().as_bytes());
+        if let Some(solution) = solution {
             out.push(b' ');
-            out.extend_from_slice(transform.to_string().as_bytes());
+            out.extend_from_slice(&solution.to_line(b'0'));
+        }
+        push_kept(out, record, self.echo);
+        out.push(b'\n');
+        for row in cells(puzzle, record).chunks_exact(9) {
+            for (i, &cell) in row.iter().enumerate() {
+                if i > 0 {
+                    out.push(b' ');
+                }
+                out.push(cell);
+            }
             out.push(b'\n');
         }
     }
@@ -119,27 +223,41 @@ struct CsvCopies {
     header: Vec<String>,
     /// Input columns (0 for line and grid input).
     width: usize,
+    /// Fields kept of a line of line input.
+    echo: usize,
     delimiter: u8,
+    /// No header, and the reason a record has no copies in the last column.
     pipe: bool,
     columns: AugmentColumns,
 }
 
-impl CsvCopies {
-    /// One row: the input's columns (or the puzzle and perhaps its solution), then the rest.
-    fn row(
-        &self,
-        out: &mut Vec<u8>,
-        record: &Record,
-        answer: &Augmented,
-        copy: Option<(u64, &Variant)>,
-    ) {
+impl Format<Augmented> for CsvCopies {
+    fn header(&self, out: &mut Vec<u8>) {
+        write_header(out, &self.header, self.delimiter, self.pipe);
+    }
+
+    fn record(&self, record: &Record, answer: &Augmented, _first: bool, out: &mut Vec<u8>) {
         let mut row = CsvRow::new(out, self.delimiter);
-        let puzzle = copy.map(|(_, (p, _, _))| cells(p, record));
-        let solution = copy.and_then(|(_, (_, s, _))| s.map(|s| s.to_line(b'0')));
+        let (puzzle, solution, copy) = match answer {
+            Augmented::Copy {
+                number,
+                puzzle,
+                solution,
+                transform,
+            } => (
+                Some(cells(puzzle, record)),
+                solution.map(|s| s.to_line(b'0')),
+                Some((*number, transform)),
+            ),
+            _ => (None, None, None),
+        };
         if self.width == 0 {
             match &puzzle {
                 Some(p) => row.plain_field(|o| o.extend_from_slice(p)),
                 None => row.field(&record.cells),
+            }
+            for i in 0..self.echo {
+                row.field(record.fields.get(i).unwrap_or(""));
             }
             if self.columns.line_solutions {
                 match &solution {
@@ -170,76 +288,179 @@ impl CsvCopies {
             }
         });
         row.plain_field(|o| {
-            if let Some((_, (_, _, t))) = copy {
+            if let Some((_, t)) = copy {
                 o.extend_from_slice(t.to_string().as_bytes());
             }
         });
-        row.end();
-    }
-}
-
-impl Format<Augmented> for CsvCopies {
-    fn header(&self, out: &mut Vec<u8>) {
-        write_header(out, &self.header, self.delimiter, self.pipe);
-    }
-
-    fn record(&self, record: &Record, answer: &Augmented, _first: bool, out: &mut Vec<u8>) {
-        match answer {
-            Augmented::Copies(copies) => {
-                let first = first_copy(self.columns);
-                for (n, copy) in copies.iter().enumerate() {
-                    self.row(out, record, answer, Some((first + n as u64, copy)));
-                }
-            }
-            _ => self.row(out, record, answer, None),
+        if self.pipe {
+            row.field(reason(record, answer).unwrap_or(""));
         }
+        row.end();
     }
 }
 
 struct JsonlCopies {
     names: Vec<String>,
-    first: u64,
+    /// The names of the fields kept of a line of line input.
+    echo: Vec<String>,
+    /// The reason a record has no copies, last.
+    pipe: bool,
 }
 
-impl JsonlCopies {
-    fn start(&self, l: &mut Vec<u8>, record: &Record) {
+impl Format<Augmented> for JsonlCopies {
+    fn record(&self, record: &Record, answer: &Augmented, _first: bool, l: &mut Vec<u8>) {
         l.extend_from_slice(b"{\"file\":");
         let name = self.names.get(record.source as usize);
         push_json_str(l, name.map_or("<unknown input>", String::as_str));
         l.extend_from_slice(b",\"line\":");
         push_u64(l, record.line);
         l.extend_from_slice(b",\"copy\":");
+        match answer {
+            Augmented::Copy { number, .. } => push_u64(l, *number),
+            _ => l.extend_from_slice(b"null"),
+        }
+        l.extend_from_slice(b",\"status\":\"");
+        l.extend_from_slice(status(answer).as_bytes());
+        l.extend_from_slice(b"\",\"puzzle\":");
+        match answer {
+            Augmented::Copy { puzzle, .. } => {
+                l.push(b'"');
+                l.extend_from_slice(&cells(puzzle, record));
+                l.push(b'"');
+            }
+            _ => push_json_str(l, &record.cells),
+        }
+        for (i, key) in self.echo.iter().enumerate() {
+            l.push(b',');
+            push_json_str(l, key);
+            l.push(b':');
+            push_json_str(l, record.fields.get(i).unwrap_or(""));
+        }
+        l.extend_from_slice(b",\"solution\":");
+        match answer {
+            Augmented::Copy {
+                solution: Some(s), ..
+            } => {
+                l.push(b'"');
+                l.extend_from_slice(&s.to_line(b'0'));
+                l.push(b'"');
+            }
+            _ => l.extend_from_slice(b"null"),
+        }
+        l.extend_from_slice(b",\"transform\":");
+        match answer {
+            Augmented::Copy { transform, .. } => {
+                l.push(b'"');
+                l.extend_from_slice(transform.to_string().as_bytes());
+                l.push(b'"');
+            }
+            _ => l.extend_from_slice(b"null"),
+        }
+        if self.pipe {
+            l.extend_from_slice(b",\"reason\":");
+            match reason(record, answer) {
+                Some(reason) => push_json_str(l, reason),
+                None => l.extend_from_slice(b"null"),
+            }
+        }
+        l.extend_from_slice(b"}\n");
     }
 }
 
-impl Format<Augmented> for JsonlCopies {
-    fn record(&self, record: &Record, answer: &Augmented, _first: bool, l: &mut Vec<u8>) {
-        let Augmented::Copies(copies) = answer else {
-            self.start(l, record);
-            l.extend_from_slice(b"null,\"status\":\"");
-            l.extend_from_slice(status(answer).as_bytes());
-            l.extend_from_slice(b"\",\"puzzle\":");
-            push_json_str(l, &record.cells);
-            l.extend_from_slice(b",\"solution\":null,\"transform\":null}\n");
-            return;
-        };
-        for (n, (puzzle, solution, transform)) in copies.iter().enumerate() {
-            self.start(l, record);
-            push_u64(l, self.first + n as u64);
-            l.extend_from_slice(b",\"status\":\"ok\",\"puzzle\":\"");
-            l.extend_from_slice(&cells(puzzle, record));
-            l.extend_from_slice(b"\",\"solution\":");
-            match solution {
-                Some(s) => {
-                    l.push(b'"');
-                    l.extend_from_slice(&s.to_line(b'0'));
-                    l.push(b'"');
-                }
-                None => l.extend_from_slice(b"null"),
-            }
-            l.extend_from_slice(b",\"transform\":\"");
-            l.extend_from_slice(transform.to_string().as_bytes());
-            l.extend_from_slice(b"\"}\n");
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{PUZZLE, SOLUTION, record};
+    use super::*;
+    use crate::input::Fields;
+
+    /// A record of line input keeping two fields of its line.
+    fn kept(line: u64, cells: &str) -> Record {
+        let mut r = record(line, cells);
+        let mut fields = Fields::default();
+        fields.push_bytes(b"k1");
+        fields.push_bytes(b"2.5");
+        r.fields = fields;
+        r
+    }
+
+    fn options(pipe: bool) -> OutputOptions {
+        OutputOptions {
+            names: vec!["in.txt".to_string()],
+            pipe,
+            echo: vec!["field1".to_string(), "field3".to_string()],
+            ..OutputOptions::default()
         }
+    }
+
+    /// Copy 1 of PUZZLE (with SOLUTION) under the identity, then a malformed record.
+    fn render(format: OutputFormat, pipe: bool) -> String {
+        let columns = AugmentColumns {
+            line_solutions: true,
+            ..AugmentColumns::default()
+        };
+        let f = augment_formatter(format, None, &options(pipe), columns);
+        let copy = Augmented::Copy {
+            number: 1,
+            puzzle: PUZZLE.parse().unwrap(),
+            solution: Some(SOLUTION.parse().unwrap()),
+            transform: Transform::IDENTITY,
+        };
+        let mut bad = kept(2, "12x");
+        bad.puzzle = Err("found 3 cells, expected 81".to_string());
+        let mut out = Vec::new();
+        f.header(&mut out);
+        f.record(&kept(1, PUZZLE), &copy, true, &mut out);
+        f.record(&bad, &Augmented::Malformed, false, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    const IDENTITY: &str = "R123456789C123456789D123456789";
+
+    #[test]
+    fn every_format_keeps_the_fields_of_the_line() {
+        assert_eq!(
+            render(OutputFormat::Line, false),
+            format!("{PUZZLE} {SOLUTION} {IDENTITY} k1 2.5\nmalformed k1 2.5\n")
+        );
+        assert_eq!(
+            render(OutputFormat::Csv, false),
+            format!(
+                "puzzle,field1,field3,solution,status,copy,transform\n\
+                 {PUZZLE},k1,2.5,{SOLUTION},ok,1,{IDENTITY}\n12x,k1,2.5,,malformed,,\n"
+            )
+        );
+        let jsonl = render(OutputFormat::Jsonl, false);
+        let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+        assert_eq!(first["field1"], "k1");
+        assert_eq!(first["field3"], "2.5");
+        assert_eq!(first["copy"], 1);
+    }
+
+    #[test]
+    fn pipe_mode_gives_the_reason_and_no_header() {
+        assert_eq!(
+            render(OutputFormat::Csv, true),
+            format!(
+                "{PUZZLE},k1,2.5,{SOLUTION},ok,1,{IDENTITY},\n\
+                 12x,k1,2.5,,malformed,,,\"found 3 cells, expected 81\"\n"
+            )
+        );
+        let jsonl = render(OutputFormat::Jsonl, true);
+        let rows: Vec<serde_json::Value> = jsonl
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows[0]["reason"], serde_json::Value::Null);
+        assert_eq!(rows[1]["reason"], "found 3 cells, expected 81");
+    }
+
+    #[test]
+    fn grid_writes_each_copy_as_nine_rows_under_a_comment() {
+        let text = render(OutputFormat::Grid, false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], format!("# 1 {IDENTITY} {SOLUTION} k1 2.5"));
+        assert_eq!(lines[1], ". . 3 . 2 . 6 . .");
+        assert_eq!(lines[9], ". . 5 . 1 . 3 . .");
+        assert_eq!(&lines[10..], ["", "malformed k1 2.5"]);
     }
 }

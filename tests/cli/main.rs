@@ -48,6 +48,25 @@ pub fn read_all(pipe: Option<impl std::io::Read>) -> String {
     text
 }
 
+/// Runs `cmd` as `cmd | head -1` would: reads the first line of its stdout, closes the pipe,
+/// then waits; returns that line, the exit code and all of stderr.
+pub fn first_line_then_close(cmd: &mut std::process::Command) -> (String, Option<i32>, String) {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("read");
+    let stderr = read_all(child.stderr.take());
+    let code = child.wait().expect("wait").code();
+    (first, code, stderr)
+}
+
 /// Runs `cmd`, which must succeed (else the test fails with its stderr), and returns its stdout.
 pub fn stdout_ok(cmd: &mut Command) -> Vec<u8> {
     let out = cmd.output().expect("run");

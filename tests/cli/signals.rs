@@ -15,7 +15,7 @@ const REPEAT: usize = if cfg!(debug_assertions) { 100 } else { 1000 };
 
 /// Waits until `child` has its handler for `signal` in place (Linux: the caught-signals mask in
 /// /proc), so that a signal sent now is the run's to handle, not the default action's.
-fn wait_for_handler(child: &Child, signal: i32) {
+pub(crate) fn wait_for_handler(child: &Child, signal: i32) {
     let status = format!("/proc/{}/status", child.id());
     let bit = 1u64 << (signal - 1);
     let start = Instant::now();
@@ -37,7 +37,7 @@ fn wait_for_handler(child: &Child, signal: i32) {
     }
 }
 
-fn send(child: &Child, signal: i32) {
+pub(crate) fn send(child: &Child, signal: i32) {
     // SAFETY: kill(2) with the pid of a child this test started and still holds.
     let done = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     assert_eq!(done, 0, "kill");

@@ -1,12 +1,36 @@
 //! `split`: train and test parts with no isomorphic puzzle across them, through the real binary.
 
 use std::collections::HashSet;
+use std::process::Stdio;
 
 use sudoku_batch::canon;
 use sudoku_batch::grid::Grid;
 use sudoku_batch::transform::{Rng, Transform};
 
-use crate::{Workdir, bin};
+use crate::{Workdir, bin, command, first_line_then_close, read_all};
+
+/// Runs `split` with `args` and parts `train` and `test` in `dir`; returns the exit code and
+/// stderr.
+fn split(dir: &Workdir, args: &[&str]) -> (Option<i32>, String) {
+    let out = bin()
+        .arg("split")
+        .args(args)
+        .arg("--train")
+        .arg(dir.path("train"))
+        .arg("--test")
+        .arg(dir.path("test"))
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// The first `n` puzzles of data/hardest_300.txt.
+fn hardest(n: usize) -> Vec<&'static str> {
+    include_str!("../../data/hardest_300.txt")
+        .lines()
+        .take(n)
+        .collect()
+}
 
 /// The canonical forms of the first field of each data line of `text` (`#` lines, headers and
 /// anything else that is not a puzzle skipped).
@@ -139,4 +163,239 @@ fn a_fraction_outside_0_and_1_is_a_usage_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--test-fraction"));
+}
+
+#[test]
+fn quiet_still_lists_the_malformed_records() {
+    let dir = Workdir::new();
+    let p = hardest(2);
+    let input = dir.write("in.txt", format!("{}\nbad\n{}\n", p[0], p[1]));
+    let (code, stderr) = split(&dir, &["-q", input.to_str().unwrap()]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        stderr,
+        format!("{}:2: found 3 cells, expected 81\n", input.display())
+    );
+    assert_eq!(
+        dir.read("train").lines().count() + dir.read("test").lines().count(),
+        2
+    );
+}
+
+#[test]
+fn pipe_and_echo_are_refused_before_any_part_is_written() {
+    let dir = Workdir::new();
+    for (args, says) in [
+        (
+            &["--pipe"][..],
+            "split writes each record to one of two files, so it does not take --pipe",
+        ),
+        (
+            &["--echo", "1"],
+            "split writes each record back whole: --echo does not apply",
+        ),
+    ] {
+        let mut all = args.to_vec();
+        all.push("data/hardest_300.txt");
+        let (code, stderr) = split(&dir, &all);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(stderr.contains(says), "{stderr}");
+        assert!(
+            !dir.path("train").exists() && !dir.path("test").exists(),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn parts_keep_the_bom_and_crlf_line_ends_of_the_input() {
+    let dir = Workdir::new();
+    let p = hardest(40);
+    let csv: String = p
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{i},{p}\r\n"))
+        .collect();
+    let lines: String = p
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("k{i} {p}\r\n"))
+        .collect();
+    for (name, body, header) in [("in.csv", csv, "id,puzzle\r\n"), ("in.txt", lines, "")] {
+        let input = dir.write(name, format!("\u{FEFF}{header}{body}"));
+        let (code, stderr) = split(
+            &dir,
+            &["-q", "--test-fraction", "0.5", input.to_str().unwrap()],
+        );
+        assert_eq!((code, stderr.as_str()), (Some(0), ""), "{name}");
+        let (train, test) = (dir.read("train"), dir.read("test"));
+        let mut records = 0;
+        for part in [&train, &test] {
+            let text = part
+                .strip_prefix('\u{FEFF}')
+                .unwrap_or_else(|| panic!("{name}: a BOM first"));
+            let text = text
+                .strip_prefix(header)
+                .unwrap_or_else(|| panic!("{name}: the header"));
+            assert!(
+                text.split_inclusive('\n').all(|l| l.ends_with("\r\n")),
+                "{name}: {text:?}"
+            );
+            for line in text.lines() {
+                assert!(
+                    body.split("\r\n").any(|read| read == line),
+                    "{name}: {line:?} as read"
+                );
+                records += 1;
+            }
+        }
+        assert_eq!(records, 40, "{name}");
+        assert!(
+            !train.is_empty() && test.lines().count() > 1,
+            "{name}: both parts drawn"
+        );
+    }
+}
+
+#[test]
+fn grid_input_is_split_into_grids() {
+    let dir = Workdir::new();
+    let p = hardest(12);
+    let grids: String = p
+        .iter()
+        .map(|p| {
+            let rows: Vec<&str> = (0..9).map(|r| &p[r * 9..r * 9 + 9]).collect();
+            format!("{}\n\n", rows.join("\n"))
+        })
+        .collect();
+    let input = dir.write("in.txt", &grids);
+    // told or detected
+    for args in [&["-I", "grid"][..], &[]] {
+        let mut all = vec!["-q", "--test-fraction", "0.4", "--seed", "3"];
+        all.extend_from_slice(args);
+        all.push(input.to_str().unwrap());
+        let (code, stderr) = split(&dir, &all);
+        assert_eq!((code, stderr.as_str()), (Some(0), ""), "{args:?}");
+        let mut seen = Vec::new();
+        for part in [dir.read("train"), dir.read("test")] {
+            for grid in part.split_terminator("\n\n") {
+                let rows: Vec<&str> = grid.lines().collect();
+                assert_eq!(rows.len(), 9, "{args:?}: 9 rows a grid:\n{part}");
+                assert!(rows.iter().all(|r| r.len() == 9));
+                seen.push(rows.concat());
+            }
+            assert!(part.is_empty() || part.ends_with("\n\n"), "{args:?}");
+        }
+        seen.sort();
+        let mut want: Vec<String> = p.iter().map(|p| p.to_string()).collect();
+        want.sort();
+        assert_eq!(seen, want, "{args:?}: every grid once");
+    }
+}
+
+#[test]
+fn progress_always_draws_a_bar_on_stderr() {
+    let dir = Workdir::new();
+    let (code, stderr) = split(
+        &dir,
+        &[
+            "--progress",
+            "always",
+            "--batch-size",
+            "10",
+            "data/hardest_300.txt",
+        ],
+    );
+    assert_eq!(code, Some(0));
+    assert!(
+        stderr.contains(" records, ") && stderr.contains("\x1b[2K"),
+        "{stderr}"
+    );
+    let (_, stderr) = split(
+        &dir,
+        &["--progress", "always", "-q", "data/hardest_300.txt"],
+    );
+    assert_eq!(stderr, "", "quiet: no bar");
+}
+
+#[test]
+fn a_part_on_a_closed_pipe_is_an_error_that_says_the_other_is_cut_short() {
+    let dir = Workdir::new();
+    let text = include_str!("../../data/kaggle_200.csv");
+    let rows: String = text
+        .lines()
+        .skip(1)
+        .map(|r| format!("{r}\n"))
+        .collect::<String>()
+        .repeat(20);
+    let input = dir.write("big.csv", format!("quizzes,solutions\n{rows}"));
+    let test = dir.path("test.csv");
+    let (first, code, stderr) = first_line_then_close(
+        command(&["split", "--train", "-", "--test", test.to_str().unwrap()]).arg(&input),
+    );
+    assert_eq!(first, "quizzes,solutions\n");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "error: writing <stdout>: its reader closed it before the end, so {} is cut short too",
+            test.display()
+        )),
+        "{stderr}"
+    );
+    // a full disk likewise
+    let (code, stderr) = {
+        let out = bin()
+            .args(["split", "--train", "/dev/full", "--test"])
+            .arg(&test)
+            .arg(&input)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("writing /dev/full ("), "{stderr}");
+    assert!(stderr.contains("is cut short too"), "{stderr}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_split_says_where_its_parts_end() {
+    use std::io::Write;
+    let dir = Workdir::new();
+    let p = hardest(3);
+    let mut child = command(&["split", "-j2", "--test-fraction", "0.5", "-"])
+        .arg("--train")
+        .arg(dir.path("train"))
+        .arg("--test")
+        .arg(dir.path("test"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    write!(stdin, "{}\n{}\nbad\n{}\n", p[0], p[1], p[2]).unwrap();
+    stdin.flush().unwrap();
+    crate::signals::wait_for_handler(&child, libc::SIGINT);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    crate::signals::send(&child, libc::SIGINT);
+    let stderr = read_all(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{stderr}");
+    drop(stdin);
+    assert!(
+        stderr.contains("<stdin>:3: found 3 cells, expected 81"),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with("; interrupted by SIGINT: the parts hold every record up to <stdin>:4"),
+        "{stderr}"
+    );
+    let parts = dir.read("train") + &dir.read("test");
+    let mut got: Vec<&str> = parts.lines().collect();
+    got.sort();
+    let mut want = p.clone();
+    want.sort();
+    assert_eq!(got, want);
 }
