@@ -18,6 +18,7 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -102,11 +103,11 @@ pub struct Steps<A, P, W> {
 /// splitting every batch cost some 8% of a run's time in joins, steals and wake-ups. A batch that
 /// starts with fewer waiting (a small input, the end of a large one) is split as before.
 pub fn run_batches<B, R, A, P, W, S, RE, WE>(
-    mut read: R,
+    read: R,
     pool: &rayon::ThreadPool,
     in_flight: usize,
     steps: Steps<A, P, W>,
-    sink: S,
+    mut sink: S,
 ) -> Result<(), PipelineError<RE, WE>>
 where
     B: Default + Send,
@@ -117,6 +118,42 @@ where
     S: FnMut(&B) -> Result<(), WE> + Send,
     WE: Send,
 {
+    run_batches_placed(
+        read,
+        pool,
+        in_flight,
+        steps,
+        |batch: &mut B| sink(batch),
+        None,
+    )
+}
+
+/// A batch's last step, on the pool, once the sink has had it in order: writing its bytes at the
+/// offset the sink gave them ([`crate::output::Placed`]).
+pub type Place<'a, B, E> = &'a (dyn Fn(&B) -> Result<(), E> + Sync);
+
+/// [`run_batches`], with a last step for each batch: once `sink` has had it, in input order
+/// (and may have changed it, to note where its bytes go), `place` is run on it on the pool, so
+/// that what the sink would have done alone in order (copying the output into a file) is done
+/// by every thread. A failed `place` stops the run as a failed sink does; when this returns, no
+/// `place` is under way.
+pub fn run_batches_placed<B, R, A, P, W, S, RE, WE>(
+    mut read: R,
+    pool: &rayon::ThreadPool,
+    in_flight: usize,
+    steps: Steps<A, P, W>,
+    sink: S,
+    place: Option<Place<'_, B, WE>>,
+) -> Result<(), PipelineError<RE, WE>>
+where
+    B: Default + Send,
+    R: FnMut(&mut B) -> Result<bool, RE>,
+    A: Fn(&mut B),
+    P: Fn(&mut B) + Sync,
+    W: Fn(&mut B) + Sync,
+    S: FnMut(&mut B) -> Result<(), WE> + Send,
+    WE: Send,
+{
     debug_assert!(
         pool.current_thread_index().is_none(),
         "run_batches is called from outside its pool"
@@ -125,6 +162,8 @@ where
     let threads = pool.current_num_threads();
     // batches handed to the pool whose job has not started
     let waiting = &AtomicUsize::new(0);
+    // the first error of a `place`
+    let failed = &Mutex::new(None);
     let Steps {
         ahead,
         prepare,
@@ -137,65 +176,110 @@ where
     }
     let (done_tx, done_rx) = sync_channel::<(u64, B)>(in_flight);
 
-    std::thread::scope(|scope| {
-        let writer = scope.spawn(move || write_in_order(done_rx, free_tx, sink));
-        let read_result = pool.in_place_scope(|jobs| -> Result<(), RE> {
-            let mut batch_no = 0u64;
-            // the free batches bound the batches alive; none coming means the writer has stopped
-            while let Ok(mut batch) = free_rx.recv() {
-                if !read(&mut batch)? {
-                    break;
+    // the writer thread lives inside the pool's scope, so that it can hand `place` jobs to it;
+    // the scope ends once every job, those included, has
+    let (read_result, write_result) = pool.in_place_scope(|jobs| {
+        std::thread::scope(|threads_scope| {
+            let placing = place.map(|place| Placing {
+                place,
+                jobs,
+                failed,
+            });
+            let writer =
+                threads_scope.spawn(move || write_in_order(done_rx, free_tx, sink, placing));
+            let read_result = (|| -> Result<(), RE> {
+                let mut batch_no = 0u64;
+                // the free batches bound the batches alive; none coming means the writer has
+                // stopped
+                while let Ok(mut batch) = free_rx.recv() {
+                    if !read(&mut batch)? {
+                        break;
+                    }
+                    if waiting.load(Ordering::Relaxed) >= threads {
+                        ahead(&mut batch);
+                    }
+                    let done_tx = done_tx.clone();
+                    let no = batch_no;
+                    batch_no += 1;
+                    waiting.fetch_add(1, Ordering::Relaxed);
+                    jobs.spawn(move |_| {
+                        waiting.fetch_sub(1, Ordering::Relaxed);
+                        prepare(&mut batch);
+                        // with a batch waiting for every thread, splitting this one among them
+                        // would only trade batches for pieces (at some 8% of an easy run's time)
+                        let split = SPLIT.replace(waiting.load(Ordering::Relaxed) < threads);
+                        work(&mut batch);
+                        SPLIT.set(split);
+                        // the writer may have stopped on an error; then the batch is dropped
+                        let _ = done_tx.send((no, batch));
+                    });
                 }
-                if waiting.load(Ordering::Relaxed) >= threads {
-                    ahead(&mut batch);
-                }
-                let done_tx = done_tx.clone();
-                let no = batch_no;
-                batch_no += 1;
-                waiting.fetch_add(1, Ordering::Relaxed);
-                jobs.spawn(move |_| {
-                    waiting.fetch_sub(1, Ordering::Relaxed);
-                    prepare(&mut batch);
-                    // with a batch waiting for every thread, splitting this one among them
-                    // would only trade batches for pieces (at some 8% of an easy run's time)
-                    let split = SPLIT.replace(waiting.load(Ordering::Relaxed) < threads);
-                    work(&mut batch);
-                    SPLIT.set(split);
-                    // the writer may have stopped on an error; then the batch is dropped
-                    let _ = done_tx.send((no, batch));
-                });
-            }
-            Ok(())
-        });
-        drop(done_tx);
-        let write_result = writer
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        write_result.map_err(PipelineError::Write)?;
-        read_result.map_err(PipelineError::Read)
-    })
+                Ok(())
+            })();
+            drop(done_tx);
+            let write_result = writer
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (read_result, write_result)
+        })
+    });
+    write_result.map_err(PipelineError::Write)?;
+    // a `place` that failed after the writer's last look
+    if let Some(err) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(PipelineError::Write(err));
+    }
+    read_result.map_err(PipelineError::Read)
 }
 
-/// The writer thread: reorders finished batches by number and feeds the sink, sending each batch
-/// written back to the reader. Stops at the first sink error (dropping its channels unblocks the
-/// reader).
-fn write_in_order<B, S, E>(
+/// What the writer thread needs to hand batches to `place` on the pool.
+struct Placing<'p, 's, 'scope, B, E> {
+    place: Place<'p, B, E>,
+    jobs: &'s rayon::Scope<'scope>,
+    failed: &'p Mutex<Option<E>>,
+}
+
+/// The writer thread: reorders finished batches by number and feeds the sink, then sends each
+/// batch back to the reader, or with `placing` hands it to `place` on the pool, which sends it
+/// back. Stops at the first sink or `place` error (dropping its channels unblocks the reader).
+fn write_in_order<'p: 'scope, 'scope, B, S, E>(
     done: Receiver<(u64, B)>,
     free: SyncSender<B>,
     mut sink: S,
+    placing: Option<Placing<'p, '_, 'scope, B, E>>,
 ) -> Result<(), E>
 where
-    S: FnMut(&B) -> Result<(), E>,
+    B: Send + 'scope,
+    E: Send,
+    S: FnMut(&mut B) -> Result<(), E>,
 {
     let mut pending = BTreeMap::new();
     let mut next = 0u64;
     for (no, batch) in done {
         pending.insert(no, batch);
-        while let Some(batch) = pending.remove(&next) {
-            sink(&batch)?;
+        while let Some(mut batch) = pending.remove(&next) {
+            if let Some(p) = &placing {
+                if let Some(err) = p.failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                    return Err(err);
+                }
+            }
+            sink(&mut batch)?;
             next += 1;
-            // the reader may have stopped; then the batch is dropped
-            let _ = free.send(batch);
+            match &placing {
+                // the reader may have stopped; then the batch is dropped
+                None => {
+                    let _ = free.send(batch);
+                }
+                Some(p) => {
+                    let (place, failed, free) = (p.place, p.failed, free.clone());
+                    p.jobs.spawn(move |_| {
+                        if let Err(err) = place(&batch) {
+                            let mut first = failed.lock().unwrap_or_else(|e| e.into_inner());
+                            first.get_or_insert(err);
+                        }
+                        let _ = free.send(batch);
+                    });
+                }
+            }
         }
     }
     Ok(())
@@ -537,6 +621,83 @@ mod tests {
         assert_eq!(seen, (0..1000).collect::<Vec<_>>());
         // 100 batches and a last empty read, the first 3 into new batches
         assert_eq!(recycled, 101 - 3);
+    }
+
+    /// A batch of `run_batches_placed` tests: its number, and where the sink placed it.
+    #[derive(Default)]
+    struct Numbered {
+        no: u64,
+        at: Option<u64>,
+    }
+
+    #[test]
+    fn every_batch_is_placed_after_the_sink_had_it_in_order() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let mut next = 0u64;
+        let mut sunk = Vec::new();
+        let placed = Mutex::new(Vec::new());
+        let place = |batch: &Numbered| -> Result<(), ()> {
+            placed.lock().unwrap().push((batch.no, batch.at));
+            Ok(())
+        };
+        run_batches_placed(
+            |batch: &mut Numbered| -> Result<bool, ()> {
+                batch.no = next;
+                batch.at = None;
+                next += 1;
+                Ok(batch.no < 500)
+            },
+            &pool,
+            4,
+            Steps {
+                ahead: |_: &mut Numbered| {},
+                prepare: |_: &mut Numbered| {},
+                work: |_: &mut Numbered| {},
+            },
+            |batch: &mut Numbered| {
+                sunk.push(batch.no);
+                batch.at = Some(batch.no * 10);
+                Ok(())
+            },
+            Some(&place),
+        )
+        .unwrap();
+        assert_eq!(sunk, (0..500).collect::<Vec<_>>());
+        let mut placed = placed.into_inner().unwrap();
+        placed.sort();
+        let want: Vec<(u64, Option<u64>)> = (0..500).map(|n| (n, Some(n * 10))).collect();
+        assert_eq!(placed, want, "each placed once, after its sink call");
+    }
+
+    #[test]
+    fn a_failed_place_stops_the_run_as_a_failed_sink_does() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut next = 0u64;
+        let place = |batch: &Numbered| if batch.no == 20 { Err("full") } else { Ok(()) };
+        let result = run_batches_placed(
+            |batch: &mut Numbered| -> Result<bool, ()> {
+                batch.no = next;
+                next += 1;
+                // an endless input: only the failure can stop it
+                Ok(true)
+            },
+            &pool,
+            4,
+            Steps {
+                ahead: |_: &mut Numbered| {},
+                prepare: |_: &mut Numbered| {},
+                work: |_: &mut Numbered| {},
+            },
+            |_: &mut Numbered| Ok(()),
+            Some(&place),
+        );
+        assert!(matches!(result, Err(PipelineError::Write("full"))));
     }
 
     #[test]

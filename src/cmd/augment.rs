@@ -148,7 +148,7 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
         },
     );
     progress.finish();
-    super::end_of_output(result, output.finish(), &output_name)?;
+    super::end_of_output(result, output.finish(), &output_name, None)?;
     if !args.input.silent() {
         let secs = start.elapsed().as_secs_f64();
         let Tally {

@@ -23,6 +23,7 @@ use sudoku_batch::output::{self, CheckFormat, Output};
 use sudoku_batch::pipeline::{self, Config, PipelineError, Steps};
 
 use super::NamedFormat;
+use super::OutputEnd;
 use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
@@ -42,6 +43,8 @@ struct Batch {
     out: Vec<u8>,
     /// The first batch of the run.
     first: bool,
+    /// Where its stream's bytes go in a file written by the pool (`None`: written in order).
+    at: Option<u64>,
 }
 
 /// Runs `check`; the exit code is 1 when any record has a problem, 128 plus the number of a
@@ -76,7 +79,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
-    let out = out.map(|slot| files.take(slot));
+    let out = out.map(|slot| files.take_destination(slot));
     let stats_file = stats_file.map(|slot| files.take(slot));
     let report_file = report_file.map(|(path, slot, format)| (path, (format, files.take(slot))));
     super::read_solutions(&mut reader, args.solution_column.as_ref())?;
@@ -84,7 +87,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let names = output_options.names.clone();
     let format = stream.map(|f| output::check_formatter(f, reader.header(), &output_options));
     let mut output = match (&format, out) {
-        (Some(format), Some(out)) => Some(Output::new(out, format.as_ref())),
+        (Some(format), Some(out)) => Some(Output::to(out, format.as_ref())),
         _ => None,
     };
     let mut report =
@@ -107,11 +110,20 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let pool_ref = &pool;
     let mut tally = Tally::default();
     let mut listing = Listing::new(args.max_problems);
-    // the input and line of the last record written, for an interrupted run's summary
+    // the input and line of the last record checked, for an interrupted run's summary
     let mut last = None;
+    // where the per-record stream ends
+    let mut ends = OutputEnd::default();
+    let placed = output.as_ref().and_then(Output::placed);
+    let place = |batch: &Batch| match (&placed, batch.at) {
+        (Some(file), Some(at)) => file
+            .write_at(at, &batch.out)
+            .with_context(|| format!("writing {output_name}")),
+        _ => Ok(()),
+    };
     let mut batches = 0u64;
 
-    let result = pipeline::run_batches(
+    let result = pipeline::run_batches_placed(
         |batch: &mut Batch| {
             batch.first = batches == 0;
             batches += 1;
@@ -155,7 +167,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                 }
             },
         },
-        |batch: &Batch| -> Result<()> {
+        |batch: &mut Batch| -> Result<()> {
             let records = batch.block.records();
             for (record, check) in records.iter().zip(&batch.checks) {
                 tally.add(record, check);
@@ -178,10 +190,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                 }
             }
             if let Some(output) = output.as_mut() {
-                output
-                    .write(&batch.out)
+                batch.at = output
+                    .place(&batch.out)
                     .with_context(|| format!("writing {output_name}"))?;
             }
+            ends.add(batch.at, batch.out.len(), records.last());
             // the batch's findings are listed as they are found, not at the end of the run
             let listed = listing.take();
             if !args.input.pipe {
@@ -193,13 +206,27 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             }
             Ok(())
         },
+        placed.is_some().then_some(&place),
     );
     progress.finish();
     let read_error = match result {
         Ok(()) => None,
         // what was read before the failure is reported, then the error
         Err(PipelineError::Read(err)) => Some(err),
-        Err(PipelineError::Write(err)) => return Err(err),
+        Err(PipelineError::Write(err)) => {
+            // a placed stream is cut back to its whole records: say where they end
+            if let Some(output) = output.as_mut() {
+                let _ = output.finish();
+            }
+            let whole = ends.last(placed.as_deref()).filter(|_| placed.is_some());
+            return Err(match whole {
+                Some((source, line)) => err.context(format!(
+                    "the output ends with the record at {}:{line}",
+                    names.get(source as usize).map_or("", String::as_str)
+                )),
+                None => err,
+            });
+        }
     };
     if let Some(output) = output.as_mut() {
         output

@@ -24,6 +24,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use sudoku_batch::output::Destination;
+
 /// A file's identity: the same for every name of the file (links, `..`, hard links) and for an
 /// open descriptor of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -315,13 +317,13 @@ impl OutputPlan {
         let mut writers = Vec::with_capacity(self.opened.len());
         for (opened, (name, ..)) in self.opened.drain(..).zip(&self.outputs) {
             writers.push(Some(match opened {
-                Opened::Stdout => Box::new(io::stdout()) as Box<dyn Write + Send>,
+                Opened::Stdout => stdout_destination(),
                 Opened::File { file, truncate } => {
                     if truncate {
                         file.set_len(0)
                             .with_context(|| format!("{name}: cannot empty it to write"))?;
                     }
-                    Box::new(file)
+                    Destination::File(file)
                 }
             }));
         }
@@ -342,17 +344,41 @@ impl Drop for OutputPlan {
     }
 }
 
+/// Standard output as a destination: a file of its own (a duplicate of the descriptor, sharing
+/// its offset) when it is a regular file, which can then be written at offsets; else a stream.
+fn stdout_destination() -> Destination<'static> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            let file = File::from(fd);
+            if file.metadata().is_ok_and(|m| m.is_file()) {
+                return Destination::File(file);
+            }
+        }
+    }
+    Destination::Stream(Box::new(io::stdout()))
+}
+
 /// The writers of a begun plan, each taken once by its [`Slot`].
 pub struct Begun {
-    writers: Vec<Option<Box<dyn Write + Send>>>,
+    writers: Vec<Option<Destination<'static>>>,
 }
 
 impl Begun {
-    /// The writer of `slot` (a sink if it was somehow taken already, which the types prevent).
-    pub fn take(&mut self, slot: Slot) -> Box<dyn Write + Send> {
+    /// Where `slot` goes (a sink if it was somehow taken already, which the types prevent).
+    pub fn take_destination(&mut self, slot: Slot) -> Destination<'static> {
         self.writers
             .get_mut(slot.0)
             .and_then(Option::take)
-            .unwrap_or_else(|| Box::new(io::sink()))
+            .unwrap_or_else(|| Destination::Stream(Box::new(io::sink())))
+    }
+
+    /// The writer of `slot`, for output written in order by one thread.
+    pub fn take(&mut self, slot: Slot) -> Box<dyn Write + Send> {
+        match self.take_destination(slot) {
+            Destination::File(file) => Box::new(file),
+            Destination::Stream(out) => out,
+        }
     }
 }

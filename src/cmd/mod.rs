@@ -23,8 +23,9 @@ use anyhow::{Context, Result};
 
 use std::num::NonZeroUsize;
 
+use sudoku_batch::input::Record;
 use sudoku_batch::input::{Column, Echo, InputError, InputFormat, Reader, ReaderOptions, Source};
-use sudoku_batch::output::OutputOptions;
+use sudoku_batch::output::{OutputOptions, Placed};
 use sudoku_batch::pipeline::{PipelineError, logical_cpus, thread_ceiling};
 
 use sudoku_batch::output::OutputFormat;
@@ -218,12 +219,66 @@ pub fn end_of_output(
     result: Result<(), PipelineError<InputError, io::Error>>,
     finished: io::Result<()>,
     output_name: &str,
+    last: Option<(&[String], (u32, u64))>,
 ) -> Result<()> {
-    let writing = || format!("writing {output_name}");
+    // a file written at offsets was cut back to its whole records: say where they end
+    let ends = match last {
+        Some((names, (source, line))) => format!(
+            " (the output ends with the record at {}:{line})",
+            names.get(source as usize).map_or("", String::as_str)
+        ),
+        None => String::new(),
+    };
+    let writing = || format!("writing {output_name}{ends}");
     match result {
         Err(PipelineError::Read(err)) => Err(err.into()),
         Err(PipelineError::Write(err)) => Err(err).with_context(writing),
         Ok(()) => finished.with_context(writing),
+    }
+}
+
+/// Where a run's output ends: the input and line of the last record written whole. Batches
+/// written in order end where the last one handed over does; a file written by the pool ends
+/// where its whole prefix does ([`Placed::prefix`]), which after a failed write may be before
+/// batches handed over later.
+#[derive(Default)]
+pub struct OutputEnd {
+    /// The last record of the batches handed over, with the offset where each batch's bytes
+    /// end in a placed file, oldest first, until the whole prefix is known to reach them.
+    pending: std::collections::VecDeque<(u64, Option<(u32, u64)>)>,
+    /// The last record of the whole prefix (or of every batch, written in order).
+    whole: Option<(u32, u64)>,
+}
+
+impl OutputEnd {
+    /// Notes a batch handed over: its offset in a placed file (`None`: written in order), its
+    /// bytes' length and its last record.
+    pub fn add(&mut self, at: Option<u64>, len: usize, last: Option<&Record>) {
+        let last = last.map(|r| (r.source, r.line));
+        match at {
+            None => {
+                if last.is_some() {
+                    self.whole = last;
+                }
+            }
+            Some(at) => self.pending.push_back((at + len as u64, last)),
+        }
+    }
+
+    /// The last record written whole, once no write is under way (`placed`: the output's file
+    /// when written at offsets).
+    pub fn last(&mut self, placed: Option<&Placed>) -> Option<(u32, u64)> {
+        let prefix = placed.map_or(u64::MAX, Placed::prefix);
+        while let Some(&(end, last)) = self.pending.front() {
+            if end > prefix {
+                break;
+            }
+            if last.is_some() {
+                self.whole = last;
+            }
+            self.pending.pop_front();
+        }
+        self.whole
     }
 }
 

@@ -14,6 +14,7 @@ use sudoku_batch::input::{Block, Reader, Record};
 use sudoku_batch::output::{Format, Output, OutputFormat, OutputOptions};
 use sudoku_batch::pipeline::{self, Config, Steps};
 
+use super::OutputEnd;
 use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
@@ -29,6 +30,8 @@ struct Batch<A> {
     reasons: String,
     malformed: u64,
     first: bool,
+    /// Where its bytes go in a file written by the pool (`None`: written in order).
+    at: Option<u64>,
 }
 
 impl<A> Default for Batch<A> {
@@ -40,6 +43,7 @@ impl<A> Default for Batch<A> {
             reasons: String::new(),
             malformed: 0,
             first: false,
+            at: None,
         }
     }
 }
@@ -74,7 +78,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let output_name = super::output_name(out_args.output.as_deref());
     let mut reader = super::open_reader(args, signals.stop_flag())?;
     // the inputs are open: now the output may be emptied
-    let out = plan.begin()?.take(out);
+    let out = plan.begin()?.take_destination(out);
     // files are read by the threads that parse them when there are several (see
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);
@@ -82,7 +86,13 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let options = super::output_options(&reader, args, true);
     let resolved = super::record_format(out_args).resolve(reader.format());
     let format = (command.format)(&reader, &options, resolved);
-    let mut output = Output::new(out, format.as_ref());
+    let mut output = Output::to(out, format.as_ref());
+    // a file is written by the pool, each batch at its place
+    let placed = output.placed();
+    let place = |batch: &Batch<A>| match (&placed, batch.at) {
+        (Some(file), Some(at)) => file.write_at(at, &batch.out),
+        _ => Ok(()),
+    };
     let config = Config {
         batch_size: args.batch_size.get(),
         ..Config::for_threads(threads)
@@ -90,10 +100,10 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let names = &options.names;
     let (mut progress, records_read) = Progress::for_reader(args, &reader);
     let (mut records, mut malformed) = (0u64, 0u64);
-    let mut last = None;
+    let mut ends = OutputEnd::default();
     let mut batches = 0u64;
 
-    let result = pipeline::run_batches(
+    let result = pipeline::run_batches_placed(
         |batch: &mut Batch<A>| {
             batch.first = batches == 0;
             batches += 1;
@@ -108,8 +118,8 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
                 map_batch(batch, format.as_ref(), names, command.answer, &records_read);
             },
         },
-        |batch: &Batch<A>| -> io::Result<()> {
-            output.write(&batch.out)?;
+        |batch: &mut Batch<A>| -> io::Result<()> {
+            batch.at = output.place(&batch.out)?;
             if !args.pipe {
                 progress.print(&batch.reasons);
             }
@@ -117,14 +127,22 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
             progress.add(batch_records.len());
             records += batch_records.len() as u64;
             malformed += batch.malformed;
-            if let Some(r) = batch_records.last() {
-                last = Some((r.source, r.line));
-            }
+            ends.add(batch.at, batch.out.len(), batch_records.last());
             Ok(())
         },
+        placed.is_some().then_some(&place),
     );
     progress.finish();
-    super::end_of_output(result, output.finish(), &output_name)?;
+    let finished = output.finish();
+    let last = ends.last(placed.as_deref());
+    // a placed file holds whole records up to `last`, even after a failed write
+    let whole = last.filter(|_| placed.is_some());
+    super::end_of_output(
+        result,
+        finished,
+        &output_name,
+        whole.map(|l| (&names[..], l)),
+    )?;
     if !args.silent() {
         let secs = start.elapsed().as_secs_f64();
         let mut line = format!(

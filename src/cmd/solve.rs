@@ -16,6 +16,7 @@ use sudoku_batch::solver;
 use sudoku_batch::stats::Stats;
 use sudoku_batch::status::Answer;
 
+use super::OutputEnd;
 use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
@@ -34,6 +35,8 @@ struct Batch {
     stats: Stats,
     /// The first batch of the run (its first record is the output's first).
     first: bool,
+    /// Where its bytes go in a file written by the pool (`None`: written in order).
+    at: Option<u64>,
 }
 
 /// Runs `solve`; the exit code is 0, or 128 plus the number of a signal that stopped it.
@@ -54,7 +57,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
-    let (out, stats_file) = (files.take(out), stats_file.map(|s| files.take(s)));
+    let (out, stats_file) = (
+        files.take_destination(out),
+        stats_file.map(|s| files.take(s)),
+    );
     // files are read by the threads that parse them when there are several (see
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);
@@ -67,7 +73,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         cells: resolved == OutputFormat::Jsonl,
     });
     let format = output::formatter(resolved, reader.header(), &options);
-    let mut output = Output::new(out, format.as_ref());
+    let mut output = Output::to(out, format.as_ref());
+    // a file is written by the pool, each batch at its place
+    let placed = output.placed();
+    let place = |batch: &Batch| match (&placed, batch.at) {
+        (Some(file), Some(at)) => file.write_at(at, &batch.out),
+        _ => Ok(()),
+    };
     let config = Config {
         batch_size: args.input.batch_size.get(),
         ..Config::for_threads(threads)
@@ -79,11 +91,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     // solve times are shown in the records, the summary or the --stats file; when none of them
     // is, the clock is not read
     let timed = !args.no_timings || !args.input.silent() || args.stats.is_some();
-    // the input and line of the last record written, for an interrupted run's summary
-    let mut last = None;
+    // where the output ends: the input and line of the last record written whole
+    let mut ends = OutputEnd::default();
     let mut batches = 0u64;
 
-    let result = pipeline::run_batches(
+    let result = pipeline::run_batches_placed(
         |batch: &mut Batch| {
             batch.first = batches == 0;
             batches += 1;
@@ -104,22 +116,30 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
                 )
             },
         },
-        |batch: &Batch| -> io::Result<()> {
-            output.write(&batch.out)?;
+        |batch: &mut Batch| -> io::Result<()> {
+            batch.at = output.place(&batch.out)?;
             if !args.input.pipe {
                 progress.print(&batch.reasons);
             }
             let records = batch.block.records();
             progress.add(records.len());
             stats += &batch.stats;
-            if let Some(r) = records.last() {
-                last = Some((r.source, r.line));
-            }
+            ends.add(batch.at, batch.out.len(), records.last());
             Ok(())
         },
+        placed.is_some().then_some(&place),
     );
     progress.finish();
-    super::end_of_output(result, output.finish(), &output_name)?;
+    let finished = output.finish();
+    let last = ends.last(placed.as_deref());
+    // a placed file holds whole records up to `last`, even after a failed write
+    let whole = last.filter(|_| placed.is_some());
+    super::end_of_output(
+        result,
+        finished,
+        &output_name,
+        whole.map(|l| (&names[..], l)),
+    )?;
 
     let mut summary = stats.summary(start.elapsed(), threads);
     summary.interrupted = signals.interruption(last.map(|(source, line)| {

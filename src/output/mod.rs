@@ -5,6 +5,7 @@
 //! does both a record at a time, for callers that have records one by one.
 
 use std::io::{self, BufWriter, Write};
+use std::sync::Arc;
 
 use crate::input::{InputFormat, Record};
 use crate::status::Answer;
@@ -16,12 +17,14 @@ mod csv;
 mod grid;
 mod jsonl;
 mod line;
+mod placed;
 mod rows;
 
 pub use self::augment::{AugmentColumns, Augmented, augment_formatter};
 pub use self::canon::{CanonAnswer, CanonColumns, canon_formatter};
 pub use self::check::{CheckFormat, check_formatter, check_sink};
 pub use self::csv::csv_header;
+pub use self::placed::Placed;
 pub use self::rows::rows_formatter;
 
 /// Layout of the output.
@@ -155,37 +158,106 @@ pub fn sink<'a>(
     Box::new(FormatSink::new(formatter(format, header, options), out))
 }
 
+/// Where a run's output goes: a file, which may be written at offsets from every thread
+/// ([`Placed`]), or any other writer (a pipe, a terminal, a device), written in order.
+pub enum Destination<'a> {
+    /// A file (a regular one, or what a path or stdout turned out to be).
+    File(std::fs::File),
+    /// Anything else.
+    Stream(Box<dyn Write + Send + 'a>),
+}
+
 /// The output of a run formatted a batch at a time (with a [`Format`], on any thread): the
-/// header once, then each batch's bytes as they come, in order, buffered.
+/// header once, then each batch's bytes in order: buffered and written by the caller's thread,
+/// or for a [`Placed`] file given their offset ([`Output::place`]) and written by any thread.
 pub struct Output<'a> {
-    out: BufWriter<Box<dyn Write + Send + 'a>>,
+    dest: Dest<'a>,
     /// The header, until it is written.
     header: Option<Vec<u8>>,
 }
 
+enum Dest<'a> {
+    Serial(BufWriter<Box<dyn Write + Send + 'a>>),
+    Placed(Arc<Placed>),
+}
+
 impl<'a> Output<'a> {
-    /// Output to `out` for records formatted by `format`.
+    /// Output to `out` for records formatted by `format`, written in order.
     pub fn new<A>(out: Box<dyn Write + Send + 'a>, format: &dyn Format<A>) -> Output<'a> {
+        Output::with_dest(Dest::Serial(BufWriter::with_capacity(BUFFER, out)), format)
+    }
+
+    /// Output to `dest`: placed when it is a file that can be ([`Placed::new`]), else written in
+    /// order.
+    pub fn to<A>(dest: Destination<'a>, format: &dyn Format<A>) -> Output<'a> {
+        match dest {
+            Destination::File(file) => match Placed::new(file) {
+                Ok(placed) => Output::with_dest(Dest::Placed(Arc::new(placed)), format),
+                Err(file) => Output::new(Box::new(file), format),
+            },
+            Destination::Stream(out) => Output::new(out, format),
+        }
+    }
+
+    fn with_dest<A>(dest: Dest<'a>, format: &dyn Format<A>) -> Output<'a> {
         let mut header = Vec::new();
         format.header(&mut header);
         Output {
-            out: BufWriter::with_capacity(BUFFER, out),
+            dest,
             header: Some(header),
         }
     }
 
-    /// Writes a batch's bytes (the header first, before the first batch).
-    pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        if let Some(header) = self.header.take() {
-            self.out.write_all(&header)?;
+    /// The placed file, for the threads that write batches at their offsets (`None`: the output
+    /// is written in order by [`Output::place`] itself).
+    pub fn placed(&self) -> Option<Arc<Placed>> {
+        match &self.dest {
+            Dest::Placed(placed) => Some(Arc::clone(placed)),
+            Dest::Serial(_) => None,
         }
-        self.out.write_all(bytes)
     }
 
-    /// Writes the header if no batch did, and flushes.
+    /// Writes a batch's bytes (the header first, before the first batch), here and now.
+    pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if let Some(at) = self.place(bytes)? {
+            if let Dest::Placed(placed) = &self.dest {
+                placed.write_at(at, bytes)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes the next batch's bytes in output order: written now (the header first, before the
+    /// first batch) and `None`, or for a placed output their offset, where the caller writes
+    /// them ([`Placed::write_at`], from any thread).
+    pub fn place(&mut self, bytes: &[u8]) -> io::Result<Option<u64>> {
+        let header = self.header.take();
+        match &mut self.dest {
+            Dest::Serial(out) => {
+                if let Some(header) = header {
+                    out.write_all(&header)?;
+                }
+                out.write_all(bytes)?;
+                Ok(None)
+            }
+            Dest::Placed(placed) => {
+                if let Some(header) = header {
+                    placed.write_at(placed.reserve(header.len()), &header)?;
+                }
+                Ok(Some(placed.reserve(bytes.len())))
+            }
+        }
+    }
+
+    /// Writes the header if no batch did, and flushes; a placed file is cut back to its whole
+    /// prefix if anything placed was not written ([`Placed::finish`]), once no write is under
+    /// way.
     pub fn finish(&mut self) -> io::Result<()> {
         self.write(&[])?;
-        self.out.flush()
+        match &mut self.dest {
+            Dest::Serial(out) => out.flush(),
+            Dest::Placed(placed) => placed.finish().map(|_| ()),
+        }
     }
 }
 

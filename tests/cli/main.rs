@@ -13,6 +13,7 @@ mod faults;
 mod files;
 mod input;
 mod pipe;
+mod placed;
 mod signals;
 mod solve;
 mod split;

@@ -1,0 +1,219 @@
+//! Output written to a file by the pool, each batch at its offset: the same bytes as written in
+//! order, whatever the threads, the format or where the file stood; after a failed write (a file
+//! size limit standing in for a full disk) or a signal, a prefix of whole records in order, and
+//! the message says where it ends.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Seek, SeekFrom, Write};
+use std::os::unix::process::CommandExt;
+use std::process::Stdio;
+
+use crate::{Workdir, command, repo};
+
+/// A CSV of `rows` Kaggle-style rows (the sample's rows over and over).
+fn many_rows(dir: &Workdir, rows: usize) -> std::path::PathBuf {
+    let text = fs::read_to_string(repo("data/kaggle_200.csv")).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let body: Vec<&str> = lines.collect();
+    let mut out = format!("{header}\n");
+    for i in 0..rows {
+        out.push_str(body[i % body.len()]);
+        out.push('\n');
+    }
+    dir.write("many.csv", out)
+}
+
+/// `args` run to completion, stdout piped: the bytes written in order.
+fn piped(args: &[&str]) -> Vec<u8> {
+    let out = command(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}");
+    out.stdout
+}
+
+#[test]
+fn a_file_written_by_the_pool_holds_what_a_pipe_gets_in_every_format() {
+    let dir = Workdir::new();
+    let input = many_rows(&dir, 9000);
+    let input = input.to_str().unwrap();
+    for (cmd, format) in [
+        ("solve", "csv"),
+        ("solve", "jsonl"),
+        ("solve", "line"),
+        ("solve", "grid"),
+        ("check", "jsonl"),
+        ("check", "csv"),
+        ("canon", "csv"),
+    ] {
+        let mut base = vec![cmd, "-q", "-O", format, "--batch-size", "100", input];
+        if cmd == "solve" {
+            base.push("--no-timings");
+        }
+        let want = piped(&[&base[..], &["-j1"]].concat());
+        for threads in ["-j1", "-j2", "-j3"] {
+            let path = dir.path("out");
+            let out = command(&[&base[..], &[threads, "-o", path.to_str().unwrap()]].concat())
+                .output()
+                .unwrap();
+            assert!(matches!(out.status.code(), Some(0 | 1)), "{cmd} {format}");
+            assert!(
+                fs::read(&path).unwrap() == want,
+                "{cmd} -O {format} {threads}"
+            );
+            // stdout redirected to a file is a file too
+            let file = File::create(&path).unwrap();
+            command(&[&base[..], &[threads]].concat())
+                .stdout(file)
+                .status()
+                .unwrap();
+            assert!(
+                fs::read(&path).unwrap() == want,
+                "{cmd} -O {format} {threads} >"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_file_handed_over_mid_way_or_for_appending_keeps_what_it_held() {
+    let dir = Workdir::new();
+    let input = many_rows(&dir, 3000);
+    let input = input.to_str().unwrap();
+    let args = [
+        "solve",
+        "-q",
+        "-j2",
+        "--batch-size",
+        "64",
+        "--no-timings",
+        input,
+    ];
+    let want = piped(&args);
+    // `{ echo header; solve; echo after; } > f`: one open file, its offset shared
+    let path = dir.path("shared.txt");
+    let mut file = File::create(&path).unwrap();
+    file.write_all(b"before\n").unwrap();
+    let status = command(&args)
+        .stdout(file.try_clone().unwrap())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    file.write_all(b"after\n").unwrap();
+    let mut expected = b"before\n".to_vec();
+    expected.extend_from_slice(&want);
+    expected.extend_from_slice(b"after\n");
+    assert!(fs::read(&path).unwrap() == expected, "shared offset");
+    // `>>`: appended after what the file held
+    let path = dir.path("append.txt");
+    fs::write(&path, "old\n").unwrap();
+    let appended = OpenOptions::new().append(true).open(&path).unwrap();
+    command(&args).stdout(appended).status().unwrap();
+    let mut expected = b"old\n".to_vec();
+    expected.extend_from_slice(&want);
+    assert!(fs::read(&path).unwrap() == expected, ">>");
+    // `1<> f` at the start of a longer file: written over in order, the rest left
+    let path = dir.path("over.txt");
+    let long = vec![b'x'; want.len() + 10];
+    fs::write(&path, &long).unwrap();
+    let mut over = OpenOptions::new().write(true).open(&path).unwrap();
+    over.seek(SeekFrom::Start(0)).unwrap();
+    command(&args).stdout(over).status().unwrap();
+    let got = fs::read(&path).unwrap();
+    assert!(got[..want.len()] == want[..] && got[want.len()..] == long[want.len()..]);
+}
+
+/// Asserts that `cut` is a proper prefix of `full` made of whole lines.
+fn assert_whole_prefix(full: &[u8], cut: &[u8]) {
+    assert!(cut.len() < full.len(), "the limit stopped nothing");
+    assert!(full.starts_with(cut), "not a prefix of the whole output");
+    assert!(cut.is_empty() || cut.ends_with(b"\n"), "a torn record");
+}
+
+#[test]
+fn a_write_that_fails_leaves_a_prefix_of_whole_records_and_says_where() {
+    let dir = Workdir::new();
+    let input = many_rows(&dir, 20_000);
+    let input = input.to_str().unwrap();
+    for format in ["csv", "line", "jsonl"] {
+        let args = [
+            "solve",
+            "-q",
+            "-j2",
+            "--batch-size",
+            "100",
+            "--no-timings",
+            "-O",
+            format,
+            input,
+        ];
+        let full = piped(&args);
+        // a file size limit: writes past it fail (EFBIG), as on a full disk
+        let limit = (full.len() / 3) as u64 + 7;
+        let path = dir.path("cut.out");
+        let mut cmd = command(&args);
+        cmd.args(["-o", path.to_str().unwrap()]);
+        // SAFETY: only async-signal-safe calls (signal, setrlimit) between fork and exec
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                let rl = libc::rlimit {
+                    rlim_cur: limit,
+                    rlim_max: limit,
+                };
+                libc::setrlimit(libc::RLIMIT_FSIZE, &rl);
+                Ok(())
+            });
+        }
+        let out = cmd.stderr(Stdio::piped()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{format}: {stderr}");
+        let cut = fs::read(&path).unwrap();
+        assert_whole_prefix(&full, &cut);
+        // the message names the last record the file holds
+        let lines = cut.iter().filter(|&&b| b == b'\n').count() as u64;
+        let records = match format {
+            "csv" => lines.saturating_sub(1),
+            _ => lines,
+        };
+        let ends = format!("the output ends with the record at {input}:{}", records + 1);
+        assert!(
+            stderr.contains(&ends),
+            "{format}: want {ends:?} in {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_signal_leaves_a_file_of_whole_records_up_to_where_the_summary_says() {
+    let dir = Workdir::new();
+    let text = fs::read_to_string(repo("data/hardest_300.txt")).unwrap();
+    let input = dir.write("big.txt", text.repeat(60));
+    let input = input.to_str().unwrap();
+    let args = ["solve", "-j2", "--batch-size", "64", "--no-timings", input];
+    let full = piped(&[&args[..], &["-q"]].concat());
+    let path = dir.path("out.txt");
+    let mut stopped = 0;
+    for wait in [40, 120] {
+        let mut child = command(&args)
+            .args(["-o", path.to_str().unwrap()])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        crate::signals::wait_for_handler(&child, libc::SIGINT);
+        std::thread::sleep(std::time::Duration::from_millis(wait));
+        crate::signals::send(&child, libc::SIGINT);
+        let stderr = crate::read_all(child.stderr.take());
+        let status = child.wait().unwrap();
+        let cut = fs::read(&path).unwrap();
+        if cut.len() == full.len() {
+            continue; // finished before the signal
+        }
+        stopped += 1;
+        assert_eq!(status.code(), Some(130), "{stderr}");
+        assert_whole_prefix(&full, &cut);
+        let records = cut.iter().filter(|&&b| b == b'\n').count();
+        let ends = format!("the output ends with the record at {input}:{records}");
+        assert!(stderr.contains(&ends), "want {ends:?} in {stderr}");
+    }
+    assert!(stopped > 0, "no run was stopped mid-way");
+}
