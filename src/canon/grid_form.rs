@@ -13,17 +13,22 @@
 //!   and the column order. Write `a`, `b`, `c` for its rows in order and `σ(x)` for the column where
 //!   row `a` holds the digit row `b` holds at column `x`; at position `j` the second row then reads
 //!   one more than the position of column `σ(col[j])`. Reading position by position, the smallest
-//!   second row puts each column met as an image at the first free position of its stack (giving
-//!   the stack the next free slot if it has none), and only the columns of a position not yet
-//!   filled are a choice: at most 3 stacks x 3 columns x 2 choices for each of the 36
-//!   (orientation, band, `a`, `b`) pairs, most cut at their first positions by the smallest rows
-//!   found so far. Every column order giving the smallest first two rows, ties broken by the third,
-//!   is kept.
+//!   second row puts each column met as an image at the first free position of its stack, the
+//!   stack of the first image second. A box holds each digit once, so `σ` sends the columns of a
+//!   stack to the other two: all three to one of them (a *pure* band: the second row starts
+//!   `456`), or two to one and one to the other (*mixed*: `457` at best, with those two first, in
+//!   either order). So the order of the first stack's columns is the only choice (6 orders in a
+//!   pure band, 2 in a mixed one): after it every position is forced, each either an image or the
+//!   one column left of its stack. That is 36 (orientation, band, `a`, `b`) pairs x 3 first
+//!   stacks x 2 or 6 orders, most cut at their fourth position by the smallest rows found so far;
+//!   every column order giving the smallest second row, ties broken by the third, is kept.
 //! - Below the top band everything is forced: the columns and labels are fixed, the rows of a band
 //!   start with distinct digits (a column holds each digit once), so the smallest rows come in the
 //!   order of their first digits, and the band whose smallest first digit is smaller goes second.
 //!
 //! So the form is the smallest of the grids the kept top bands give, each read once.
+
+use std::cmp::Ordering;
 
 use crate::grid::CELLS;
 
@@ -81,7 +86,6 @@ pub(super) fn grid_minlex(lines: &Lines) -> Option<GridForm> {
             tau: [0; 9],
             orient: 0,
             rows: [0; 3],
-            row2: [0; 9],
             best: [[NONE; 9]; 2],
             tops: &mut tops,
         };
@@ -144,8 +148,6 @@ struct TopSearch<'a> {
     orient: u8,
     /// The rows `a`, `b`, `c` being searched.
     rows: [u8; 3],
-    /// The second row being built, as positions (value - 1).
-    row2: [u8; 9],
     /// The smallest second and third rows so far, as positions.
     best: [[u8; 9]; 2],
     /// The top bands that give `best`.
@@ -188,163 +190,104 @@ impl TopSearch<'_> {
                     } else {
                         0
                     };
-                    let (x, y) = (cols[(odd + 1) % 3], cols[(odd + 2) % 3]);
-                    self.start([x, y, cols[odd]]);
-                    self.start([y, x, cols[odd]]);
+                    let (x, y, z) = (cols[(odd + 1) % 3], cols[(odd + 2) % 3], cols[odd]);
+                    for (x, y) in [(x, y), (y, x)] {
+                        // the value at position 3, told before any placing (most starts stop
+                        // there): where the image of x's image stands, x, y and z at 0, 1 and 2;
+                        // else in the third stack, whose first position z's image took
+                        let back = self.sigma[usize::from(self.sigma[usize::from(x)])];
+                        let value = [0, 1, 2]
+                            .into_iter()
+                            .find(|&i| [x, y, z][i] == back)
+                            .unwrap_or(7) as u8;
+                        if value <= self.best[0][3] {
+                            self.start([x, y, z]);
+                        }
+                    }
                 }
             }
         }
     }
 
-    /// Searches the column orders that start with `first` (the first stack's columns in order).
+    /// Reads the top band whose column order starts with `first` (the first stack's columns in
+    /// order), and keeps it if its rows are no larger than `best`.
     fn start(&mut self, first: [u8; 3]) {
-        let mut order = Order::NEW;
-        for col in first {
-            order.place(col);
-        }
-        // the first three values are those of every start of this kind: no need to compare them
-        for j in 0..3 {
-            self.row2[j] = order.place_image(&self.sigma, j);
-        }
-        self.walk(3, order, false);
-    }
-
-    /// Builds the second row from position `j` (whose column is placed) on, in every column order
-    /// that `order` allows and that can still give rows no larger than `best` (`smaller`: the
-    /// positions before `j` are already smaller). True when `best` was replaced: the caller's
-    /// later choices then compare with the new one, which shares their prefix.
-    fn walk(&mut self, mut j: usize, mut order: Order, mut smaller: bool) -> bool {
-        loop {
-            let value = order.place_image(&self.sigma, j);
-            if !smaller {
-                if value > self.best[0][j] {
-                    return false;
-                }
-                smaller = value < self.best[0][j];
-            }
-            self.row2[j] = value;
-            j += 1;
-            if j == 9 {
-                return self.leaf(&order, smaller);
-            }
-            if order.col_at[j] != NONE {
-                continue;
-            }
-            // position j is the first free one of its slot: any column not placed yet of the
-            // slot's stack (or of the stacks without a slot when it has none) may go there
-            let mut free = order.free_at(j);
-            if free & (free - 1) == 0 {
-                order.place(free.trailing_zeros() as u8);
-                continue;
-            }
-            let mut improved = false;
-            while free != 0 {
-                let col = free.trailing_zeros() as u8;
-                free &= free - 1;
-                let mut next = order;
-                next.place(col);
-                if self.walk(j, next, smaller) {
-                    improved = true;
-                    smaller = false;
-                }
-            }
-            return improved;
-        }
-    }
-
-    /// A complete column order: keeps its top band if its rows are no larger than `best`.
-    fn leaf(&mut self, order: &Order, mut smaller: bool) -> bool {
-        let row3 = order
-            .col_at
-            .map(|col| order.pos[usize::from(self.tau[usize::from(col)])]);
-        if !smaller {
+        let Some((row2, row3, cols)) = self.read(first) else {
+            return;
+        };
+        if row2 == self.best[0] {
             match row3.cmp(&self.best[1]) {
-                std::cmp::Ordering::Greater => return false,
-                std::cmp::Ordering::Less => smaller = true,
-                std::cmp::Ordering::Equal => {}
+                Ordering::Greater => return,
+                Ordering::Less => self.tops.clear(),
+                Ordering::Equal => {}
             }
-        }
-        if smaller {
-            self.best = [self.row2, row3];
+        } else {
             self.tops.clear();
         }
+        self.best = [row2, row3];
         self.tops.push(Top {
             orient: self.orient,
             rows: self.rows,
-            cols: order.col_at,
+            cols,
         });
-        smaller
     }
-}
 
-/// A column order being built: positions fill from the left within each slot (a stack's three
-/// positions), and slots are given stacks in order.
-#[derive(Debug, Clone, Copy)]
-struct Order {
-    /// Source column at each position.
-    col_at: [u8; 9],
-    /// Position of each source column.
-    pos: [u8; 9],
-    /// Stack at each slot.
-    stack_at: [u8; 3],
-    /// Slot of each stack.
-    slot_of: [u8; 3],
-    /// Positions filled in each slot.
-    filled: [u8; 3],
-    /// Slots given a stack.
-    slots: u8,
-}
-
-impl Order {
-    /// Nothing placed.
-    const NEW: Order = Order {
-        col_at: [NONE; 9],
-        pos: [NONE; 9],
-        stack_at: [NONE; 3],
-        slot_of: [NONE; 3],
-        filled: [0; 3],
-        slots: 0,
-    };
-
-    /// Places column `col` at the first free position of its stack's slot, giving the stack the
-    /// next slot if it has none; returns the position.
-    fn place(&mut self, col: u8) -> u8 {
-        let stack = usize::from(col / 3);
-        let mut slot = self.slot_of[stack];
-        if slot == NONE {
-            slot = self.slots;
-            self.slots += 1;
-            self.slot_of[stack] = slot;
-            self.stack_at[usize::from(slot)] = stack as u8;
+    /// The second and third rows (as positions) and the column order of the top band whose
+    /// column order starts with `first`; `None` as soon as the second row is larger than
+    /// `best`'s.
+    ///
+    /// From the first stack on, every position is forced (the module documentation): each column
+    /// met as an image goes to the first free position of its stack, the stack of the first
+    /// column's image being second and the other third; a position still free when reached (the
+    /// third of the second stack, the third of the third) has one column of its stack left.
+    fn read(&self, first: [u8; 3]) -> Option<([u8; 9], [u8; 9], [u8; 9])> {
+        let stack = first[0] / 3;
+        let second = self.sigma[usize::from(first[0])] / 3;
+        let stack_at = [stack, second, 3 - stack - second];
+        let mut slot_of = [0u8; 3];
+        for (slot, &s) in stack_at.iter().enumerate() {
+            slot_of[usize::from(s)] = slot as u8;
         }
-        let p = slot * 3 + self.filled[usize::from(slot)];
-        self.filled[usize::from(slot)] += 1;
-        self.col_at[usize::from(p)] = col;
-        self.pos[usize::from(col)] = p;
-        p
-    }
-
-    /// The position of the image (under `sigma`) of the column at position `j`, the image
-    /// placed first if it was not.
-    fn place_image(&mut self, sigma: &[u8; 9], j: usize) -> u8 {
-        let image = sigma[usize::from(self.col_at[j])];
-        match self.pos[usize::from(image)] {
-            NONE => self.place(image),
-            p => p,
+        let mut col_at = [NONE; 9];
+        let mut pos = [NONE; 9];
+        for (p, &col) in first.iter().enumerate() {
+            col_at[p] = col;
+            pos[usize::from(col)] = p as u8;
         }
-    }
-
-    /// The columns (a bit each) that may go to position `j`, the first free one of its slot:
-    /// those not placed of the slot's stack, or of every stack without a slot if it has none.
-    fn free_at(&self, j: usize) -> u16 {
-        let stacks = match self.stack_at[j / 3] {
-            NONE => (0..3).fold(0u16, |m, s| m | (u16::from(self.slot_of[s] == NONE) << s)),
-            stack => 1 << stack,
-        };
-        (0..9).fold(0, |free, col| {
-            let open = stacks & (1 << (col / 3)) != 0 && self.pos[col] == NONE;
-            free | (u16::from(open) << col)
-        })
+        // the next free position of each slot
+        let mut free = [3u8, 3, 6];
+        let mut row2 = [0u8; 9];
+        let mut smaller = false;
+        for j in 0..9 {
+            if col_at[j] == NONE {
+                let base = stack_at[j / 3] * 3;
+                let col = (base..base + 3)
+                    .find(|&c| pos[usize::from(c)] == NONE)
+                    .unwrap_or(base);
+                col_at[j] = col;
+                pos[usize::from(col)] = j as u8;
+                free[j / 3] += 1;
+            }
+            let image = self.sigma[usize::from(col_at[j])];
+            let mut value = pos[usize::from(image)];
+            if value == NONE {
+                let slot = usize::from(slot_of[usize::from(image / 3)]);
+                value = free[slot];
+                free[slot] += 1;
+                pos[usize::from(image)] = value;
+                col_at[usize::from(value)] = image;
+            }
+            if !smaller {
+                let best = self.best[0][j];
+                if value > best {
+                    return None;
+                }
+                smaller = value < best;
+            }
+            row2[j] = value;
+        }
+        let row3 = col_at.map(|col| pos[usize::from(self.tau[usize::from(col)])]);
+        Some((row2, row3, col_at))
     }
 }
 
