@@ -82,11 +82,11 @@ pub(super) fn grid_minlex(lines: &Lines) -> Option<GridForm> {
         let mut tops = tops.borrow_mut();
         tops.clear();
         let mut search = TopSearch {
-            sigma: [0; 9],
-            tau: [0; 9],
+            sigma: [0; 16],
+            tau: [0; 16],
             orient: 0,
             rows: [0; 3],
-            best: [[NONE; 9]; 2],
+            best: (u64::MAX, u64::MAX),
             tops: &mut tops,
         };
         for (orient, grid) in lines.grid.iter().enumerate() {
@@ -107,11 +107,27 @@ pub(super) fn grid_minlex(lines: &Lines) -> Option<GridForm> {
         for (i, value) in form.cells[..9].iter_mut().enumerate() {
             *value = i as u8 + 1;
         }
-        for (cell, &p) in form.cells[9..27].iter_mut().zip(search.best.as_flattened()) {
-            *cell = p + 1;
+        for (i, cell) in form.cells[9..27].iter_mut().enumerate() {
+            let row = if i < 9 { search.best.0 } else { search.best.1 };
+            *cell = ((row >> (4 * (8 - i % 9))) & 15) as u8 + 1;
         }
+        // A top that reads the whole grid as the best one so far, from another group (rows `a`
+        // and `b`), shows an automorphism mapping its group's placements onto the best one's,
+        // with the same grids: the best one's group was read to its end (the best comes from
+        // an earlier group), so the rest of this group gives nothing new and is passed over.
+        // A grid with many automorphisms reads its first group and one top of each other group
+        // instead of every top (the 648-automorphism grid: 53 tops of 648).
+        let group = |top: &Top| (top.orient, top.rows[0], top.rows[1]);
+        let (mut best_group, mut passed) = (None, None);
         for top in tops.iter() {
-            below_the_top(&lines.grid[usize::from(top.orient)], top, &mut form);
+            if passed == Some(group(top)) {
+                continue;
+            }
+            match below_the_top(&lines.grid[usize::from(top.orient)], top, &mut form) {
+                Ordering::Less => best_group = Some(group(top)),
+                Ordering::Equal if best_group != Some(group(top)) => passed = Some(group(top)),
+                _ => {}
+            }
         }
         form
     }))
@@ -137,19 +153,29 @@ fn is_pure(a: &Line, b: &Line) -> bool {
     first == stack_of(b[1]) && first == stack_of(b[2])
 }
 
+/// A map of columns (or positions) 0..9 to columns (or positions), indexed by a value masked to
+/// four bits: no bounds to check on the hot path.
+type Map = [u8; 16];
+
+/// `map[i]`.
+fn at(map: &Map, i: u8) -> u8 {
+    map[usize::from(i & 15)]
+}
+
 /// The search for the smallest top bands.
 struct TopSearch<'a> {
     /// For the pair (`a`, `b`) being searched: the column where row `a` holds the digit row `b`
     /// holds at each column.
-    sigma: [u8; 9],
+    sigma: Map,
     /// The same for row `c`.
-    tau: [u8; 9],
+    tau: Map,
     /// The orientation being searched.
     orient: u8,
     /// The rows `a`, `b`, `c` being searched.
     rows: [u8; 3],
-    /// The smallest second and third rows so far, as positions.
-    best: [[u8; 9]; 2],
+    /// The smallest second and third rows so far, as positions (value - 1), 4 bits each, the first
+    /// highest: rows compare as numbers.
+    best: (u64, u64),
     /// The top bands that give `best`.
     tops: &'a mut Vec<Top>,
 }
@@ -158,10 +184,17 @@ impl TopSearch<'_> {
     /// Searches the top bands with row `a` of `grid` first (its band pure when `pure`): each
     /// other row of its band second, each stack first.
     fn pairs_with(&mut self, grid: &[Line; 9], a: usize, pure: bool) {
-        let mut column_of = [0u8; 10];
+        let mut column_of = [0u8; 16];
         for (col, &d) in grid[a].iter().enumerate() {
-            column_of[usize::from(d)] = col as u8;
+            column_of[usize::from(d & 15)] = col as u8;
         }
+        let through = |line: &Line| {
+            let mut map = [0u8; 16];
+            for (m, &d) in map.iter_mut().zip(line) {
+                *m = at(&column_of, d);
+            }
+            map
+        };
         let band = a / 3 * 3;
         for b in band..band + 3 {
             if b == a {
@@ -169,20 +202,22 @@ impl TopSearch<'_> {
             }
             let c = band + band + band + 3 - a - b;
             self.rows = [a as u8, b as u8, c as u8];
-            self.sigma = grid[b].map(|d| column_of[usize::from(d)]);
-            self.tau = grid[c].map(|d| column_of[usize::from(d)]);
+            self.sigma = through(&grid[b]);
+            self.tau = through(&grid[c]);
             for stack in 0..3u8 {
                 let cols = [0, 1, 2].map(|i| stack * 3 + i);
                 if pure {
                     // the three images go to one stack, in the order of the first stack's
                     // columns: every order of them gives 456
                     for perm in &PERMS3 {
-                        self.start(perm.map(|i| cols[usize::from(i)]));
+                        let [x, y, z] = perm.map(|i| cols[usize::from(i)]);
+                        let cols = self.pure_order(x, y, z);
+                        self.keep(&cols);
                     }
                 } else {
                     // two images go to one stack and one to another: the two first (either
                     // order) give 457, any other order more
-                    let to = cols.map(|c| self.sigma[usize::from(c)] / 3);
+                    let to = cols.map(|c| at(&self.sigma, c) / 3);
                     let odd = if to[0] == to[1] {
                         2
                     } else if to[0] == to[2] {
@@ -195,13 +230,11 @@ impl TopSearch<'_> {
                         // the value at position 3, told before any placing (most starts stop
                         // there): where the image of x's image stands, x, y and z at 0, 1 and 2;
                         // else in the third stack, whose first position z's image took
-                        let back = self.sigma[usize::from(self.sigma[usize::from(x)])];
-                        let value = [0, 1, 2]
-                            .into_iter()
-                            .find(|&i| [x, y, z][i] == back)
-                            .unwrap_or(7) as u8;
-                        if value <= self.best[0][3] {
-                            self.start([x, y, z]);
+                        let back = at(&self.sigma, at(&self.sigma, x));
+                        let value = [x, y, z].iter().position(|&c| c == back).unwrap_or(7);
+                        if value as u64 <= (self.best.0 >> 20) & 15 {
+                            let cols = self.mixed_order(x, y, z);
+                            self.keep(&cols);
                         }
                     }
                 }
@@ -209,92 +242,76 @@ impl TopSearch<'_> {
         }
     }
 
-    /// Reads the top band whose column order starts with `first` (the first stack's columns in
-    /// order), and keeps it if its rows are no larger than `best`.
-    fn start(&mut self, first: [u8; 3]) {
-        let Some((row2, row3, cols)) = self.read(first) else {
-            return;
-        };
-        if row2 == self.best[0] {
-            match row3.cmp(&self.best[1]) {
-                Ordering::Greater => return,
-                Ordering::Less => self.tops.clear(),
-                Ordering::Equal => {}
+    /// The column order of a pure band that starts `x`, `y`, `z`: their images next, in that
+    /// order, then the images of those.
+    fn pure_order(&self, x: u8, y: u8, z: u8) -> [u8; 9] {
+        let s = |c| at(&self.sigma, c);
+        [x, y, z, s(x), s(y), s(z), s(s(x)), s(s(y)), s(s(z))]
+    }
+
+    /// The column order of a mixed band that starts `x`, `y`, `z` (the images of `x` and `y` in
+    /// one stack, of `z` in the other): the second stack's columns are the images of `x` and `y`
+    /// and the one left; the third stack's, the image of `z`, then the images of the second
+    /// stack's columns that fall there, in order, then the one left, if any.
+    fn mixed_order(&self, x: u8, y: u8, z: u8) -> [u8; 9] {
+        let s = |c| at(&self.sigma, c);
+        // the column of a stack that is neither `p` nor `q`
+        let third = |p: u8, q: u8| p / 3 * 3 + 3 - p % 3 - q % 3;
+        let (t0, t1) = (s(x), s(y));
+        let t2 = third(t0, t1);
+        let u0 = s(z);
+        let mut cols = [x, y, z, t0, t1, t2, u0, 0, 0];
+        let mut next = 7;
+        for t in [t0, t1, t2] {
+            if s(t) / 3 == u0 / 3 {
+                cols[next] = s(t);
+                next += 1;
             }
-        } else {
-            self.tops.clear();
         }
-        self.best = [row2, row3];
+        if next == 8 {
+            cols[8] = third(u0, cols[7]);
+        }
+        cols
+    }
+
+    /// Reads the top band with column order `cols` and keeps it if its rows are no larger than
+    /// `best`.
+    fn keep(&mut self, cols: &[u8; 9]) {
+        let mut pos = [0u8; 16];
+        for (p, &col) in cols.iter().enumerate() {
+            pos[usize::from(col & 15)] = p as u8;
+        }
+        let read = |map: &Map| {
+            cols.iter().fold(0u64, |key, &col| {
+                (key << 4) | u64::from(at(&pos, at(map, col)))
+            })
+        };
+        let row2 = read(&self.sigma);
+        if row2 > self.best.0 {
+            return;
+        }
+        let row3 = read(&self.tau);
+        let rows = (row2, row3);
+        match rows.cmp(&self.best) {
+            Ordering::Greater => return,
+            Ordering::Less => {
+                self.best = rows;
+                self.tops.clear();
+            }
+            Ordering::Equal => {}
+        }
         self.tops.push(Top {
             orient: self.orient,
             rows: self.rows,
-            cols,
+            cols: *cols,
         });
-    }
-
-    /// The second and third rows (as positions) and the column order of the top band whose
-    /// column order starts with `first`; `None` as soon as the second row is larger than
-    /// `best`'s.
-    ///
-    /// From the first stack on, every position is forced (the module documentation): each column
-    /// met as an image goes to the first free position of its stack, the stack of the first
-    /// column's image being second and the other third; a position still free when reached (the
-    /// third of the second stack, the third of the third) has one column of its stack left.
-    fn read(&self, first: [u8; 3]) -> Option<([u8; 9], [u8; 9], [u8; 9])> {
-        let stack = first[0] / 3;
-        let second = self.sigma[usize::from(first[0])] / 3;
-        let stack_at = [stack, second, 3 - stack - second];
-        let mut slot_of = [0u8; 3];
-        for (slot, &s) in stack_at.iter().enumerate() {
-            slot_of[usize::from(s)] = slot as u8;
-        }
-        let mut col_at = [NONE; 9];
-        let mut pos = [NONE; 9];
-        for (p, &col) in first.iter().enumerate() {
-            col_at[p] = col;
-            pos[usize::from(col)] = p as u8;
-        }
-        // the next free position of each slot
-        let mut free = [3u8, 3, 6];
-        let mut row2 = [0u8; 9];
-        let mut smaller = false;
-        for j in 0..9 {
-            if col_at[j] == NONE {
-                let base = stack_at[j / 3] * 3;
-                let col = (base..base + 3)
-                    .find(|&c| pos[usize::from(c)] == NONE)
-                    .unwrap_or(base);
-                col_at[j] = col;
-                pos[usize::from(col)] = j as u8;
-                free[j / 3] += 1;
-            }
-            let image = self.sigma[usize::from(col_at[j])];
-            let mut value = pos[usize::from(image)];
-            if value == NONE {
-                let slot = usize::from(slot_of[usize::from(image / 3)]);
-                value = free[slot];
-                free[slot] += 1;
-                pos[usize::from(image)] = value;
-                col_at[usize::from(value)] = image;
-            }
-            if !smaller {
-                let best = self.best[0][j];
-                if value > best {
-                    return None;
-                }
-                smaller = value < best;
-            }
-            row2[j] = value;
-        }
-        let row3 = col_at.map(|col| pos[usize::from(self.tau[usize::from(col)])]);
-        Some((row2, row3, col_at))
     }
 }
 
 /// Reads the grid below a top band (its other two bands in the order and row order that give the
 /// smallest rows, see the module documentation) into `form` when the whole grid is smaller than
-/// `form`'s (whose top band is the same).
-fn below_the_top(grid: &[Line; 9], top: &Top, form: &mut GridForm) {
+/// `form`'s (whose top band is the same); tells how it compared.
+fn below_the_top(grid: &[Line; 9], top: &Top, form: &mut GridForm) -> Ordering {
     let mut labels = [0u8; 10];
     for (j, &col) in top.cols.iter().enumerate() {
         labels[usize::from(grid[usize::from(top.rows[0])][usize::from(col)])] = j as u8 + 1;
@@ -336,18 +353,20 @@ fn below_the_top(grid: &[Line; 9], top: &Top, form: &mut GridForm) {
             if !smaller {
                 let best = form.cells[27 + at];
                 if value > best {
-                    return;
+                    return Ordering::Greater;
                 }
                 smaller = value < best;
             }
             read[at] = value;
         }
     }
-    if smaller {
-        form.cells[27..].copy_from_slice(&read);
-        form.orient = top.orient;
-        form.rows = rows;
-        form.cols = top.cols;
-        form.labels = labels;
+    if !smaller {
+        return Ordering::Equal;
     }
+    form.cells[27..].copy_from_slice(&read);
+    form.orient = top.orient;
+    form.rows = rows;
+    form.cols = top.cols;
+    form.labels = labels;
+    Ordering::Less
 }
