@@ -406,16 +406,11 @@ impl Lines {
     }
 }
 
-/// The givens of each row (`[0]`) and each column (`[1]`), a bit per cell: eight cells at a time
-/// through a 64-bit word (a third of the instructions of a test a cell, callgrind).
-fn givens_masks(cells: &[u8; CELLS]) -> [[u16; 9]; 2] {
-    masks_of(given_bits(cells))
-}
-
 /// Every cell's bit of [`given_bits`].
 const ALL_CELLS: u128 = (1 << CELLS) - 1;
 
-/// Bit `9r + c` set when cell (r, c) holds a given.
+/// Bit `9r + c` set when cell (r, c) holds a given: eight cells at a time through a 64-bit word
+/// (with [`masks_of`], a third of the instructions of a test a cell, callgrind).
 fn given_bits(cells: &[u8; CELLS]) -> u128 {
     let mut given = 0u128;
     for (k, chunk) in cells.chunks(8).enumerate() {
@@ -430,7 +425,8 @@ fn given_bits(cells: &[u8; CELLS]) -> u128 {
     given
 }
 
-/// [`givens_masks`] of the bits [`given_bits`] gives.
+/// The givens of each row (`[0]`) and each column (`[1]`), a bit per cell, from the bits
+/// [`given_bits`] gives.
 fn masks_of(given: u128) -> [[u16; 9]; 2] {
     // a column's bits are 9 apart; times the sum of 2^(72 - 8k) each lands at bit 72 + row, and
     // no two products share a bit, so nothing carries

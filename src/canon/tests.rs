@@ -323,7 +323,11 @@ fn givens_masks_are_those_of_a_test_a_cell() {
         }
     }
     for cells in &grids {
-        assert_eq!(givens_masks(cells), masks_by_cell(cells), "{cells:?}");
+        assert_eq!(
+            masks_of(given_bits(cells)),
+            masks_by_cell(cells),
+            "{cells:?}"
+        );
     }
 }
 
