@@ -522,6 +522,34 @@ fn latin_squares_that_are_no_sudoku_take_the_general_search() {
     assert_eq!(canonical(&moved).transform.apply(&moved), minlex(&moved));
 }
 
+#[test]
+fn grid_invariants_hold_for_transforms_and_tell_most_grids_apart() {
+    let mut rng = Rng::new(1);
+    let grids = solution_grids(&mut rng, 60);
+    for g in &grids {
+        for _ in 0..10 {
+            let moved = Transform::random(&mut rng).apply(g);
+            assert_eq!(invariant(&moved), invariant(g), "{g:?} moved to {moved:?}");
+        }
+    }
+    // every full grid had one value when only counts of givens described it
+    let forms: std::collections::HashSet<Grid> = grids.iter().map(minlex).collect();
+    let invariants: std::collections::HashSet<u64> = grids.iter().map(invariant).collect();
+    assert!(invariants.len() <= forms.len(), "not an invariant");
+    assert!(
+        invariants.len() * 10 >= forms.len() * 9,
+        "{} invariants for {} classes",
+        invariants.len(),
+        forms.len()
+    );
+    // a full grid with a digit repeated in a row keeps the count-based value, still invariant
+    let mut cells = *grids[0].cells();
+    cells[1] = cells[0];
+    let broken = Grid::from_values(cells).unwrap();
+    let moved = Transform::random(&mut rng).apply(&broken);
+    assert_eq!(invariant(&moved), invariant(&broken));
+}
+
 /// Opt-in: the listed automorphism counts, by trying every placement of each grid.
 #[test]
 #[ignore = "3,359,232 placements a grid; run with --release"]
