@@ -510,7 +510,7 @@ fn isomorphic_grids_share_a_form_and_others_do_not() {
 }
 
 #[test]
-fn latin_squares_that_are_no_sudoku_take_the_general_search() {
+fn latin_squares_that_are_no_sudoku_get_their_exact_form() {
     // every row and column holds each digit once but the boxes do not: the grid route does not
     // apply, the general search does, and agrees with trying every placement
     let cells: Vec<u8> = (0..CELLS)
