@@ -14,6 +14,7 @@
 
 pub mod board;
 pub mod bug;
+pub mod chains;
 pub mod exclusion;
 pub mod fish;
 pub mod hint;
@@ -182,6 +183,10 @@ const PRODUCERS: &[Producer] = &[
     Producer {
         least: 6.2,
         find: |b, s| exclusion::aligned_exclusion(b, 2, s),
+    },
+    Producer {
+        least: 6.5,
+        find: chains::chains_and_cycles,
     },
     Producer {
         least: 7.5,
