@@ -17,6 +17,7 @@ pub mod bug;
 pub mod chains;
 pub mod exclusion;
 pub mod fish;
+pub mod forcing;
 pub mod hint;
 pub mod intersections;
 pub mod singles;
@@ -191,6 +192,22 @@ const PRODUCERS: &[Producer] = &[
     Producer {
         least: 7.5,
         find: |b, s| exclusion::aligned_exclusion(b, 3, s),
+    },
+    Producer {
+        least: 7.5,
+        find: |b, s| forcing::forcing_chains(b, forcing::Mode::NISHIO, s),
+    },
+    Producer {
+        least: 8.0,
+        find: |b, s| forcing::forcing_chains(b, forcing::Mode::MULTIPLE, s),
+    },
+    Producer {
+        least: 8.5,
+        find: |b, s| forcing::forcing_chains(b, forcing::Mode::DYNAMIC, s),
+    },
+    Producer {
+        least: 9.0,
+        find: |b, s| forcing::forcing_chains(b, forcing::Mode::DYNAMIC_PLUS, s),
     },
 ];
 

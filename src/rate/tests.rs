@@ -105,8 +105,9 @@ fn fixtures() -> Vec<(String, String, [u32; 3])> {
     out
 }
 
-/// Every fixture rated and compared (opt-in: `cargo test --release -- --ignored fixtures`;
-/// `RATE_MAX=<tenths>` keeps the puzzles Explainer rates at most that).
+/// Every fixture rated and compared with Explainer, with a table per band of Explainer's ER
+/// (opt-in: `cargo test --release -- --ignored fixtures_agree --nocapture`; `RATE_MAX=<tenths>`
+/// keeps the puzzles Explainer rates at most that).
 #[test]
 #[ignore]
 fn fixtures_agree_with_explainer() {
@@ -114,22 +115,58 @@ fn fixtures_agree_with_explainer() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
-    let (mut n, mut bad) = (0, 0);
+    // per band: count, ER exact, ER within 0.1, within 0.2, EP exact, ED exact, seconds
+    let mut bands = [[0f64; 7]; 3];
+    let mut bad = 0;
     for (file, puzzle, want) in fixtures() {
         if want[0] > max {
             continue;
         }
         let grid: Grid = puzzle.parse().unwrap();
+        let start = std::time::Instant::now();
         let Ok(r) = rate(&grid, &Options::default()) else {
             continue;
         };
-        n += 1;
+        let secs = start.elapsed().as_secs_f64();
         let got = [tenths(r.er), tenths(r.ep), tenths(r.ed)];
+        let band = &mut bands[match want[0] {
+            ..65 => 0,
+            65..80 => 1,
+            _ => 2,
+        }];
+        let diff = got[0].abs_diff(want[0]);
+        for (i, ok) in [
+            true,
+            diff == 0,
+            diff <= 1,
+            diff <= 2,
+            got[1] == want[1],
+            got[2] == want[2],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            band[i] += ok as u8 as f64;
+        }
+        band[6] += secs;
         if got != want {
             bad += 1;
             println!("{file} {puzzle} want {want:?} got {got:?}");
         }
     }
-    println!("{bad} of {n} differ");
+    println!("band      puzzles  ER=    ER±0.1  ER±0.2  EP=     ED=     ms/puzzle");
+    for (name, b) in ["<6.5", "6.5-7.9", "8.0+"].iter().zip(&bands) {
+        let pc = |x: f64| 100.0 * x / b[0].max(1.0);
+        println!(
+            "{name:9} {:7} {:6.2}% {:6.2}% {:6.2}% {:6.2}% {:6.2}% {:9.3}",
+            b[0],
+            pc(b[1]),
+            pc(b[2]),
+            pc(b[3]),
+            pc(b[4]),
+            pc(b[5]),
+            1000.0 * b[6] / b[0].max(1.0)
+        );
+    }
     assert_eq!(bad, 0);
 }
