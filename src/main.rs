@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Canon(args) => cmd::canon::run(args),
         cli::Command::Augment(args) => cmd::augment::run(args),
+        cli::Command::Rate(args) => cmd::rate::run(args),
         cli::Command::Split(args) => cmd::split::run(args),
         cli::Command::Bench(args) => cmd::bench::run(args).map(|()| ExitCode::SUCCESS),
         cli::Command::MergeStats(args) => cmd::merge_stats::run(args).map(|()| ExitCode::SUCCESS),

@@ -9,6 +9,7 @@ pub mod docs;
 pub mod files;
 pub mod merge_stats;
 pub mod progress;
+pub mod rate;
 pub mod records;
 pub mod signals;
 pub mod solve;

@@ -64,6 +64,12 @@ pub struct RecordCommand<'a, A> {
     pub format: &'a Formatter<'a, A>,
     /// A record's answer.
     pub answer: &'a (dyn Fn(&Record) -> A + Sync),
+    /// Leave per-record times out of the output.
+    pub no_timings: bool,
+    /// Sees each batch's answers once written, in input order (for the command's own summary).
+    pub tally: &'a (dyn Fn(&[A]) + Sync),
+    /// Lines added after the one-line summary (empty: none).
+    pub report: &'a dyn Fn() -> String,
 }
 
 /// Runs `command`; the exit code is 0, or 128 plus the number of a signal that stopped it.
@@ -83,7 +89,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);
     (command.setup)(&mut reader)?;
-    let options = super::output_options(&reader, args, true);
+    let options = super::output_options(&reader, args, command.no_timings);
     let resolved = super::record_format(out_args).resolve(reader.format());
     let format = (command.format)(&reader, &options, resolved);
     let mut output = Output::to(out, format.as_ref());
@@ -127,6 +133,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
             progress.add(batch_records.len());
             records += batch_records.len() as u64;
             malformed += batch.malformed;
+            (command.tally)(&batch.answers);
             ends.add(batch.at, batch.out.len(), batch_records.last());
             Ok(())
         },
@@ -160,6 +167,11 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         }));
         if let Some(interruption) = interrupted {
             let _ = write!(line, "; {interruption}");
+        }
+        let report = (command.report)();
+        if !report.is_empty() {
+            line.push('\n');
+            line.push_str(report.trim_end());
         }
         super::stderr_line(line);
     }

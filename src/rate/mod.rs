@@ -36,13 +36,15 @@ use crate::grid::Grid;
 use crate::solver;
 
 /// The rater's name and version, for output headers: ratings shift between Explainer versions.
-pub const RATER: &str = "Sudoku Explainer 2022.3.24 (serate, 1to9only b1f9ed4) scale";
+pub const RATER: &str = "Sudoku Explainer 2022.3.24 scale, as serate (1to9only/SudokuExplainer \
+                           b1f9ed4) rates with its default settings: every technique, standard sudoku";
 
 /// What to compute.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Options {
-    /// Stop as soon as the rating is known to lie above this difficulty.
-    pub max_er: Option<f64>,
+    /// Stop as soon as the rating is known to lie above this difficulty, in tenths (70 for
+    /// 7.0), compared with difficulties rounded as Explainer prints them.
+    pub max_er: Option<u32>,
     /// Keep every step of the path.
     pub explain: bool,
 }
@@ -62,7 +64,8 @@ pub enum End {
 /// A puzzle's rating.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rating {
-    /// ER: the hardest step (20.0 when stuck).
+    /// ER: the hardest step (20.0 when stuck; with [`End::Above`], the hardest step taken
+    /// before stopping, the rating itself lying above the bound).
     pub er: f64,
     /// EP: the hardest step up to and including the first that places a digit.
     pub ep: f64,
@@ -234,10 +237,10 @@ pub enum Next {
 }
 
 /// The next step Explainer takes on `board`, trying only techniques that can report at most
-/// `bound` when there is one.
-pub fn next_hint(board: &Board, bound: Option<f64>) -> Next {
+/// `bound` (in tenths) when there is one.
+pub fn next_hint(board: &Board, bound: Option<u32>) -> Next {
     for p in PRODUCERS {
-        if bound.is_some_and(|b| p.least > b) {
+        if bound.is_some_and(|b| tenths(p.least) > b) {
             return Next::Above;
         }
         if let Some(hint) = first(board, p.find) {
@@ -300,7 +303,7 @@ pub fn rate_board(mut board: Board, options: &Options) -> Rating {
         }
         hint.apply(&mut board);
         r.steps += 1;
-        let above = options.max_er.is_some_and(|b| r.er > b);
+        let above = options.max_er.is_some_and(|b| tenths(r.er) > b);
         if options.explain {
             r.path.push(hint);
         }
@@ -310,6 +313,19 @@ pub fn rate_board(mut board: Board, options: &Options) -> Rating {
         }
     }
     r
+}
+
+/// Reads a line of `serate --format='%g ED=%r/%p/%d'` output: the puzzle and its ER, EP, ED in
+/// tenths (`None` for any other line, such as a puzzle serate did not finish).
+pub fn parse_serate(line: &str) -> Option<(&str, [u32; 3])> {
+    let (puzzle, rest) = line.split_once(" ED=")?;
+    let mut values = [0u32; 3];
+    let mut parts = rest.trim().split('/');
+    for v in &mut values {
+        let (whole, tenth) = parts.next()?.split_once('.')?;
+        *v = whole.parse::<u32>().ok()? * 10 + tenth.parse::<u32>().ok()?;
+    }
+    parts.next().is_none().then_some((puzzle, values))
 }
 
 /// Sets of `k` of the numbers 0..n as bit masks, in increasing order of the masks (Explainer's

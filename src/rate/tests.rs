@@ -65,7 +65,7 @@ fn max_er_stops_once_the_rating_is_known_to_lie_above() {
             .parse()
             .unwrap();
     let options = Options {
-        max_er: Some(1.5),
+        max_er: Some(15),
         explain: true,
     };
     let r = rate(&puzzle, &options).unwrap();
@@ -92,14 +92,10 @@ fn fixtures() -> Vec<(String, String, [u32; 3])> {
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         for line in std::fs::read_to_string(&path).unwrap().lines() {
-            let Some((puzzle, rest)) = line.split_once(" ED=") else {
-                continue;
-            };
-            let r: Vec<u32> = rest
-                .split('/')
-                .map(|x| (x.parse::<f64>().unwrap() * 10.0).round() as u32)
-                .collect();
-            out.push((name.clone(), puzzle.to_string(), [r[0], r[1], r[2]]));
+            // a puzzle serate did not finish in time has no rating
+            if let Some((puzzle, r)) = parse_serate(line) {
+                out.push((name.clone(), puzzle.to_string(), r));
+            }
         }
     }
     out
@@ -169,4 +165,15 @@ fn fixtures_agree_with_explainer() {
         );
     }
     assert_eq!(bad, 0);
+}
+
+#[test]
+fn serate_lines_are_read_as_tenths() {
+    let p = "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
+    assert_eq!(
+        parse_serate(&format!("{p} ED=10.9/1.2/1.0")),
+        Some((p, [109, 12, 10]))
+    );
+    assert_eq!(parse_serate(&format!("{p} TIMEOUT=120s")), None);
+    assert_eq!(parse_serate(&format!("{p} ED=7.2/1.2")), None);
 }

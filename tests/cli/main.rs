@@ -14,6 +14,7 @@ mod files;
 mod input;
 mod pipe;
 mod placed;
+mod rate;
 mod signals;
 mod solve;
 mod split;
