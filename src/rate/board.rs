@@ -213,27 +213,150 @@ pub fn first_digit(set: Digits) -> u8 {
     set.trailing_zeros() as u8
 }
 
-/// The grid with its candidates: what Explainer calls a grid with potential values.
+/// The grid with its candidates: what Explainer calls a grid with potential values. Besides the
+/// cells it keeps, up to date at each change, what every technique asks for again and again:
+/// each digit's places in each house, each digit's cells, the blank cells of each house and how
+/// often each digit is placed.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     values: [u8; CELLS],
     cands: [Digits; CELLS],
+    /// Places of each digit in each house: bit `j` for the house's `j`-th cell.
+    pos: [[u16; 10]; 27],
+    /// Cells having each digit as a candidate.
+    with: [Cells; 10],
+    /// Blank cells of each house.
+    empty: [u8; 27],
+    /// Cells holding each digit.
+    placed: [u8; 10],
+    /// For each house, the digits with exactly one place left in it.
+    lone: [Digits; 27],
+    /// Houses with a digit of one place, as bits in hidden singles' scan order: blocks 0..9,
+    /// columns 9..18, rows 18..27.
+    lone_houses: u32,
+    /// Houses with one blank cell, bits in the same order.
+    last_houses: u32,
+    /// Blank cells with one candidate left.
+    naked: Cells,
+}
+
+/// The bit of house `h` in the scan order of hidden singles (blocks, columns, rows).
+const fn scan_bit(h: usize) -> u32 {
+    match h / 9 {
+        0 => 1 << h,
+        1 => 1 << (h + 9), // rows after columns
+        _ => 1 << (h - 9),
+    }
+}
+
+/// The house of a bit of the hidden singles' scan order.
+const fn scan_house(bit: u32) -> usize {
+    match bit / 9 {
+        0 => bit as usize,
+        1 => bit as usize + 9,
+        _ => bit as usize - 9,
+    }
 }
 
 impl Board {
     /// The board of a puzzle: each blank cell gets every digit no given in its houses holds.
     pub fn new(puzzle: &Grid) -> Board {
         let values = *puzzle.cells();
-        let mut cands = [0; CELLS];
-        for (c, cand) in cands.iter_mut().enumerate() {
+        let mut b = Board {
+            values,
+            cands: [0; CELLS],
+            pos: [[0; 10]; 27],
+            with: [0; 10],
+            empty: [0; 27],
+            placed: [0; 10],
+            lone: [0; 27],
+            lone_houses: 0,
+            last_houses: 0,
+            naked: 0,
+        };
+        for c in 0..CELLS {
             if values[c] == 0 {
                 let seen = PEERS[c]
                     .iter()
                     .fold(0, |m, &p| m | (1 << values[p as usize]));
-                *cand = ALL_DIGITS & !seen;
+                b.cands[c] = ALL_DIGITS & !seen;
+                for &h in &HOUSES_OF[c] {
+                    b.empty[h as usize] += 1;
+                }
+                for d in digits_of(b.cands[c]) {
+                    b.with[d as usize] |= 1 << c;
+                    for k in 0..3 {
+                        b.pos[HOUSES_OF[c][k] as usize][d as usize] |= 1 << INDEX_IN[c][k];
+                    }
+                }
+            } else {
+                b.placed[values[c] as usize] += 1;
             }
         }
-        Board { values, cands }
+        for h in 0..27 {
+            for d in 1..=9u8 {
+                b.track(h, d);
+            }
+            if b.empty[h] == 1 {
+                b.last_houses |= scan_bit(h);
+            }
+        }
+        for c in 0..CELLS {
+            if b.cands[c].count_ones() == 1 {
+                b.naked |= 1 << c;
+            }
+        }
+        b
+    }
+
+    /// Brings the lone-place bookkeeping of `digit` in `house` up to date.
+    #[inline]
+    fn track(&mut self, house: usize, digit: u8) {
+        let lone = self.pos[house][digit as usize].count_ones() == 1;
+        let m = &mut self.lone[house];
+        *m = (*m & !(1 << digit)) | (lone as Digits) << digit;
+        let bit = scan_bit(house);
+        if *m != 0 {
+            self.lone_houses |= bit;
+        } else {
+            self.lone_houses &= !bit;
+        }
+    }
+
+    /// The first hidden single in Explainer's scan order: a house's last blank cell first
+    /// (blocks, then columns, then rows), then any house in that order; the lowest digit of the
+    /// house. Returns (house, digit, last blank cell).
+    pub fn first_hidden_single(&self) -> Option<(usize, u8, bool)> {
+        let last = self.lone_houses & self.last_houses;
+        let (bits, alone) = if last != 0 {
+            (last, true)
+        } else {
+            (self.lone_houses & !self.last_houses, false)
+        };
+        (bits != 0).then(|| {
+            let house = scan_house(bits.trailing_zeros());
+            (house, self.lone[house].trailing_zeros() as u8, alone)
+        })
+    }
+
+    /// The blank cells with one candidate left.
+    #[inline]
+    pub fn naked_cells(&self) -> Cells {
+        self.naked
+    }
+
+    /// Takes `digit` from the candidates of `cell`, which has it.
+    #[inline]
+    fn drop_candidate(&mut self, cell: usize, digit: u8) {
+        self.cands[cell] &= !(1 << digit);
+        self.with[digit as usize] &= !(1 << cell);
+        let one = (self.cands[cell].count_ones() == 1) as u128;
+        self.naked = (self.naked & !(1 << cell)) | one << cell;
+        for k in 0..3 {
+            let h = HOUSES_OF[cell][k] as usize;
+            self.pos[h][digit as usize] &= !(1 << INDEX_IN[cell][k]);
+            self.track(h, digit);
+        }
     }
 
     /// The digit in `cell`, 0 when blank.
@@ -273,48 +396,54 @@ impl Board {
     /// Positions of `digit` in `house`: bit `j` for the house's `j`-th cell.
     #[inline]
     pub fn positions(&self, house: usize, digit: u8) -> u16 {
-        let mut m = 0;
-        for (j, &c) in HOUSE_CELLS[house].iter().enumerate() {
-            m |= ((self.cands[c as usize] >> digit) & 1) << j;
-        }
-        m
+        self.pos[house][digit as usize]
     }
 
     /// The cells that have `digit` as a candidate, as a cell set.
+    #[inline]
     pub fn cells_with(&self, digit: u8) -> Cells {
-        let mut set = 0;
-        for (c, &m) in self.cands.iter().enumerate() {
-            set |= ((m >> digit & 1) as u128) << c;
-        }
-        set
+        self.with[digit as usize]
     }
 
     /// Number of blank cells in `house`.
+    #[inline]
     pub fn empty_count(&self, house: usize) -> u32 {
-        HOUSE_CELLS[house]
-            .iter()
-            .filter(|&&c| self.values[c as usize] == 0)
-            .count() as u32
+        self.empty[house] as u32
     }
 
     /// How many cells hold `digit`.
+    #[inline]
     pub fn placed(&self, digit: u8) -> u32 {
-        self.values.iter().filter(|&&v| v == digit).count() as u32
+        self.placed[digit as usize] as u32
     }
 
     /// Puts `digit` in `cell` and removes it from the candidates of the cell's peers.
     pub fn place(&mut self, cell: usize, digit: u8) {
+        for d in digits_of(self.cands[cell]) {
+            self.drop_candidate(cell, d);
+        }
         self.values[cell] = digit;
-        self.cands[cell] = 0;
-        for &p in &PEERS[cell] {
-            self.cands[p as usize] &= !(1 << digit);
+        self.placed[digit as usize] += 1;
+        for &h in &HOUSES_OF[cell] {
+            let h = h as usize;
+            self.empty[h] -= 1;
+            if self.empty[h] == 1 {
+                self.last_houses |= scan_bit(h);
+            } else {
+                self.last_houses &= !scan_bit(h);
+            }
+        }
+        for p in cells_of(self.with[digit as usize] & PEER_SET[cell]) {
+            self.drop_candidate(p, digit);
         }
     }
 
     /// Removes the digits `digits` from the candidates of `cell`.
     #[inline]
     pub fn remove(&mut self, cell: usize, digits: Digits) {
-        self.cands[cell] &= !digits;
+        for d in digits_of(self.cands[cell] & digits) {
+            self.drop_candidate(cell, d);
+        }
     }
 
     /// What removing `digits` from `cells` takes: each cell with the digits of `digits` it has,

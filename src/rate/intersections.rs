@@ -6,7 +6,7 @@
 
 use std::ops::ControlFlow;
 
-use super::board::{Board, Cells, HOUSE_CELLS, HOUSE_SET, Kind, PEER_SET, cells_of};
+use super::board::{Board, Cells, HOUSE_SET, Kind, PEER_SET, cells_of};
 use super::hint::{Hint, Sink, Technique};
 
 /// The pairs of house kinds in Explainer's scan order: blocks against columns and rows, then
@@ -38,20 +38,26 @@ fn locking(board: &Board, direct: bool, sink: Sink) -> ControlFlow<()> {
     for (kind1, kind2) in PAIRS {
         for i1 in 0..9 {
             let h1 = kind1.house(i1);
-            for i2 in 0..9 {
-                let h2 = kind2.house(i2);
-                if HOUSE_SET[h1] & HOUSE_SET[h2] == 0 {
-                    continue;
-                }
-                for digit in 1..=9u8 {
-                    let cells = cells_with(board, h1, digit);
-                    if cells.count_ones() > 1 && cells & !HOUSE_SET[h2] == 0 {
-                        if direct {
-                            following_singles(board, kind1, i1, h1, h2, digit, sink)?;
-                        } else if let Some(hint) = locking_hint(board, h1, h2, digit, None) {
-                            sink(hint)?;
-                        }
+            // the one house of the second kind holding all of a digit's places, digit by
+            // digit; met in Explainer's order (second house, then digit) once sorted
+            let mut found = [(0u8, 0u8); 9];
+            let mut n = 0;
+            for digit in 1..=9u8 {
+                let pos = board.positions(h1, digit);
+                if pos.count_ones() > 1 {
+                    if let Some(i2) = holder(kind1, kind2, i1, pos) {
+                        found[n] = (i2, digit);
+                        n += 1;
                     }
+                }
+            }
+            found[..n].sort_by_key(|&(i2, _)| i2);
+            for &(i2, digit) in &found[..n] {
+                let h2 = kind2.house(i2 as usize);
+                if direct {
+                    following_singles(board, kind1, i1, h1, h2, digit, sink)?;
+                } else if let Some(hint) = locking_hint(board, h1, h2, digit, None) {
+                    sink(hint)?;
                 }
             }
         }
@@ -59,12 +65,33 @@ fn locking(board: &Board, direct: bool, sink: Sink) -> ControlFlow<()> {
     ControlFlow::Continue(())
 }
 
+/// The house of kind `kind2` holding every place `pos` of house `i1` of kind `kind1`, if one
+/// does.
+fn holder(kind1: Kind, kind2: Kind, i1: usize, pos: u16) -> Option<u8> {
+    // places j of a block are (row j / 3, column j % 3) inside it; of a line, j is the place
+    // along it, and j / 3 says which block it crosses
+    let same_third = |pos: u16| {
+        let t = pos.trailing_zeros() / 3;
+        (pos & !(0b111 << (3 * t)) == 0).then_some(t as usize)
+    };
+    let same_mod3 = |pos: u16| {
+        let m = pos.trailing_zeros() % 3;
+        (pos & !(0b001_001_001 << m) == 0).then_some(m as usize)
+    };
+    let i2 = match (kind1, kind2) {
+        (Kind::Block, Kind::Column) => (i1 % 3) * 3 + same_mod3(pos)?,
+        (Kind::Block, Kind::Row) => (i1 / 3) * 3 + same_third(pos)?,
+        (Kind::Column, Kind::Block) => same_third(pos)? * 3 + i1 / 3,
+        (Kind::Row, Kind::Block) => (i1 / 3) * 3 + same_third(pos)?,
+        _ => return None,
+    };
+    Some(i2 as u8)
+}
+
 /// The cells of `house` that have `digit` as a candidate.
+#[inline]
 fn cells_with(board: &Board, house: usize, digit: u8) -> Cells {
-    HOUSE_CELLS[house]
-        .iter()
-        .filter(|&&c| board.has(c as usize, digit))
-        .fold(0, |s, &c| s | 1u128 << c)
+    board.cells_with(digit) & HOUSE_SET[house]
 }
 
 /// The direct form: another house of the first kind crossing `h2` whose digit would be left with

@@ -103,6 +103,8 @@ pub enum RateError {
 struct Producer {
     least: f64,
     find: fn(&Board, Sink) -> ControlFlow<()>,
+    /// A faster way to the first hint, where there is one.
+    first: Option<fn(&Board) -> Option<Hint>>,
 }
 
 /// Explainer's techniques in its order. The least difficulties never decrease along the list,
@@ -111,106 +113,132 @@ const PRODUCERS: &[Producer] = &[
     Producer {
         least: 1.0,
         find: singles::hidden_singles,
+        first: Some(singles::first_hidden_single),
     },
     Producer {
         least: 1.7,
         find: intersections::direct_intersections,
+        first: None,
     },
     Producer {
         least: 2.0,
         find: |b, s| subsets::hidden_sets(b, 2, true, s),
+        first: None,
     },
     Producer {
         least: 2.3,
         find: singles::naked_singles,
+        first: Some(singles::first_naked_single),
     },
     Producer {
         least: 2.5,
         find: |b, s| subsets::hidden_sets(b, 3, true, s),
+        first: None,
     },
     Producer {
         least: 2.6,
         find: intersections::intersections,
+        first: None,
     },
     Producer {
         least: 3.0,
         find: |b, s| subsets::naked_sets(b, 2, s),
+        first: None,
     },
     Producer {
         least: 3.2,
         find: |b, s| fish::fish(b, 2, s),
+        first: None,
     },
     Producer {
         least: 3.4,
         find: |b, s| subsets::hidden_sets(b, 2, false, s),
+        first: None,
     },
     Producer {
         least: 3.6,
         find: |b, s| subsets::naked_sets(b, 3, s),
+        first: None,
     },
     Producer {
         least: 3.8,
         find: |b, s| fish::fish(b, 3, s),
+        first: None,
     },
     Producer {
         least: 4.0,
         find: |b, s| subsets::hidden_sets(b, 3, false, s),
+        first: None,
     },
     Producer {
         least: 4.2,
         find: |b, s| wings::wings(b, false, s),
+        first: None,
     },
     Producer {
         least: 4.4,
         find: |b, s| wings::wings(b, true, s),
+        first: None,
     },
     Producer {
         least: 4.5,
         find: uniqueness::unique_loops,
+        first: None,
     },
     Producer {
         least: 5.0,
         find: |b, s| subsets::naked_sets(b, 4, s),
+        first: None,
     },
     Producer {
         least: 5.2,
         find: |b, s| fish::fish(b, 4, s),
+        first: None,
     },
     Producer {
         least: 5.4,
         find: |b, s| subsets::hidden_sets(b, 4, false, s),
+        first: None,
     },
     Producer {
         least: 5.6,
         find: bug::bug,
+        first: None,
     },
     Producer {
         least: 6.2,
         find: |b, s| exclusion::aligned_exclusion(b, 2, s),
+        first: None,
     },
     Producer {
         least: 6.5,
         find: chains::chains_and_cycles,
+        first: None,
     },
     Producer {
         least: 7.5,
         find: |b, s| exclusion::aligned_exclusion(b, 3, s),
+        first: None,
     },
     Producer {
         least: 7.5,
         find: |b, s| forcing::forcing_chains(b, forcing::Mode::NISHIO, s),
+        first: None,
     },
     Producer {
         least: 8.0,
         find: |b, s| forcing::forcing_chains(b, forcing::Mode::MULTIPLE, s),
+        first: None,
     },
     Producer {
         least: 8.5,
         find: |b, s| forcing::forcing_chains(b, forcing::Mode::DYNAMIC, s),
+        first: None,
     },
     Producer {
         least: 9.0,
         find: |b, s| forcing::forcing_chains(b, forcing::Mode::DYNAMIC_PLUS, s),
+        first: None,
     },
 ];
 
@@ -243,7 +271,11 @@ pub fn next_hint(board: &Board, bound: Option<u32>) -> Next {
         if bound.is_some_and(|b| tenths(p.least) > b) {
             return Next::Above;
         }
-        if let Some(hint) = first(board, p.find) {
+        let hint = match p.first {
+            Some(f) => f(board),
+            None => first(board, p.find),
+        };
+        if let Some(hint) = hint {
             return Next::Hint(hint);
         }
     }

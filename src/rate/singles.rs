@@ -10,6 +10,37 @@ use std::ops::ControlFlow;
 use super::board::{Board, HOUSE_CELLS, Kind, first_digit};
 use super::hint::{Hint, Sink, Technique};
 
+/// The first hidden single, from the board's bookkeeping (what [`hidden_singles`] sends first).
+pub fn first_hidden_single(board: &Board) -> Option<Hint> {
+    let (house, digit, alone) = board.first_hidden_single()?;
+    let pos = board.positions(house, digit);
+    let kind = Kind::of(house);
+    Some(Hint {
+        technique: Technique::HiddenSingle { kind, alone },
+        difficulty: match (alone, kind) {
+            (true, _) => 1.0,
+            (false, Kind::Block) => 1.2,
+            (false, _) => 1.5,
+        },
+        placement: Some((HOUSE_CELLS[house][pos.trailing_zeros() as usize], digit)),
+        eliminations: Vec::new(),
+    })
+}
+
+/// The first naked single (what [`naked_singles`] sends first).
+pub fn first_naked_single(board: &Board) -> Option<Hint> {
+    let cells = board.naked_cells();
+    (cells != 0).then(|| {
+        let cell = cells.trailing_zeros() as usize;
+        Hint {
+            technique: Technique::NakedSingle,
+            difficulty: 2.3,
+            placement: Some((cell as u8, first_digit(board.cands(cell)))),
+            eliminations: Vec::new(),
+        }
+    })
+}
+
 /// Hidden singles.
 pub fn hidden_singles(board: &Board, sink: Sink) -> ControlFlow<()> {
     for alone in [true, false] {
@@ -79,6 +110,23 @@ mod tests {
         );
         assert_eq!(hints[0].difficulty, 1.0);
         assert_eq!(hints[0].placement, Some((8, 9)));
+    }
+
+    #[test]
+    fn the_bookkeeping_finds_the_first_single_the_scan_finds() {
+        // every step of an easy puzzle's path: the board's tables agree with a full scan
+        let mut b = board(
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+        );
+        while !b.is_solved() {
+            let scan = all_hints(&b, hidden_singles).into_iter().next();
+            assert_eq!(first_hidden_single(&b), scan);
+            let naked = all_hints(&b, naked_singles).into_iter().next();
+            assert_eq!(first_naked_single(&b), naked);
+            let Some(hint) = scan.or(naked) else { break };
+            hint.apply(&mut b);
+        }
+        assert!(b.is_solved());
     }
 
     #[test]

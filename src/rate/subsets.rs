@@ -23,15 +23,24 @@ pub fn naked_sets(board: &Board, size: u32, sink: Sink) -> ControlFlow<()> {
                 continue;
             }
             let cells = &HOUSE_CELLS[house];
-            for set in Combinations::new(size, 9) {
-                let mut union: Digits = 0;
-                let mut ok = true;
-                for j in super::bits(set) {
-                    let c = board.cands(cells[j] as usize);
-                    ok &= c.count_ones() > 1;
-                    union |= c;
+            // only cells of 2 to `size` candidates can be in a set; sets of them come in the
+            // same order as sets of all the house's cells
+            let mut at = [0usize; 9];
+            let mut n = 0;
+            for (j, &c) in cells.iter().enumerate() {
+                if (2..=size).contains(&board.count(c as usize)) {
+                    at[n] = j;
+                    n += 1;
                 }
-                if !ok || union.count_ones() != size {
+            }
+            for pick in Combinations::new(size, n as u32) {
+                let mut set = 0u32;
+                let mut union: Digits = 0;
+                for k in super::bits(pick) {
+                    set |= 1 << at[k];
+                    union |= board.cands(cells[at[k]] as usize);
+                }
+                if union.count_ones() != size {
                     continue;
                 }
                 let others = (0..9).filter(|&j| set >> j & 1 == 0).map(|j| cells[j]);
@@ -67,22 +76,28 @@ pub fn hidden_sets(board: &Board, size: u32, direct: bool, sink: Sink) -> Contro
             for (d, p) in positions.iter_mut().enumerate().skip(1) {
                 *p = board.positions(house, d as u8);
             }
-            for set in Combinations::new(size, 9) {
-                // set bit j stands for digit j + 1
-                let digits: Digits = (set as Digits) << 1;
-                let mut union = 0u16;
-                let mut ok = true;
-                for j in super::bits(set) {
-                    let p = positions[j + 1];
-                    ok &= p.count_ones() > 1;
-                    union |= p;
+            // only digits with 2 to `size` places can be in a set; sets of them come in the
+            // same order as sets of all digits
+            let mut digits_in = [0u8; 9];
+            let mut n = 0;
+            for d in 1..=9u8 {
+                if (2..=size).contains(&positions[d as usize].count_ones()) {
+                    digits_in[n] = d;
+                    n += 1;
                 }
-                if !ok || union.count_ones() != size {
+            }
+            for set in Combinations::new(size, n as u32) {
+                let mut digits: Digits = 0;
+                let mut union = 0u16;
+                for j in super::bits(set) {
+                    digits |= 1 << digits_in[j];
+                    union |= positions[digits_in[j] as usize];
+                }
+                if union.count_ones() != size {
                     continue;
                 }
                 let cells = &HOUSE_CELLS[house];
                 let places = super::bits(union as u64).map(|j| cells[j]);
-                let eliminations = board.losses(places, ALL_DIGITS & !digits);
                 if direct {
                     // the first other digit left with one place outside the set's cells
                     let single = (1..=9u8).filter(|&d| digits >> d & 1 == 0).find(|&d| {
@@ -95,10 +110,13 @@ pub fn hidden_sets(board: &Board, size: u32, direct: bool, sink: Sink) -> Contro
                             technique: Technique::DirectHiddenSet(size as u8),
                             difficulty: if size == 2 { 2.0 } else { 2.5 },
                             placement: Some((cells[j], d)),
-                            eliminations,
+                            eliminations: board.losses(places, ALL_DIGITS & !digits),
                         })?;
                     }
-                } else if !eliminations.is_empty() {
+                    continue;
+                }
+                let eliminations = board.losses(places, ALL_DIGITS & !digits);
+                if !eliminations.is_empty() {
                     sink(Hint {
                         technique: Technique::HiddenSet(size as u8),
                         difficulty: match size {
