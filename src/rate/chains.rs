@@ -17,7 +17,7 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
-use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, INDEX_IN, PEERS};
+use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, INDEX_IN, PEER_SET};
 use super::hint::{Hint, Sink, Technique};
 
 /// A candidate assumed on or off: `((cell * 9 + digit - 1) << 1) | on`.
@@ -305,22 +305,102 @@ pub fn send_sorted(mut found: Vec<Candidate>, sink: Sink) -> ControlFlow<()> {
     ControlFlow::Continue(())
 }
 
-/// Bidirectional cycles and forcing X/XY-chains, Explainer's "Forcing Chains & Cycles".
+/// Bidirectional cycles and forcing X/XY-chains, Explainer's "Forcing Chains & Cycles": every
+/// hint, in Explainer's order.
 pub fn chains_and_cycles(board: &Board, sink: Sink) -> ControlFlow<()> {
-    let mut found = Vec::new();
-    let mut s = Unary::default();
-    let cands = cands_of(board);
-    for (y, x) in [(false, true), (true, false), (true, true)] {
-        for cell in 0..81 {
-            if board.value(cell) != 0 || board.count(cell) < 2 {
-                continue;
-            }
-            for digit in super::board::digits_of(board.cands(cell)) {
-                s.from(&cands, cell, digit, y, x, &mut found);
+    let mut found = Found::all();
+    unary(board, &mut found);
+    send_sorted(found.into_all(), sink)
+}
+
+/// The first hint [`chains_and_cycles`] sends, found with the search cut wherever it can only
+/// find hints that sort after the best so far.
+pub fn first_chain_or_cycle(board: &Board) -> Option<Hint> {
+    let mut found = Found::best();
+    unary(board, &mut found);
+    found.into_best()
+}
+
+/// What sorts chain hints: difficulty, complexity, kind.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Key(pub f64, pub u32, pub u8);
+
+impl Key {
+    /// True when `self` sorts strictly before `other`.
+    pub fn before(self, other: Key) -> bool {
+        match self.0.partial_cmp(&other.0) {
+            Some(std::cmp::Ordering::Less) => true,
+            Some(std::cmp::Ordering::Equal) => (self.1, self.2) < (other.1, other.2),
+            _ => false,
+        }
+    }
+}
+
+/// The chain hints found so far: all of them, or only the one Explainer would take (the first
+/// of the least key; a later hint replaces it only with a smaller key).
+pub struct Found {
+    all: Option<Vec<Candidate>>,
+    best: Option<Candidate>,
+}
+
+impl Found {
+    /// Keeps every hint.
+    pub fn all() -> Found {
+        Found {
+            all: Some(Vec::new()),
+            best: None,
+        }
+    }
+
+    /// Keeps the best hint only.
+    pub fn best() -> Found {
+        Found {
+            all: None,
+            best: None,
+        }
+    }
+
+    /// The key a new hint must sort before to matter (`None`: any hint matters).
+    pub fn bound(&self) -> Option<Key> {
+        match &self.all {
+            Some(_) => None,
+            None => self.best.as_ref().map(Candidate::key),
+        }
+    }
+
+    /// True when a hint of key `key`, found now, would matter.
+    pub fn wants(&self, key: Key) -> bool {
+        self.bound().is_none_or(|b| key.before(b))
+    }
+
+    /// Adds a hint.
+    pub fn push(&mut self, c: Candidate) {
+        match &mut self.all {
+            Some(all) => all.push(c),
+            None => {
+                if self.best.as_ref().is_none_or(|b| c.key().before(b.key())) {
+                    self.best = Some(c);
+                }
             }
         }
     }
-    send_sorted(found, sink)
+
+    /// Every hint kept, in the order found.
+    pub fn into_all(self) -> Vec<Candidate> {
+        self.all.unwrap_or_default()
+    }
+
+    /// The best hint.
+    pub fn into_best(self) -> Option<Hint> {
+        self.best.map(|c| c.hint)
+    }
+}
+
+impl Candidate {
+    /// Its sort key.
+    pub fn key(&self) -> Key {
+        Key(self.hint.difficulty, self.complexity, self.sort_key)
+    }
 }
 
 /// The candidates of every cell.
@@ -328,64 +408,126 @@ pub fn cands_of(board: &Board) -> [Digits; 81] {
     std::array::from_fn(|c| board.cands(c))
 }
 
+/// The three passes of Explainer's unary chaining: X-links, Y-links, both.
+fn unary(board: &Board, found: &mut Found) {
+    let mut s = Unary::default();
+    for (y, x) in [(false, true), (true, false), (true, true)] {
+        // the least key a hint of this pass can have: a cycle of 4, a chain of 4 potentials
+        let (cycle_base, chain_base) = bases(y, x);
+        let least_cycle = Key(cycle_base, 4, sort_key(y, x));
+        let least_chain = Key(chain_base, 4, sort_key(y, x));
+        if !(found.wants(least_cycle) || x && found.wants(least_chain)) {
+            continue;
+        }
+        s.links.build(board, y, x);
+        for cell in 0..81 {
+            if board.value(cell) != 0 || board.count(cell) < 2 {
+                continue;
+            }
+            for digit in super::board::digits_of(board.cands(cell)) {
+                s.from(board, cell, digit, y, x, found);
+            }
+        }
+    }
+}
+
+/// Base difficulties of the cycles and forcing chains of a pass.
+fn bases(y: bool, x: bool) -> (f64, f64) {
+    if x && y { (7.0, 7.0) } else { (6.5, 6.6) }
+}
+
+/// The links of every potential for one pass, computed once per grid.
+#[derive(Default)]
+struct Links {
+    start: Vec<u32>,
+    to: Vec<(Pot, Cause)>,
+}
+
+impl Links {
+    fn build(&mut self, board: &Board, y: bool, x: bool) {
+        self.start.clear();
+        self.to.clear();
+        let mut out = Vec::new();
+        let cands = cands_of(board);
+        for p in 0..POTS as Pot {
+            self.start.push(self.to.len() as u32);
+            let cell = cell_of(p);
+            if cands[cell] >> digit_of(p) & 1 == 0 {
+                continue;
+            }
+            if is_on(p) {
+                on_to_off(&cands, p, y, &mut out);
+            } else {
+                off_to_on(&cands, p, y, x, &mut out);
+            }
+            self.to.extend_from_slice(&out);
+        }
+        self.start.push(self.to.len() as u32);
+    }
+
+    #[inline]
+    fn of(&self, p: Pot) -> &[(Pot, Cause)] {
+        &self.to[self.start[p as usize] as usize..self.start[p as usize + 1] as usize]
+    }
+}
+
 /// Scratch space of the unary searches.
 #[derive(Default)]
 struct Unary {
+    links: Links,
     arena: Arena,
     on: PotSet,
     off: PotSet,
     pending_on: VecDeque<Id>,
     pending_off: VecDeque<Id>,
-    links: Vec<(Pot, Cause)>,
-    seen: PotSet,
+    frontier: Vec<Pot>,
+    next: Vec<Pot>,
 }
 
 impl Unary {
     /// Cycles and forcing chains from one candidate assumed on (and, for chains, off).
-    fn from(
-        &mut self,
-        cands: &[Digits; 81],
-        cell: usize,
-        digit: u8,
-        y: bool,
-        x: bool,
-        found: &mut Vec<Candidate>,
-    ) {
-        if cands[cell].count_ones() > 2 && !x {
+    fn from(&mut self, board: &Board, cell: usize, digit: u8, y: bool, x: bool, found: &mut Found) {
+        if board.count(cell) > 2 && !x {
             return; // Y-cycles start from bivalue cells only
         }
-        self.arena.clear();
         let source = pot(cell, digit, true);
-        let root = self.arena.push(source, Cause::Assumed, &[]);
-        let cycles = self.cycles(cands, root, y, x);
-        let mut chains: Vec<Id> = Vec::new();
-        if x {
-            self.forcing(cands, root, y, &mut chains);
-            let off_root = self.arena.push(source ^ 1, Cause::Assumed, &[]);
-            self.forcing(cands, off_root, y, &mut chains);
-        }
-        for dst in cycles {
-            if let Some(c) = self.cycle_hint(cands, dst, y, x) {
-                found.push(c);
+        let (cycle_base, chain_base) = bases(y, x);
+        let sk = sort_key(y, x);
+        // the last layer worth searching: a cycle closing at layer L has L potentials
+        let cycle_last = (4..=POTS as u32 + 1)
+            .take_while(|&l| found.wants(Key(cycle_base + length_difficulty(l), l, sk)))
+            .last();
+        if let Some(last) = cycle_last {
+            self.arena.clear();
+            let root = self.arena.push(source, Cause::Assumed, &[]);
+            for dst in self.cycles(root, last) {
+                if let Some(c) = self.cycle_hint(board, dst, y, x) {
+                    found.push(c);
+                }
             }
         }
-        for target in chains {
-            found.push(self.chain_hint(cands, target, y, x));
+        if !x {
+            return; // forcing Y-chains do not exist
+        }
+        for start in [source, source ^ 1] {
+            // a target reached at layer L closes a chain of L + 1 potentials
+            let chain_last = (3..=POTS as u32)
+                .take_while(|&l| found.wants(Key(chain_base + length_difficulty(l + 1), l + 1, sk)))
+                .last();
+            let Some(last) = chain_last else { continue };
+            if let Some(layer) = self.distance(start, start ^ 1, last) {
+                found.push(self.chain_hint(board, start ^ 1, layer + 1, y, x));
+            }
         }
     }
 
-    fn reset(&mut self) {
+    /// Explainer's cycle search up to layer `last`: breadth first, alternating off and on layers;
+    /// an off is not re-derived from a potential it lies above, an on is derived once; the
+    /// source met again at layer 4 or later closes a cycle.
+    fn cycles(&mut self, root: Id, last: u32) -> Vec<Id> {
         self.on.clear();
-        self.off.clear();
         self.pending_on.clear();
         self.pending_off.clear();
-    }
-
-    /// Explainer's cycle search: breadth first, alternating on and off layers; an off is not
-    /// re-derived from a potential it lies above, an on is derived once; the source met again
-    /// after four layers closes a cycle.
-    fn cycles(&mut self, cands: &[Digits; 81], root: Id, y: bool, x: bool) -> Vec<Id> {
-        self.reset();
         let source = self.arena.pot(root);
         self.on.insert(source);
         self.pending_on.push_back(root);
@@ -393,32 +535,30 @@ impl Unary {
         let mut length = 0;
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             length += 1;
+            if length >= last {
+                break; // offs here could only close cycles past `last`
+            }
             while let Some(p) = self.pending_on.pop_front() {
-                on_to_off(cands, self.arena.pot(p), y, &mut self.links);
-                for i in 0..self.links.len() {
-                    let (q, cause) = self.links[i];
+                let pp = self.arena.pot(p);
+                for i in 0..self.links.of(pp).len() {
+                    let (q, cause) = self.links.of(pp)[i];
                     if !self.arena.has_ancestor(p, q) {
                         let n = self.arena.push(q, cause, &[p]);
                         self.pending_off.push_back(n);
-                        self.off.insert(q);
                     }
                 }
             }
             length += 1;
+            let more = length < last;
             while let Some(p) = self.pending_off.pop_front() {
-                off_to_on(cands, self.arena.pot(p), y, x, &mut self.links);
-                for i in 0..self.links.len() {
-                    let (q, cause) = self.links[i];
-                    let closes = length >= 4 && q == source;
-                    let new = self.on.insert(q);
-                    if closes || new {
+                let pp = self.arena.pot(p);
+                for i in 0..self.links.of(pp).len() {
+                    let (q, cause) = self.links.of(pp)[i];
+                    if length >= 4 && q == source {
+                        cycles.push(self.arena.push(q, cause, &[p]));
+                    } else if more && self.on.insert(q) {
                         let n = self.arena.push(q, cause, &[p]);
-                        if closes {
-                            cycles.push(n);
-                        }
-                        if new {
-                            self.pending_on.push_back(n);
-                        }
+                        self.pending_on.push_back(n);
                     }
                 }
             }
@@ -426,62 +566,54 @@ impl Unary {
         cycles
     }
 
-    /// Explainer's forcing chain search from one assumption: a potential whose opposite is the
-    /// assumption is a chain target.
-    fn forcing(&mut self, cands: &[Digits; 81], root: Id, y: bool, chains: &mut Vec<Id>) {
-        self.reset();
-        let source = self.arena.pot(root);
-        if is_on(source) {
-            self.on.insert(source);
-            self.pending_on.push_back(root);
+    /// The layer of Explainer's forcing chain search from `start` at which `target` is first
+    /// derived, if it is by layer `last` (a plain breadth-first distance: each potential is
+    /// expanded once, on and off layers alternating).
+    fn distance(&mut self, start: Pot, target: Pot, last: u32) -> Option<u32> {
+        self.on.clear();
+        self.off.clear();
+        if is_on(start) {
+            self.on.insert(start);
         } else {
-            self.off.insert(source);
-            self.pending_off.push_back(root);
+            self.off.insert(start);
         }
-        while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
-            while let Some(p) = self.pending_on.pop_front() {
-                on_to_off(cands, self.arena.pot(p), y, &mut self.links);
-                for i in 0..self.links.len() {
-                    let (q, cause) = self.links[i];
-                    self.derive(p, q, cause, source, chains, false);
+        self.frontier.clear();
+        self.frontier.push(start);
+        for layer in 1..=last {
+            self.next.clear();
+            for i in 0..self.frontier.len() {
+                let p = self.frontier[i];
+                for &(q, _) in self.links.of(p) {
+                    if q == target {
+                        return Some(layer);
+                    }
+                    let set = if is_on(q) {
+                        &mut self.on
+                    } else {
+                        &mut self.off
+                    };
+                    if set.insert(q) {
+                        self.next.push(q);
+                    }
                 }
             }
-            while let Some(p) = self.pending_off.pop_front() {
-                off_to_on(cands, self.arena.pot(p), y, true, &mut self.links);
-                for i in 0..self.links.len() {
-                    let (q, cause) = self.links[i];
-                    self.derive(p, q, cause, source, chains, true);
-                }
+            if self.next.is_empty() {
+                return None;
             }
+            std::mem::swap(&mut self.frontier, &mut self.next);
         }
-    }
-
-    fn derive(&mut self, p: Id, q: Pot, cause: Cause, source: Pot, chains: &mut Vec<Id>, on: bool) {
-        let target = q ^ 1 == source && !chains.iter().any(|&c| self.arena.pot(c) == q);
-        let set = if on { &mut self.on } else { &mut self.off };
-        let new = set.insert(q);
-        if target || new {
-            let n = self.arena.push(q, cause, &[p]);
-            if target {
-                chains.push(n);
-            }
-            if new {
-                if on {
-                    self.pending_on.push_back(n);
-                } else {
-                    self.pending_off.push_back(n);
-                }
-            }
-        }
+        None
     }
 
     /// The removals of a cycle: a candidate outside the cycle that sees one of its on potentials
     /// and one of its off potentials of the same digit.
-    fn cycle_hint(&mut self, cands: &[Digits; 81], dst: Id, y: bool, x: bool) -> Option<Candidate> {
+    fn cycle_hint(&mut self, board: &Board, dst: Id, y: bool, x: bool) -> Option<Candidate> {
         let mut in_cycle = 0u128;
+        let mut length = 0;
         let mut p = dst;
         while let Some(&up) = self.arena.parents(p).first() {
             in_cycle |= 1 << cell_of(self.arena.pot(p));
+            length += 1;
             p = up;
         }
         let mut forward = [0u128; 10];
@@ -490,15 +622,11 @@ impl Unary {
         while let Some(&up) = self.arena.parents(p).first() {
             let q = self.arena.pot(p);
             let (cell, digit) = (cell_of(q), digit_of(q));
-            for &c in &PEERS[cell] {
-                let c = c as usize;
-                if in_cycle >> c & 1 == 0 && cands[c] >> digit & 1 != 0 {
-                    if is_on(q) {
-                        forward[digit as usize] |= 1 << c;
-                    } else {
-                        backward[digit as usize] |= 1 << c;
-                    }
-                }
+            let seen = PEER_SET[cell] & !in_cycle & board.cells_with(digit);
+            if is_on(q) {
+                forward[digit as usize] |= seen;
+            } else {
+                backward[digit as usize] |= seen;
             }
             p = up;
         }
@@ -514,8 +642,9 @@ impl Unary {
         if eliminations.is_empty() {
             return None;
         }
-        let complexity = self.arena.ancestors(dst, &mut self.seen);
-        let base = if x && y { 7.0 } else { 6.5 };
+        // the path's potentials are distinct but for the source, met at both ends
+        let complexity = length;
+        let (base, _) = bases(y, x);
         Some(Candidate {
             hint: Hint::eliminate(
                 Technique::Cycle {
@@ -532,22 +661,27 @@ impl Unary {
     }
 
     /// A forcing chain: its target off is removed; its target on is placed.
-    fn chain_hint(&mut self, cands: &[Digits; 81], target: Id, y: bool, x: bool) -> Candidate {
-        let q = self.arena.pot(target);
-        let (cell, digit) = (cell_of(q), digit_of(q));
-        let complexity = self.arena.ancestors(target, &mut self.seen);
-        let base = if x && y { 7.0 } else { 6.6 };
+    fn chain_hint(
+        &self,
+        board: &Board,
+        target: Pot,
+        complexity: u32,
+        y: bool,
+        x: bool,
+    ) -> Candidate {
+        let (cell, digit) = (cell_of(target), digit_of(target));
+        let (_, base) = bases(y, x);
         let technique = Technique::ForcingChain {
             x,
             y,
             turbot: x && !y && complexity == 6,
         };
-        let hint = if is_on(q) {
+        let hint = if is_on(target) {
             Hint {
                 technique,
                 difficulty: base + length_difficulty(complexity),
                 placement: Some((cell as u8, digit)),
-                eliminations: vec![(cell as u8, cands[cell] & !(1 << digit))],
+                eliminations: vec![(cell as u8, board.cands(cell) & !(1 << digit))],
             }
         } else {
             Hint::eliminate(

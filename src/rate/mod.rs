@@ -213,7 +213,7 @@ const PRODUCERS: &[Producer] = &[
     Producer {
         least: 6.5,
         find: chains::chains_and_cycles,
-        first: None,
+        first: Some(chains::first_chain_or_cycle),
     },
     Producer {
         least: 7.5,
