@@ -9,29 +9,32 @@
 
 use std::ops::ControlFlow;
 
-use super::board::{Board, Digits, PEERS, sees};
+use super::board::{Board, Cells, Digits, PEERS, cells_of, sees};
 use super::hint::{Hint, Sink, Technique};
 
 /// Aligned pair (`size` 2) or triplet (`size` 3) exclusions.
 pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<()> {
     let mut bases: Vec<u8> = Vec::new();
-    let mut excluders: Vec<Vec<u8>> = vec![Vec::new(); 81];
+    let mut base_set: Cells = 0;
+    // each base cell's excluders: peers of 2 to `size` candidates
+    let mut excluders = [0 as Cells; 81];
     for cell in 0..81 {
         if board.count(cell) < 2 {
             continue;
         }
         let mut single = false;
-        let mut list = Vec::new();
+        let mut set: Cells = 0;
         for &p in &PEERS[cell] {
             let n = board.count(p as usize) as usize;
             single |= n == 1;
             if (2..=size).contains(&n) {
-                list.push(p);
+                set |= 1 << p;
             }
         }
-        if !single && !list.is_empty() {
+        if !single && set != 0 {
             bases.push(cell as u8);
-            excluders[cell] = list;
+            base_set |= 1 << cell;
+            excluders[cell] = set;
         }
     }
     if bases.len() < size {
@@ -39,28 +42,32 @@ pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<
     }
     for n2 in 1..bases.len() {
         for n1 in 0..n2 {
-            let (a, b) = (bases[n1], bases[n2]);
+            let (a, b) = (bases[n1] as usize, bases[n2] as usize);
+            let common = excluders[a] & excluders[b];
             if size == 2 {
-                let common = common_excluders(&excluders, &[a, b]);
-                if common.len() >= 2 {
-                    if let Some(hint) = exclusion_hint(board, &[a, b], &common) {
+                if common.count_ones() >= 2 {
+                    if let Some(hint) = exclusion_hint(board, &[a, b], common) {
                         sink(hint)?;
                     }
                 }
                 continue;
             }
-            // the third cell: an excluder of either (in that order) that is itself a base cell
-            let mut twins: Vec<u8> = Vec::new();
-            for &c in excluders[a as usize].iter().chain(&excluders[b as usize]) {
-                if c != a && c != b && !twins.contains(&c) && bases.contains(&c) {
-                    twins.push(c);
-                }
+            if common.count_ones() < 2 {
+                continue; // a third cell only narrows the common excluders
             }
-            for &t in &twins {
-                let cells = [a, b, t];
-                let common = common_excluders(&excluders, &cells);
-                if common.len() >= 2 {
-                    if let Some(hint) = exclusion_hint(board, &cells, &common) {
+            // the third cell: an excluder of either, in their peer order, that is itself a
+            // base cell
+            let mut seen: Cells = 1 << a | 1 << b;
+            let from = |x: usize| PEERS[x].iter().map(move |&t| (x, t as usize));
+            for (x, t) in from(a).chain(from(b)) {
+                let twin = excluders[x] >> t & 1 != 0 && base_set >> t & 1 != 0;
+                if !twin || seen >> t & 1 != 0 {
+                    continue;
+                }
+                seen |= 1 << t;
+                let common3 = common & excluders[t];
+                if common3.count_ones() >= 2 {
+                    if let Some(hint) = exclusion_hint(board, &[a, b, t], common3) {
                         sink(hint)?;
                     }
                 }
@@ -70,35 +77,32 @@ pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<
     ControlFlow::Continue(())
 }
 
-/// The excluders shared by all `cells`, in the first cell's order.
-fn common_excluders(excluders: &[Vec<u8>], cells: &[u8]) -> Vec<u8> {
-    excluders[cells[0] as usize]
-        .iter()
-        .copied()
-        .filter(|e| {
-            cells[1..]
-                .iter()
-                .all(|&c| excluders[c as usize].contains(e))
-        })
-        .collect()
-}
-
-fn exclusion_hint(board: &Board, cells: &[u8], common: &[u8]) -> Option<Hint> {
+fn exclusion_hint(board: &Board, cells: &[usize], excluders: Cells) -> Option<Hint> {
     let n = cells.len();
-    let cands: Vec<Vec<u8>> = cells
-        .iter()
-        .map(|&c| super::board::digits_of(board.cands(c as usize)).collect())
-        .collect();
-    let excl: Vec<Digits> = common.iter().map(|&e| board.cands(e as usize)).collect();
+    let mut cands = [[0u8; 9]; 3];
+    let mut counts = [0usize; 3];
+    for (i, &c) in cells.iter().enumerate() {
+        for d in super::board::digits_of(board.cands(c)) {
+            cands[i][counts[i]] = d;
+            counts[i] += 1;
+        }
+    }
+    let mut excl = [0 as Digits; 20];
+    let mut n_excl = 0;
+    for e in cells_of(excluders) {
+        excl[n_excl] = board.cands(e);
+        n_excl += 1;
+    }
+    let excl = &excl[..n_excl];
+    let sees_ij: [[bool; 3]; 3] =
+        std::array::from_fn(|i| std::array::from_fn(|j| i < n && j < n && sees(cells[i], cells[j])));
     // digits seen in some allowed combination, per cell
-    let mut allowed = vec![0 as Digits; n];
-    let mut pick = vec![0usize; n];
+    let mut allowed = [0 as Digits; 3];
+    let mut pick = [0usize; 3];
     loop {
-        let digits: Vec<u8> = (0..n).map(|i| cands[i][pick[i]]).collect();
-        let clash = (0..n).any(|i| {
-            (i + 1..n).any(|j| digits[i] == digits[j] && sees(cells[i] as usize, cells[j] as usize))
-        });
-        let used: Digits = digits.iter().fold(0, |m, &d| m | 1 << d);
+        let digits: [u8; 3] = std::array::from_fn(|i| if i < n { cands[i][pick[i]] } else { 0 });
+        let clash = (0..n).any(|i| (i + 1..n).any(|j| digits[i] == digits[j] && sees_ij[i][j]));
+        let used: Digits = digits[..n].iter().fold(0, |m, &d| m | 1 << d);
         let emptied = excl.iter().any(|&e| e & !used == 0);
         if !clash && !emptied {
             for i in 0..n {
@@ -109,7 +113,7 @@ fn exclusion_hint(board: &Board, cells: &[u8], common: &[u8]) -> Option<Hint> {
         let mut i = 0;
         while i < n {
             pick[i] += 1;
-            if pick[i] < cands[i].len() {
+            if pick[i] < counts[i] {
                 break;
             }
             pick[i] = 0;
@@ -121,8 +125,8 @@ fn exclusion_hint(board: &Board, cells: &[u8], common: &[u8]) -> Option<Hint> {
     }
     let eliminations: Vec<(u8, Digits)> = (0..n)
         .filter_map(|i| {
-            let gone = board.cands(cells[i] as usize) & !allowed[i];
-            (gone != 0).then_some((cells[i], gone))
+            let gone = board.cands(cells[i]) & !allowed[i];
+            (gone != 0).then_some((cells[i] as u8, gone))
         })
         .collect();
     (!eliminations.is_empty()).then(|| {
