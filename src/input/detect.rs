@@ -144,11 +144,6 @@ pub(crate) fn is_csv_header(line: &[u8]) -> bool {
     })
 }
 
-/// True for a trimmed line that carries no record: blank or a `#` comment.
-pub(crate) fn is_skipped(trimmed: &[u8]) -> bool {
-    trimmed.first().is_none_or(|&b| b == b'#')
-}
-
 /// The layout a first meaningful line (trimmed) says the input has, if it says.
 pub(crate) fn detect(line: &[u8]) -> Option<InputFormat> {
     if fields(line).any(|f| char_count(f) == crate::grid::CELLS) {
