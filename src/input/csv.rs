@@ -29,7 +29,8 @@
 use std::io::{self, BufRead};
 
 use super::bounded;
-use super::detect::{PUZZLE_COLUMNS, excerpt, names_excerpt, plural, set_optional_text, to_text};
+use super::detect::PUZZLE_COLUMNS;
+use super::text::{excerpt, names_excerpt, plural, set_optional_text, to_text};
 use super::{Column, Keep, Record};
 use crate::grid::Grid;
 

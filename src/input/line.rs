@@ -14,7 +14,7 @@
 use std::io::{self, BufRead};
 
 use super::bounded::{self, DEFAULT_MAX_RECORD};
-use super::detect::{excerpt, fields, is_cell_string, puzzle_field, set_optional_text, set_text};
+use super::text::{excerpt, fields, is_cell_string, puzzle_field, set_optional_text, set_text};
 use super::{Echo, Record};
 use crate::grid::{CELLS, Grid};
 

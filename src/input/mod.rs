@@ -49,6 +49,7 @@ mod fields;
 mod grid;
 mod line;
 mod pump;
+mod text;
 
 pub use self::bounded::DEFAULT_MAX_RECORD;
 use self::chunks::Chunks;
@@ -56,14 +57,13 @@ use self::compressed::{OpenError, Raw, Stream};
 pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column, find_named};
 pub use self::detect::SOLUTION_COLUMNS;
-pub(crate) use self::detect::find_byte;
-use self::detect::{
-    Preamble, Sniffed, csv_delimiter, detect, is_csv_header, names_excerpt, read_preamble, sniff,
-};
+use self::detect::{Preamble, Sniffed, csv_delimiter, detect, is_csv_header, read_preamble, sniff};
 pub use self::fields::Fields;
 use self::grid::GridReader;
 use self::line::LineReader;
 use self::pump::Pump;
+pub(crate) use self::text::find_byte;
+use self::text::names_excerpt;
 
 /// Layout of an input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,7 +172,7 @@ impl Echo {
             }
             Echo::Fields(numbers) => {
                 for &n in numbers {
-                    let piece = detect::fields(text).nth(n.saturating_sub(1));
+                    let piece = text::fields(text).nth(n.saturating_sub(1));
                     fields.push_bytes(piece.unwrap_or_default());
                 }
             }
