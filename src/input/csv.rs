@@ -30,8 +30,8 @@ use std::io::{self, BufRead};
 
 use super::bounded;
 use super::detect::PUZZLE_COLUMNS;
+use super::record::{Keep, Record};
 use super::text::{excerpt, names_excerpt, plural, set_optional_text, to_text};
-use super::{Column, Keep, Record};
 use crate::grid::Grid;
 
 /// What reading one row found.
@@ -946,6 +946,15 @@ pub(crate) fn csv_io_error(err: ::csv::Error) -> io::Error {
         ::csv::ErrorKind::Io(e) => e,
         other => io::Error::new(io::ErrorKind::InvalidData, format!("CSV: {other:?}")),
     }
+}
+
+/// A CSV column chosen by header name or by 1-based position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Column {
+    /// Header name, matched exactly first, then ignoring ASCII case.
+    Name(String),
+    /// 1-based position.
+    Index(usize),
 }
 
 /// The 0-based puzzle column of `header`, or why there is none.

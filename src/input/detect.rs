@@ -1,13 +1,41 @@
-//! Deciding what an input is: skipping its preamble (UTF-8 BOM, blank and `#` comment lines) up to
-//! the first meaningful line, and telling line, grid or CSV layout from the first lines. What a
-//! "field of 81 cells" or a "row of 9 cells" is, it asks the `text` module, as the readers do, so
-//! that detection and reading agree.
+//! Deciding what an input is ([`InputFormat`]): skipping its preamble (UTF-8 BOM, blank and `#`
+//! comment lines) up to the first meaningful line, and telling line, grid or CSV layout from the
+//! first lines. What a "field of 81 cells" or a "row of 9 cells" is, it asks the `text` module, as
+//! the readers do, so that detection and reading agree.
 
 use std::io::{self, BufRead};
 
-use super::InputFormat;
 use super::bounded;
 use super::text::{char_count, fields, row_cells};
+
+/// Layout of an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Decide from the content of each input.
+    Auto,
+    /// One puzzle a line (81 cells), possibly among other fields.
+    Line,
+    /// CSV with a header row; the puzzle is one column.
+    Csv,
+    /// 9 lines of 9 cells per puzzle.
+    Grid,
+}
+
+impl InputFormat {
+    /// The format's name as written on the command line: `auto`, `line`, `csv`, `grid`.
+    pub fn name(self) -> &'static str {
+        format_name(self)
+    }
+}
+
+pub(super) fn format_name(format: InputFormat) -> &'static str {
+    match format {
+        InputFormat::Auto => "auto",
+        InputFormat::Line => "line",
+        InputFormat::Csv => "csv",
+        InputFormat::Grid => "grid",
+    }
+}
 
 /// The UTF-8 byte order mark some editors put at the start of a file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";

@@ -38,8 +38,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::grid::Grid;
-
 mod bounded;
 mod chunks;
 mod compressed;
@@ -49,34 +47,26 @@ mod fields;
 mod grid;
 mod line;
 mod pump;
+mod record;
 mod text;
 
 pub use self::bounded::DEFAULT_MAX_RECORD;
 use self::chunks::Chunks;
 use self::compressed::{OpenError, Raw, Stream};
+pub use self::csv::Column;
 pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column, find_named};
-pub use self::detect::SOLUTION_COLUMNS;
-use self::detect::{Preamble, Sniffed, csv_delimiter, detect, is_csv_header, read_preamble, sniff};
+pub use self::detect::{InputFormat, SOLUTION_COLUMNS};
+use self::detect::{
+    Preamble, Sniffed, csv_delimiter, detect, format_name, is_csv_header, read_preamble, sniff,
+};
 pub use self::fields::Fields;
 use self::grid::GridReader;
 use self::line::LineReader;
 use self::pump::Pump;
+pub use self::record::{Echo, Keep, Record};
 pub(crate) use self::text::find_byte;
 use self::text::names_excerpt;
-
-/// Layout of an input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InputFormat {
-    /// Decide from the content of each input.
-    Auto,
-    /// One puzzle a line (81 cells), possibly among other fields.
-    Line,
-    /// CSV with a header row; the puzzle is one column.
-    Csv,
-    /// 9 lines of 9 cells per puzzle.
-    Grid,
-}
 
 /// Where to read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,15 +77,6 @@ pub enum Source {
     Path(PathBuf),
     /// Bytes in memory, read like a file's (named `<memory>` in messages).
     Bytes(Vec<u8>),
-}
-
-/// A CSV column chosen by header name or by 1-based position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Column {
-    /// Header name, matched exactly first, then ignoring ASCII case.
-    Name(String),
-    /// 1-based position.
-    Index(usize),
 }
 
 /// How to read the inputs.
@@ -134,102 +115,6 @@ impl Default for ReaderOptions {
             pipe: false,
             csv_columns: None,
             echo: Echo::None,
-        }
-    }
-}
-
-/// What a record of line input keeps of its line besides the puzzle, in [`Record::fields`] (so
-/// that output can carry a key, a hash or a rating through): the output's extra columns.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Echo {
-    /// Nothing.
-    #[default]
-    None,
-    /// The whole line (spaces around it dropped): one field, named `input`.
-    Line,
-    /// These fields of the line (1-based, split as the puzzle field is found: on whitespace, `:`
-    /// and `,`), named `field1`, `field2`, ...; a field the line lacks is empty.
-    Fields(Vec<usize>),
-}
-
-impl Echo {
-    /// The names of the fields kept, as output columns.
-    pub fn names(&self) -> Vec<String> {
-        match self {
-            Echo::None => Vec::new(),
-            Echo::Line => vec!["input".to_string()],
-            Echo::Fields(numbers) => numbers.iter().map(|n| format!("field{n}")).collect(),
-        }
-    }
-
-    /// Sets `fields` to what is kept of the (trimmed) line `text`.
-    fn fill(&self, text: &[u8], fields: &mut Fields) {
-        fields.clear();
-        match self {
-            Echo::None => {}
-            Echo::Line => {
-                fields.push_bytes(text);
-            }
-            Echo::Fields(numbers) => {
-                for &n in numbers {
-                    let piece = text::fields(text).nth(n.saturating_sub(1));
-                    fields.push_bytes(piece.unwrap_or_default());
-                }
-            }
-        }
-    }
-}
-
-/// What records of CSV input keep of their rows besides the puzzle ([`Reader::keep`]): both
-/// by default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Keep {
-    /// Every field of the row, in [`Record::fields`].
-    pub fields: bool,
-    /// The puzzle field as read, in [`Record::cells`].
-    pub cells: bool,
-}
-
-impl Default for Keep {
-    fn default() -> Keep {
-        Keep {
-            fields: true,
-            cells: true,
-        }
-    }
-}
-
-/// One input record.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
-    /// Index of the input (in the order given) the record comes from.
-    pub source: u32,
-    /// 1-based line where the record starts.
-    pub line: u64,
-    /// CSV: every column of the row, as read. Empty for line and grid input.
-    pub fields: Fields,
-    /// The puzzle cells as read (81 characters), or for a malformed record the text that was read.
-    pub cells: String,
-    /// The parsed puzzle, or why the record is malformed.
-    pub puzzle: Result<Grid, String>,
-    /// The solution the dataset gives for the puzzle, as read (spaces around it dropped), when the
-    /// reader was asked for solutions ([`Reader::read_solutions`]) and the record has one: the CSV
-    /// solution column (an empty cell is no solution), or in line input the field after the
-    /// puzzle that looks like a solution (see the `line` module). Not checked here: a wrong one
-    /// is the caller's finding.
-    pub solution: Option<String>,
-}
-
-impl Record {
-    /// A record with nothing read into it yet: a slot for a reader to fill.
-    pub fn empty() -> Record {
-        Record {
-            source: 0,
-            line: 0,
-            fields: Fields::default(),
-            cells: String::new(),
-            puzzle: Err(String::new()),
-            solution: None,
         }
     }
 }
@@ -1274,22 +1159,6 @@ impl Source {
             Source::Path(p) => p.display().to_string(),
             Source::Bytes(_) => "<memory>".to_string(),
         }
-    }
-}
-
-impl InputFormat {
-    /// The format's name as written on the command line: `auto`, `line`, `csv`, `grid`.
-    pub fn name(self) -> &'static str {
-        format_name(self)
-    }
-}
-
-fn format_name(format: InputFormat) -> &'static str {
-    match format {
-        InputFormat::Auto => "auto",
-        InputFormat::Line => "line",
-        InputFormat::Csv => "csv",
-        InputFormat::Grid => "grid",
     }
 }
 
