@@ -43,6 +43,7 @@ mod bounded;
 mod chunks;
 mod compressed;
 mod csv;
+mod csv_boundaries;
 mod detect;
 mod fields;
 mod grid;
