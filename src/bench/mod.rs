@@ -7,115 +7,38 @@
 //!
 //! Time comes from a [`Clock`], so tests (and report goldens) can run the harness on a
 //! [`FakeClock`] that advances a fixed step per reading.
+//!
+//! This file holds the harness and the results it hands back; `options` says how to benchmark,
+//! `clock` where time comes from, `dataset` what is timed, `checksum` sums up the answers and
+//! `run_info` tells where and how the run ran, for a report.
 
 use std::hint::black_box;
-use std::num::{NonZeroU32, NonZeroUsize};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::grid::{CELLS, Grid};
-use crate::input::{InputError, Reader, Record};
+use crate::input::InputError;
 use crate::pipeline::Workers;
 use crate::solver;
 use crate::stats::Stats;
-use crate::status::{Answer, Status};
-use crate::transform::{Rng, Transform};
+use crate::status::Status;
 
-/// Seconds each round runs at least, by default.
-pub const DEFAULT_MIN_SECONDS: f64 = 1.0;
-/// Timed rounds per dataset, by default.
-pub const DEFAULT_ROUNDS: NonZeroU32 = NonZeroU32::new(3).expect("3 is not zero");
-/// Solver threads, by default: one, the solver's own speed.
-pub const DEFAULT_THREADS: NonZeroUsize = NonZeroUsize::MIN;
-/// Solutions searched for per puzzle, by default (1: the first; 2: proof of uniqueness).
-pub const DEFAULT_LIMIT: u32 = 1;
-/// Seed of `--sample`, by default.
-pub const DEFAULT_SEED: u64 = 0;
-/// Records read per call while loading a dataset.
-const LOAD_BATCH: usize = 4096;
+mod checksum;
+mod clock;
+mod dataset;
+mod options;
+mod run_info;
+
+pub use self::checksum::checksum;
+use self::clock::seconds;
+pub use self::clock::{Clock, FakeClock, RealClock};
+pub use self::dataset::{Dataset, puzzle_lines};
+pub use self::options::{
+    DEFAULT_LIMIT, DEFAULT_MIN_SECONDS, DEFAULT_ROUNDS, DEFAULT_SEED, DEFAULT_THREADS, Options,
+};
+pub use self::run_info::RunInfo;
+
 /// Points of the per-puzzle time distribution kept in a result: quantiles 0%, 1%, ..., 100%.
 const QUANTILES: usize = 101;
-
-/// A monotonic clock in nanoseconds since some origin of its own.
-pub trait Clock: Sync {
-    /// Nanoseconds since the clock's origin; never decreases.
-    fn now(&self) -> u64;
-}
-
-/// The machine's monotonic clock.
-#[derive(Debug, Clone, Copy)]
-pub struct RealClock {
-    origin: Instant,
-}
-
-impl Default for RealClock {
-    fn default() -> Self {
-        RealClock {
-            origin: Instant::now(),
-        }
-    }
-}
-
-impl Clock for RealClock {
-    fn now(&self) -> u64 {
-        self.origin.elapsed().as_nanos() as u64
-    }
-}
-
-/// A clock for tests: each reading is `step` nanoseconds after the previous one.
-#[derive(Debug)]
-pub struct FakeClock {
-    step: u64,
-    time: AtomicU64,
-}
-
-impl FakeClock {
-    /// A clock at 0 that advances `step` nanoseconds a reading.
-    pub fn new(step: u64) -> FakeClock {
-        FakeClock {
-            step,
-            time: AtomicU64::new(0),
-        }
-    }
-}
-
-impl Clock for FakeClock {
-    fn now(&self) -> u64 {
-        self.time.fetch_add(self.step, Ordering::Relaxed)
-    }
-}
-
-/// How to benchmark.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Solutions searched per puzzle: 1 (first solution) or 2 (proof of uniqueness).
-    pub limit: u32,
-    /// Each round runs whole passes until at least this many seconds have gone by.
-    pub min_seconds: f64,
-    /// Timed rounds.
-    pub rounds: NonZeroU32,
-    /// Seed of a random validity-preserving transform per puzzle; `None` keeps the puzzles as read.
-    pub shuffle: Option<u64>,
-    /// Keep a random subset of this many puzzles (seeded by `seed`); `None` keeps all.
-    pub sample: Option<NonZeroUsize>,
-    /// Seed of the sample.
-    pub seed: u64,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            limit: DEFAULT_LIMIT,
-            min_seconds: DEFAULT_MIN_SECONDS,
-            rounds: DEFAULT_ROUNDS,
-            shuffle: None,
-            sample: None,
-            seed: DEFAULT_SEED,
-        }
-    }
-}
 
 /// Why a benchmark stopped.
 #[derive(Debug, thiserror::Error)]
@@ -133,87 +56,6 @@ pub enum BenchError {
         /// `" (shuffled)"` when the puzzle was transformed, else empty.
         shuffled: &'static str,
     },
-}
-
-/// A dataset in memory, ready to time.
-#[derive(Debug, Clone, Default)]
-pub struct Dataset {
-    /// Short name (the file name) used in reports and to match a baseline.
-    pub name: String,
-    /// The input as given.
-    pub path: String,
-    /// Records read.
-    pub records: u64,
-    /// Records skipped because they are not puzzles.
-    pub malformed: u64,
-    /// Seconds spent reading and parsing.
-    pub parse_seconds: f64,
-    /// The puzzles to time.
-    pub puzzles: Vec<Grid>,
-    /// Line of each puzzle in its input.
-    pub lines: Vec<u64>,
-    /// True when the puzzles were transformed.
-    pub shuffled: bool,
-}
-
-impl Dataset {
-    /// Reads every record of `reader` into memory; a malformed record is counted, handed to
-    /// `on_malformed` and left out.
-    pub fn load(
-        reader: &mut Reader,
-        path: &str,
-        clock: &dyn Clock,
-        mut on_malformed: impl FnMut(&Record, &str),
-    ) -> Result<Dataset, InputError> {
-        let start = clock.now();
-        let mut set = Dataset {
-            name: dataset_name(path),
-            path: path.to_string(),
-            ..Dataset::default()
-        };
-        let mut batch = Vec::with_capacity(LOAD_BATCH);
-        while reader.read_batch(LOAD_BATCH, &mut batch)? > 0 {
-            for record in batch.drain(..) {
-                set.records += 1;
-                match &record.puzzle {
-                    Ok(puzzle) => {
-                        set.puzzles.push(*puzzle);
-                        set.lines.push(record.line);
-                    }
-                    Err(reason) => {
-                        set.malformed += 1;
-                        on_malformed(&record, reason);
-                    }
-                }
-            }
-        }
-        set.parse_seconds = seconds(clock.now() - start);
-        Ok(set)
-    }
-
-    /// Applies `--sample` (a seeded subset, in input order) and then `--shuffle` (a seeded
-    /// transform per puzzle).
-    pub fn prepare(&mut self, options: &Options) {
-        if let Some(n) = options.sample {
-            let keep = Rng::new(options.seed).sample_indices(self.puzzles.len(), n.get());
-            self.puzzles = keep.iter().map(|&i| self.puzzles[i]).collect();
-            self.lines = keep.iter().map(|&i| self.lines[i]).collect();
-        }
-        if let Some(seed) = options.shuffle {
-            let mut rng = Rng::new(seed);
-            for p in &mut self.puzzles {
-                *p = Transform::random(&mut rng).apply(p);
-            }
-            self.shuffled = true;
-        }
-    }
-}
-
-/// The name of a dataset: the file name of its path (`<stdin>` stays as it is).
-fn dataset_name(path: &str) -> String {
-    std::path::Path::new(path)
-        .file_name()
-        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// One timed round.
@@ -406,166 +248,17 @@ fn result(set: &Dataset, stats: &Stats, checksum: String, rounds: Vec<Round>) ->
     }
 }
 
-/// FNV-1a 64 of the line output of `answers`, as 16 hex digits.
-pub fn checksum(answers: &[Answer]) -> String {
-    let mut hash = Fnv1a::default();
-    for answer in answers {
-        match answer.solution {
-            Some(solution) if answer.status.is_solved() => hash.write(&solution.to_line(b'0')),
-            _ => hash.write(answer.status.as_str().as_bytes()),
-        }
-        hash.write(b"\n");
-    }
-    format!("{:016x}", hash.0)
-}
-
-/// The 64-bit FNV-1a hash: simple, stable across machines and versions.
-struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv1a {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-}
-
-fn seconds(nanos: u64) -> f64 {
-    nanos as f64 / 1e9
-}
-
-/// The prepared puzzles as 81-character lines (`.` for blanks), for timing another solver on
-/// exactly the same puzzles.
-pub fn puzzle_lines(set: &Dataset, out: &mut Vec<u8>) {
-    for p in &set.puzzles {
-        out.extend_from_slice(&p.to_line(b'.'));
-        out.push(b'\n');
-    }
-    debug_assert!(out.len() % (CELLS + 1) == 0);
-}
-
-/// Where and how a benchmark ran.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunInfo {
-    /// The tool's name and version.
-    pub tool: String,
-    /// Git commit the tool was built from (`unknown` outside a git checkout).
-    pub commit: String,
-    /// `rustc -V` of the compiler that built the tool.
-    pub rustc: String,
-    /// Cargo profile of the build (`release`, `debug`).
-    pub profile: String,
-    /// CPU model name.
-    pub cpu: String,
-    /// Logical CPUs of the machine.
-    pub cores: usize,
-    /// Solver threads used.
-    pub threads: usize,
-    /// Solutions searched per puzzle (1 or 2).
-    pub limit: u32,
-    /// Minimum seconds per round.
-    pub min_seconds: f64,
-    /// Timed rounds per dataset.
-    pub rounds: u32,
-    /// `--shuffle` seed, if any.
-    pub shuffle: Option<u64>,
-    /// `--sample` size, if any.
-    pub sample: Option<usize>,
-    /// Seed of the sample.
-    pub seed: u64,
-    /// When the run started, UTC, `YYYY-MM-DDTHH:MM:SSZ`.
-    pub date: String,
-}
-
-impl RunInfo {
-    /// The run info of this process and machine, now.
-    pub fn collect(options: &Options, threads: usize) -> RunInfo {
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let (cpu, processors) = parse_cpuinfo(&cpuinfo);
-        let cores = match processors {
-            0 => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-            n => n,
-        };
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        RunInfo {
-            tool: concat!("sudoku-batch ", env!("CARGO_PKG_VERSION")).to_string(),
-            commit: env!("SUDOKU_BATCH_COMMIT").to_string(),
-            rustc: env!("SUDOKU_BATCH_RUSTC").to_string(),
-            profile: env!("SUDOKU_BATCH_PROFILE").to_string(),
-            cpu,
-            cores,
-            threads,
-            limit: options.limit,
-            min_seconds: options.min_seconds,
-            rounds: options.rounds.get(),
-            shuffle: options.shuffle,
-            sample: options.sample.map(NonZeroUsize::get),
-            seed: options.seed,
-            date: utc_date(now),
-        }
-    }
-}
-
-/// The CPU model (`model name`, else `Processor`/`cpu model`; `unknown` if none) and the count of
-/// `processor` entries of /proc/cpuinfo text.
-fn parse_cpuinfo(text: &str) -> (String, usize) {
-    let mut model = None;
-    let mut processors = 0;
-    for line in text.lines() {
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        let (key, value) = (key.trim(), value.trim());
-        if key == "processor" {
-            processors += 1;
-        } else if model.is_none()
-            && matches!(key, "model name" | "Processor" | "cpu model")
-            && !value.is_empty()
-        {
-            model = Some(value.to_string());
-        }
-    }
-    (model.unwrap_or_else(|| "unknown".to_string()), processors)
-}
-
-/// `YYYY-MM-DDTHH:MM:SSZ` of seconds since 1970 (UTC; the civil calendar from day numbers).
-fn utc_date(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // days since 0000-03-01, in 400-year eras of 146097 days
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use std::num::{NonZeroU32, NonZeroUsize};
+
     use super::*;
+    use crate::grid::Grid;
 
     const EASY: &str =
         "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
-    fn dataset(puzzles: &[Grid]) -> Dataset {
+    pub(crate) fn dataset(puzzles: &[Grid]) -> Dataset {
         Dataset {
             name: "set".into(),
             path: "dir/set".into(),
@@ -580,7 +273,7 @@ mod tests {
         Workers::new(NonZeroUsize::MIN).unwrap()
     }
 
-    fn easy() -> Grid {
+    pub(crate) fn easy() -> Grid {
         EASY.parse().unwrap()
     }
 
@@ -661,76 +354,6 @@ mod tests {
     }
 
     #[test]
-    fn checksum_is_fnv1a_of_the_line_output() {
-        let puzzle = easy();
-        let solution = solver::solve(&puzzle, 1).unwrap().solution.unwrap();
-        let answers = [
-            Answer {
-                status: Status::Solved,
-                solution: Some(solution),
-                guesses: 0,
-                nanos: 0,
-            },
-            Answer::malformed(),
-        ];
-        let mut text = String::from_utf8(solution.to_line(b'0').to_vec()).unwrap();
-        text.push_str("\nmalformed\n");
-        // FNV-1a 64 written out plainly
-        let mut h: u64 = 0xcbf29ce484222325;
-        for b in text.bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100000001b3);
-        }
-        assert_eq!(checksum(&answers), format!("{h:016x}"));
-        // the empty input hashes to the offset basis
-        assert_eq!(checksum(&[]), "cbf29ce484222325");
-    }
-
-    #[test]
-    fn shuffle_and_sample_are_seeded() {
-        let puzzles: Vec<Grid> =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/hardest_300.txt"))
-                .unwrap()
-                .lines()
-                .filter_map(|l| l.get(..81).and_then(|p| p.parse().ok()))
-                .collect();
-        assert!(puzzles.len() >= 100);
-        let options = Options {
-            shuffle: Some(7),
-            sample: NonZeroUsize::new(20),
-            seed: 3,
-            ..Options::default()
-        };
-        let prepared = |options: &Options| {
-            let mut set = dataset(&puzzles);
-            set.prepare(options);
-            set
-        };
-        let a = prepared(&options);
-        assert_eq!(a.puzzles.len(), 20);
-        assert_eq!(a.puzzles, prepared(&options).puzzles);
-        assert!(a.lines.windows(2).all(|w| w[0] < w[1]), "input order kept");
-        // the same sample, unshuffled, is the original puzzles at those lines
-        let plain = prepared(&Options {
-            shuffle: None,
-            ..options.clone()
-        });
-        assert_eq!(plain.lines, a.lines);
-        for (p, &line) in plain.puzzles.iter().zip(&plain.lines) {
-            assert_eq!(*p, puzzles[line as usize - 1]);
-        }
-        assert!(a.puzzles.iter().zip(&plain.puzzles).all(|(x, y)| x != y));
-        assert_ne!(
-            a.puzzles,
-            prepared(&Options {
-                shuffle: Some(8),
-                ..options.clone()
-            })
-            .puzzles
-        );
-    }
-
-    #[test]
     fn shuffling_keeps_the_answers_counts() {
         let text =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/17clue_300.txt"))
@@ -775,29 +398,5 @@ mod tests {
             (0, 0.0, 0.0)
         );
         assert!(r.quantiles_usec.is_empty());
-    }
-
-    #[test]
-    fn reads_cpu_model_and_processor_count() {
-        let text = "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nflags\t: x\n\n\
-                    processor\t: 1\nmodel name\t: AMD EPYC 7B13\n";
-        assert_eq!(parse_cpuinfo(text), ("AMD EPYC 7B13".to_string(), 2));
-        assert_eq!(parse_cpuinfo(""), ("unknown".to_string(), 0));
-    }
-
-    #[test]
-    fn formats_utc_dates() {
-        assert_eq!(utc_date(0), "1970-01-01T00:00:00Z");
-        assert_eq!(utc_date(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(utc_date(1_795_320_045), "2026-11-22T04:00:45Z");
-    }
-
-    #[test]
-    fn dataset_names_are_file_names() {
-        assert_eq!(
-            dataset_name("../shared/data/tdoku/puzzles2_17_clue"),
-            "puzzles2_17_clue"
-        );
-        assert_eq!(dataset_name("<stdin>"), "<stdin>");
     }
 }
