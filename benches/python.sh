@@ -14,12 +14,14 @@ RUNS=${RUNS:-3}
 N=${N:-1000000}
 venv=target/python-bench-venv
 
+# pip through the venv's python, never its pip script: a script's first line names the venv it
+# was made in, so in a venv copied from another checkout it installed into that one
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check \
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         maturin==1.16.0 numpy==2.4.6 lib-sudoku==2.2.0 rustoku==0.16.0
 fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check ./python
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./python
 cargo build --release --quiet
 
 data=target/kaggle_python_bench.csv
