@@ -68,6 +68,10 @@ def _column(column, name: str):
             f"{name} must be a column (a list, array or series), not a single "
             f"{type(column).__name__}: wrap it in a list"
         )
+    if type(column) is list:
+        # as it is: the native side takes its own reference to each item, and a copy of a
+        # million items costs 20 ms (made, then freed)
+        return "text", column, len(column), None
     if isinstance(column, np.ndarray):
         return _numpy_column(column, name)
     items = _library_items(column, name)
@@ -221,21 +225,16 @@ def _count(kind, n):
     return n if kind == "cells" else None
 
 
-def _grids(cells: bytes, n: int, like, present=None):
-    """Packed cells as the input's shape: cell values for cell input, else 81-digit strings,
-    ``""`` where there is no grid. ``present`` says which rows have one; by default those not all
-    zeros, which is right for solutions (complete grids) but not for canonical forms (the empty
-    grid's form is 81 zeros)."""
+def _grids(cells: bytes, n: int, like):
+    """The native grids column as numpy, in the input's form: cell values shaped ``like`` for
+    cell input (zeros where there is no grid), else 81-digit strings (``""`` where there is
+    none), the native side having written text input's grids as ASCII digits."""
     values = np.frombuffer(cells, dtype=np.uint8).reshape(n, _CELLS)
     if like is not None:
         return values.reshape((n,) + tuple(like[1:])).copy()
-    if present is None:
-        present = values.any(axis=1)
     # numpy's str dtype holds a code point a uint32: the digits' code points viewed as U81, a
     # row of NULs (no grid) reading as ""
-    points = values.astype(np.uint32) + ord("0")
-    points[~present] = 0
-    return points.view(f"U{_CELLS}").reshape(n)
+    return values.astype(np.uint32).view(f"U{_CELLS}").reshape(n)
 
 
 def _words(words, codes: bytes):
@@ -243,11 +242,20 @@ def _words(words, codes: bytes):
     return np.array(words)[np.frombuffer(codes, dtype=np.uint8)]
 
 
+def _u64(numbers: bytes):
+    """The native u64 column (guesses, hashes) as numpy."""
+    return np.frombuffer(numbers, dtype=np.uint64).copy()
+
+
 def _reasons(n: int, notes):
     """A column of the records' reasons (or details), None where a record has none."""
+    rows, ends, text = notes
     out = np.full(n, None, dtype=object)
-    for i, note in notes:
-        out[i] = note
+    start = 0
+    for i, end in zip(np.frombuffer(rows, dtype=np.int64).tolist(),
+                      np.frombuffer(ends, dtype=np.int64).tolist()):
+        out[i] = text[start:end].decode()
+        start = end
     return out
 
 
@@ -265,11 +273,14 @@ def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
     """
     unique, threads = _flag(unique, "unique"), _threads(threads)
     kind, payload, n, shape = _column(puzzles, "puzzles")
-    codes, cells, guesses, reasons = _native.solve(payload, _count(kind, n), unique, threads)
+    codes, cells, guesses, present, reasons = _native.solve(
+        payload, _count(kind, n), unique, threads
+    )
+    n = len(codes)  # the rows read (a list is read as it is then)
     return {
         "status": _words(STATUS_WORDS, codes),
         "solution": _grids(cells, n, shape),
-        "guesses": np.frombuffer(guesses, dtype="<u8").copy(),
+        "guesses": _u64(guesses),
         "reason": _reasons(n, reasons),
     }
 
@@ -291,14 +302,15 @@ def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
         if s_count != n:
             raise ValueError(f"{s_count} solutions for {n} puzzles")
         s_n = _count(s_kind, s_count)
-    codes, cells, guesses, details = _native.check(
+    codes, cells, guesses, present, details = _native.check(
         payload, _count(kind, n), s_payload, s_n, threads
     )
+    n = len(codes)  # the rows read (a list is read as it is then)
     return {
         "verdict": _words(VERDICT_WORDS, codes),
         "detail": _reasons(n, details),
         "solution": _grids(cells, n, shape),
-        "guesses": np.frombuffer(guesses, dtype="<u8").copy(),
+        "guesses": _u64(guesses),
     }
 
 
@@ -312,10 +324,10 @@ def canonical(puzzles, *, threads: int | None = None) -> dict:
     """
     threads = _threads(threads)
     kind, payload, n, shape = _column(puzzles, "puzzles")
-    codes, cells, hashes, reasons = _native.canonical(payload, _count(kind, n), threads)
-    formed = np.frombuffer(codes, dtype=np.uint8) == 0
+    codes, cells, hashes, present, reasons = _native.canonical(payload, _count(kind, n), threads)
+    n = len(codes)  # the rows read (a list is read as it is then)
     return {
-        "canonical": _grids(cells, n, shape, formed),
-        "hash": np.frombuffer(hashes, dtype="<u8").copy(),
+        "canonical": _grids(cells, n, shape),
+        "hash": _u64(hashes),
         "reason": _reasons(n, reasons),
     }
