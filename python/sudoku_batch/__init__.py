@@ -9,8 +9,23 @@ forms, one of:
 - a pyarrow Array or ChunkedArray, a pandas Series or Index, or a polars Series, of strings or
   binary; their missing values (null, None, NaN, ``pd.NA``) are ``None``.
 
-The work runs on a rayon pool in Rust with the GIL released. Each function returns a dict of
-numpy columns, one row per input row, in order, whatever the pool.
+The work runs on a rayon pool in Rust with the GIL released. Each function returns its columns,
+one row per input row, in order, whatever the pool, as ``output=`` asks:
+
+- ``"numpy"`` (the default): a dict of numpy arrays.
+- ``"arrow"``: a ``pyarrow.Table`` of the same columns, in the same order, with the same
+  meaning, built over the buffers the Rust side filled (no copy, no Python object a row; it
+  needs pyarrow). Words (``status``, ``verdict``) are dictionary-encoded strings (int8 indices,
+  the words as large_string); grids (``solution``, ``canonical``) are large_string for text
+  input, fixed-size lists of 81 uint8 cell values (9 lists of 9 for ``(n, 9, 9)`` input) for
+  cell input; ``guesses`` and ``hash`` are uint64; ``reason`` and ``detail`` are large_string.
+  Where the numpy output has ``""`` or zeros for a row without a grid, or None for one without
+  a note, the table has a null (a malformed row's ``hash`` too: it has no form to hash).
+  ``pl.from_arrow(table)`` makes it a polars DataFrame (the words Categorical),
+  ``table.to_pandas()`` a pandas one (the words Categorical, nulls missing values).
+
+``output`` other than these two is a ``ValueError`` (a ``TypeError`` if not a str), raised
+before any work.
 
 ``threads=None`` (the default) runs on a pool kept for the process: one thread per logical CPU,
 or ``RAYON_NUM_THREADS`` as the CLI reads it (a child forked since, as by ``multiprocessing``,
@@ -225,6 +240,27 @@ def _count(kind, n):
     return n if kind == "cells" else None
 
 
+def _output(output):
+    """``output=`` checked, before any work: None for "numpy", the Arrow column makers (the
+    ``_arrow`` module) for "arrow", pyarrow imported now so that its absence is told before a
+    long run rather than after."""
+    if not isinstance(output, str):
+        raise TypeError(f"output must be 'numpy' or 'arrow', not {type(output).__name__}")
+    if output not in ("numpy", "arrow"):
+        raise ValueError(f"output must be 'numpy' or 'arrow', not {output!r}")
+    if output == "numpy":
+        return None
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError as e:
+        raise ImportError(
+            "output='arrow' needs pyarrow (pip install pyarrow); output='numpy' does not"
+        ) from e
+    from . import _arrow
+
+    return _arrow
+
+
 def _grids(cells: bytes, n: int, like):
     """The native grids column as numpy, in the input's form: cell values shaped ``like`` for
     cell input (zeros where there is no grid), else 81-digit strings (``""`` where there is
@@ -259,7 +295,7 @@ def _reasons(n: int, notes):
     return out
 
 
-def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
+def solve(puzzles, *, unique: bool = False, threads: int | None = None, output: str = "numpy"):
     """Solves every puzzle.
 
     Returns ``status`` (the CLI's words: solved, unique, multiple, unsolvable, contradiction,
@@ -268,15 +304,28 @@ def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
     ``guesses`` (uint64, the search's guesses: a difficulty proxy) and ``reason`` (why a record
     is malformed, else None). ``unique=True`` searches for a second solution.
 
+    ``output="numpy"`` (the default) returns a dict of numpy arrays; ``output="arrow"`` a
+    ``pyarrow.Table`` of the same columns, null where there is no solution or reason (see the
+    module's docstring for their types): ``pl.from_arrow(table)`` or ``table.to_pandas()``
+    for polars or pandas.
+
     ``puzzles``: a column in any of the forms the module's docstring lists; anything else raises
     ``TypeError`` or ``ValueError`` naming it (and the item's position).
     """
     unique, threads = _flag(unique, "unique"), _threads(threads)
+    arrow = _output(output)
     kind, payload, n, shape = _column(puzzles, "puzzles")
     codes, cells, guesses, present, reasons = _native.solve(
         payload, _count(kind, n), unique, threads
     )
     n = len(codes)  # the rows read (a list is read as it is then)
+    if arrow:
+        return arrow.table(
+            status=arrow.words(STATUS_WORDS, codes),
+            solution=arrow.grids(cells, n, shape, present),
+            guesses=arrow.u64(guesses),
+            reason=arrow.notes(n, reasons),
+        )
     return {
         "status": _words(STATUS_WORDS, codes),
         "solution": _grids(cells, n, shape),
@@ -285,7 +334,7 @@ def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
     }
 
 
-def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
+def check(puzzles, solutions=None, *, threads: int | None = None, output: str = "numpy"):
     """Checks every puzzle, as ``sudoku-batch check`` does (uniqueness always searched).
 
     ``solutions`` is the column of solutions the dataset gives (any form ``puzzles`` takes, cell
@@ -293,8 +342,13 @@ def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
     ``wrong_solution`` whose detail says why. Returns ``verdict`` (unique,
     multiple, unsolvable, contradiction, malformed, wrong_solution), ``detail`` (why, or None),
     ``solution`` (the only solution, in the input's form) and ``guesses``.
+
+    ``output="numpy"`` (the default) returns a dict of numpy arrays; ``output="arrow"`` a
+    ``pyarrow.Table`` of the same columns, null where there is no detail or only solution:
+    ``pl.from_arrow(table)`` or ``table.to_pandas()`` for polars or pandas.
     """
     threads = _threads(threads)
+    arrow = _output(output)
     kind, payload, n, shape = _column(puzzles, "puzzles")
     s_payload, s_n = None, None
     if solutions is not None:
@@ -306,6 +360,13 @@ def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
         payload, _count(kind, n), s_payload, s_n, threads
     )
     n = len(codes)  # the rows read (a list is read as it is then)
+    if arrow:
+        return arrow.table(
+            verdict=arrow.words(VERDICT_WORDS, codes),
+            detail=arrow.notes(n, details),
+            solution=arrow.grids(cells, n, shape, present),
+            guesses=arrow.u64(guesses),
+        )
     return {
         "verdict": _words(VERDICT_WORDS, codes),
         "detail": _reasons(n, details),
@@ -314,18 +375,30 @@ def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
     }
 
 
-def canonical(puzzles, *, threads: int | None = None) -> dict:
+def canonical(puzzles, *, threads: int | None = None, output: str = "numpy"):
     """The canonical (minlex) form of every puzzle, as ``sudoku-batch canon`` gives it.
 
     Isomorphic puzzles (equal up to relabelling digits, moving rows, columns, bands, stacks, and
     transposing) get the same form. Returns ``canonical`` (in the input's form; ``""`` or zeros
     for a malformed row), ``hash`` (uint64: FNV-1a 64 of the form's 81 ASCII digits, the CLI's
     hash) and ``reason`` (why a row is malformed, else None). The empty grid's form is 81 zeros.
+
+    ``output="numpy"`` (the default) returns a dict of numpy arrays; ``output="arrow"`` a
+    ``pyarrow.Table`` of the same columns, ``canonical`` and ``hash`` null for a malformed row
+    and ``reason`` for the others: ``pl.from_arrow(table)`` or ``table.to_pandas()`` for polars
+    or pandas.
     """
     threads = _threads(threads)
+    arrow = _output(output)
     kind, payload, n, shape = _column(puzzles, "puzzles")
     codes, cells, hashes, present, reasons = _native.canonical(payload, _count(kind, n), threads)
     n = len(codes)  # the rows read (a list is read as it is then)
+    if arrow:
+        return arrow.table(
+            canonical=arrow.grids(cells, n, shape, present),
+            hash=arrow.u64(hashes, present),
+            reason=arrow.notes(n, reasons),
+        )
     return {
         "canonical": _grids(cells, n, shape),
         "hash": _u64(hashes),
