@@ -94,8 +94,9 @@ fn exclusion_hint(board: &Board, cells: &[usize], excluders: Cells) -> Option<Hi
         n_excl += 1;
     }
     let excl = &excl[..n_excl];
-    let sees_ij: [[bool; 3]; 3] =
-        std::array::from_fn(|i| std::array::from_fn(|j| i < n && j < n && sees(cells[i], cells[j])));
+    let sees_ij: [[bool; 3]; 3] = std::array::from_fn(|i| {
+        std::array::from_fn(|j| i < n && j < n && sees(cells[i], cells[j]))
+    });
     // digits seen in some allowed combination, per cell
     let mut allowed = [0 as Digits; 3];
     let mut pick = [0usize; 3];
