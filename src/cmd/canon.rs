@@ -26,6 +26,7 @@ pub fn run(args: &CanonArgs) -> Result<ExitCode> {
         },
         answer: &|record| record.puzzle.as_ref().ok().map(canon::canonical),
         no_timings: true,
+        batch_cap: None,
         tally: &|_| {},
         report: &String::new,
     })

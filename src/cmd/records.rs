@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 use std::io;
+use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -66,6 +67,10 @@ pub struct RecordCommand<'a, A> {
     pub answer: &'a (dyn Fn(&Record) -> A + Sync),
     /// Leave per-record times out of the output.
     pub no_timings: bool,
+    /// At most this many records a batch, whatever `--batch-size` says: for commands whose
+    /// records take milliseconds each, so that the batches in flight, which a signal lets
+    /// finish, end soon.
+    pub batch_cap: Option<NonZeroUsize>,
     /// Sees each batch's answers once written, in input order (for the command's own summary).
     pub tally: &'a (dyn Fn(&[A]) + Sync),
     /// Lines added after the one-line summary (empty: none).
@@ -97,7 +102,10 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let placed = output.placed();
     let place = |batch: &Batch<A>| super::place_batch(placed.as_deref(), batch.at, &batch.out);
     let config = Config {
-        batch_size: args.batch_size.get(),
+        batch_size: command
+            .batch_cap
+            .map_or(args.batch_size, |cap| cap.min(args.batch_size))
+            .get(),
         ..Config::for_threads(threads)
     };
     let names = &options.names;

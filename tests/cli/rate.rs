@@ -349,3 +349,58 @@ fn pipe_gives_one_line_per_input_line_with_the_reason() {
     assert_eq!(rows[3]["status"], "multiple");
     assert_eq!(rows[3]["reason"], serde_json::Value::Null);
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn ctrl_c_stops_soon_leaving_whole_records_in_order() {
+    use crate::signals::{send, wait_for_handler};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    // a rating takes 0.15 ms on these puzzles (a debug build, about 5 ms): the batches in
+    // flight, which a signal lets finish, must be small enough to end soon (with 2048 records
+    // a batch, as solve's, that took a minute here)
+    let dir = Workdir::new();
+    let text = std::fs::read_to_string(repo("tests/fixtures/se/in/exchange_hard.txt")).unwrap();
+    let input = dir.write("many.txt", text.repeat(50));
+    let name = input.to_str().unwrap().to_string();
+    let mut child = crate::command(&["rate", "-j2", "-O", "jsonl"])
+        .arg(&input)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reading = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut out).unwrap();
+        out
+    });
+    wait_for_handler(&child, libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    send(&child, libc::SIGINT);
+    let status = child.wait().unwrap();
+    let waited = start.elapsed();
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        waited < Duration::from_secs(10),
+        "finishing took {waited:?}"
+    );
+    let out = reading.join().unwrap();
+    let records = jsonl(&out);
+    let puzzles: Vec<&str> = text.lines().cycle().take(records.len()).collect();
+    for (i, (r, p)) in records.iter().zip(&puzzles).enumerate() {
+        assert_eq!(r["line"], i + 1, "{r}");
+        assert_eq!(r["puzzle"], *p, "{r}");
+        assert!(r["er"].is_number(), "{r}");
+    }
+    let err = crate::read_all(child.stderr.take());
+    let n = records.len();
+    let said = if n == 0 {
+        "interrupted by SIGINT: no record was written".to_string()
+    } else {
+        format!("interrupted by SIGINT: the output ends with the record at {name}:{n}")
+    };
+    assert!(err.contains(&said), "{err}");
+}
