@@ -97,31 +97,47 @@ fn exclusion_hint(board: &Board, cells: &[usize], excluders: Cells) -> Option<Hi
     let sees_ij: [[bool; 3]; 3] = std::array::from_fn(|i| {
         std::array::from_fn(|j| i < n && j < n && sees(cells[i], cells[j]))
     });
-    // digits seen in some allowed combination, per cell
-    let mut allowed = [0 as Digits; 3];
-    let mut pick = [0usize; 3];
-    loop {
-        let digits: [u8; 3] = std::array::from_fn(|i| if i < n { cands[i][pick[i]] } else { 0 });
+    let valid = |digits: &[u8; 3]| {
         let clash = (0..n).any(|i| (i + 1..n).any(|j| digits[i] == digits[j] && sees_ij[i][j]));
         let used: Digits = digits[..n].iter().fold(0, |m, &d| m | 1 << d);
-        let emptied = excl.iter().any(|&e| e & !used == 0);
-        if !clash && !emptied {
-            for i in 0..n {
-                allowed[i] |= 1 << digits[i];
+        !clash && !excl.iter().any(|&e| e & !used == 0)
+    };
+    // digits of some allowed combination, per cell: for each candidate not yet known to be in
+    // one, the other cells' combinations are tried until one is allowed (most candidates find
+    // one at once, so few of the up to 729 combinations are looked at)
+    let mut allowed = [0 as Digits; 3];
+    for i in 0..n {
+        for k in 0..counts[i] {
+            if allowed[i] >> cands[i][k] & 1 != 0 {
+                continue;
             }
-        }
-        // next combination, odometer style
-        let mut i = 0;
-        while i < n {
-            pick[i] += 1;
-            if pick[i] < counts[i] {
-                break;
+            let mut pick = [0usize; 3];
+            pick[i] = k;
+            loop {
+                let digits: [u8; 3] =
+                    std::array::from_fn(|j| if j < n { cands[j][pick[j]] } else { 0 });
+                if valid(&digits) {
+                    for j in 0..n {
+                        allowed[j] |= 1 << digits[j];
+                    }
+                    break;
+                }
+                // next combination of the other cells, odometer style
+                let mut j = 0;
+                while j < n {
+                    if j != i {
+                        pick[j] += 1;
+                        if pick[j] < counts[j] {
+                            break;
+                        }
+                        pick[j] = 0;
+                    }
+                    j += 1;
+                }
+                if j == n {
+                    break;
+                }
             }
-            pick[i] = 0;
-            i += 1;
-        }
-        if i == n {
-            break;
         }
     }
     let eliminations: Vec<(u8, Digits)> = (0..n)
