@@ -353,8 +353,7 @@ fn pipe_gives_one_line_per_input_line_with_the_reason() {
 #[test]
 #[cfg(target_os = "linux")]
 fn ctrl_c_stops_soon_leaving_whole_records_in_order() {
-    use crate::signals::{send, wait_for_handler};
-    use std::process::Stdio;
+    use crate::signals::{send, spawn_reading, wait_for_handler};
     use std::time::{Duration, Instant};
 
     // a rating takes 0.15 ms on these puzzles (a debug build, about 5 ms): the batches in
@@ -364,18 +363,8 @@ fn ctrl_c_stops_soon_leaving_whole_records_in_order() {
     let text = std::fs::read_to_string(repo("tests/fixtures/se/in/exchange_hard.txt")).unwrap();
     let input = dir.write("many.txt", text.repeat(50));
     let name = input.to_str().unwrap().to_string();
-    let mut child = crate::command(&["rate", "-j2", "-O", "jsonl"])
-        .arg(&input)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let reading = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        std::io::Read::read_to_end(&mut stdout, &mut out).unwrap();
-        out
-    });
+    let (mut child, reading) =
+        spawn_reading(crate::command(&["rate", "-j2", "-O", "jsonl"]).arg(&input));
     wait_for_handler(&child, libc::SIGINT);
     std::thread::sleep(Duration::from_millis(500));
     let start = Instant::now();
