@@ -17,7 +17,7 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
-use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, INDEX_IN, PEER_SET};
+use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET};
 use super::hint::{Hint, Sink, Technique};
 
 /// A candidate assumed on or off: `((cell * 9 + digit - 1) << 1) | on`.
@@ -211,28 +211,58 @@ pub fn length_difficulty(complexity: u32) -> f64 {
     added
 }
 
+/// A candidate grid both ways, kept in step: each cell's digits, and each digit's cells (what
+/// the links look up: a house's places of a digit are one AND away).
+#[derive(Debug, Clone, Copy)]
+pub struct Grid2 {
+    /// The candidates of each cell.
+    pub cells: [Digits; 81],
+    /// The cells of each digit (index 1..=9).
+    pub places: [Cells; 10],
+}
+
+impl Grid2 {
+    /// The grid of `cells`.
+    pub fn new(cells: [Digits; 81]) -> Grid2 {
+        let mut places = [0 as Cells; 10];
+        for (c, &ds) in cells.iter().enumerate() {
+            for d in super::board::digits_of(ds) {
+                places[d as usize] |= 1 << c;
+            }
+        }
+        Grid2 { cells, places }
+    }
+
+    /// Removes `digit` from `cell`.
+    #[inline]
+    pub fn remove(&mut self, cell: usize, digit: u8) {
+        self.cells[cell] &= !(1 << digit);
+        self.places[digit as usize] &= !(1 << cell);
+    }
+}
+
 /// The potentials an on potential `p` forces off, in Explainer's order: the cell's other
 /// candidates (with Y-links), then the digit's other places in the block, row and column (a
-/// place met twice kept at its first mention).
-pub fn on_to_off(cands: &[Digits; 81], p: Pot, y_links: bool, out: &mut Vec<(Pot, Cause)>) {
+/// place met twice kept at its first mention; a house's cells in increasing order).
+pub fn on_to_off(g: &Grid2, p: Pot, y_links: bool, out: &mut Vec<(Pot, Cause)>) {
     out.clear();
     let (cell, digit) = (cell_of(p), digit_of(p));
     if y_links {
-        let mut others = cands[cell] & !(1 << digit);
+        let mut others = g.cells[cell] & !(1 << digit);
         while others != 0 {
             let d = others.trailing_zeros() as u8;
             others &= others - 1;
             out.push((pot(cell, d, false), Cause::Cell));
         }
     }
-    let mut seen = 0u128;
+    let mut seen: Cells = 1 << cell;
     for (k, &h) in HOUSES_OF[cell].iter().enumerate() {
-        for &c in &HOUSE_CELLS[h as usize] {
-            let c = c as usize;
-            if c != cell && cands[c] >> digit & 1 != 0 && seen >> c & 1 == 0 {
-                seen |= 1 << c;
-                out.push((pot(c, digit, false), Cause::House(k as u8)));
-            }
+        let mut set = g.places[digit as usize] & HOUSE_SET[h as usize] & !seen;
+        seen |= set;
+        while set != 0 {
+            let c = set.trailing_zeros() as usize;
+            set &= set - 1;
+            out.push((pot(c, digit, false), Cause::House(k as u8)));
         }
     }
 }
@@ -240,30 +270,20 @@ pub fn on_to_off(cands: &[Digits; 81], p: Pot, y_links: bool, out: &mut Vec<(Pot
 /// The potentials an off potential `p` forces on, in Explainer's order: a bivalue cell's other
 /// candidate (with Y-links), then the digit's other place in each house (block, row, column)
 /// where it has two (with X-links); a potential met twice kept at its first mention.
-pub fn off_to_on(
-    cands: &[Digits; 81],
-    p: Pot,
-    y_links: bool,
-    x_links: bool,
-    out: &mut Vec<(Pot, Cause)>,
-) {
+pub fn off_to_on(g: &Grid2, p: Pot, y_links: bool, x_links: bool, out: &mut Vec<(Pot, Cause)>) {
     out.clear();
     let (cell, digit) = (cell_of(p), digit_of(p));
-    if y_links && cands[cell].count_ones() == 2 {
-        let other = (cands[cell] & !(1 << digit)).trailing_zeros() as u8;
+    if y_links && g.cells[cell].count_ones() == 2 {
+        let other = (g.cells[cell] & !(1 << digit)).trailing_zeros() as u8;
         out.push((pot(cell, other, true), Cause::Cell));
     }
     if x_links {
         for (k, &h) in HOUSES_OF[cell].iter().enumerate() {
-            let cells = &HOUSE_CELLS[h as usize];
-            let mut pos = 0u16;
-            for (j, &c) in cells.iter().enumerate() {
-                pos |= ((cands[c as usize] >> digit) & 1) << j;
-            }
-            if pos.count_ones() == 2 {
-                let me = INDEX_IN[cell][k];
-                let other = (pos & !(1 << me)).trailing_zeros() as usize;
-                let q = pot(cells[other] as usize, digit, true);
+            let set = g.places[digit as usize] & HOUSE_SET[h as usize];
+            if set.count_ones() == 2 {
+                // the other place (the lower one if `cell` has lost the digit already)
+                let other = (set & !(1 << cell)).trailing_zeros() as usize;
+                let q = pot(other, digit, true);
                 if !out.iter().any(|&(o, _)| o == q) {
                     out.push((q, Cause::House(k as u8)));
                 }
@@ -448,11 +468,11 @@ impl Links {
         self.start.clear();
         self.to.clear();
         let mut out = Vec::new();
-        let cands = cands_of(board);
+        let cands = Grid2::new(cands_of(board));
         for p in 0..POTS as Pot {
             self.start.push(self.to.len() as u32);
             let cell = cell_of(p);
-            if cands[cell] >> digit_of(p) & 1 == 0 {
+            if cands.cells[cell] >> digit_of(p) & 1 == 0 {
                 continue;
             }
             if is_on(p) {

@@ -19,7 +19,7 @@ use std::ops::ControlFlow;
 
 use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, digits_of};
 use super::chains::{
-    Arena, Candidate, Cause, Id, Pot, PotSet, cands_of, cell_of, digit_of, is_on,
+    Arena, Candidate, Cause, Grid2, Id, Pot, PotSet, cands_of, cell_of, digit_of, is_on,
     length_difficulty, off_to_on, on_to_off, pot, send_sorted,
 };
 use super::hint::{Chains, Hint, Shape, Sink, Technique};
@@ -97,6 +97,7 @@ pub fn forcing_chains(board: &Board, mode: Mode, sink: Sink) -> ControlFlow<()> 
         mode,
         values: *board.values(),
         cands,
+        grid: Grid2::new(cands),
         links: Vec::new(),
         seen: PotSet::default(),
         spare: Vec::new(),
@@ -179,6 +180,8 @@ struct Engine {
     mode: Mode,
     values: [u8; 81],
     cands: [Digits; 81],
+    /// `cands` both ways, what each run starts from.
+    grid: Grid2,
     links: Vec<(Pot, Cause)>,
     seen: PotSet,
     spare: Vec<Run>,
@@ -231,7 +234,7 @@ impl Engine {
             }
         }
         let y_links = !self.mode.nishio;
-        let mut work = self.cands;
+        let mut work = self.grid;
         loop {
             if let Some(p) = pending_on.pop_front() {
                 on_to_off(&work, run.arena.pot(p), y_links, &mut self.links);
@@ -250,13 +253,13 @@ impl Engine {
                 let pp = run.arena.pot(p);
                 off_to_on(&work, pp, y_links, true, &mut self.links);
                 if self.mode.dynamic {
-                    work[cell_of(pp)] &= !(1 << digit_of(pp));
+                    work.remove(cell_of(pp), digit_of(pp));
                 }
                 let links = std::mem::take(&mut self.links);
                 for &(q, cause) in &links {
                     let id = run.arena.push(q, cause, &[p]);
                     if self.mode.dynamic {
-                        self.hidden_parents(run, id, q, cause, &work, pp);
+                        self.hidden_parents(run, id, q, cause, &work.cells, pp);
                     }
                     if let Some(off) = run.off.get(q ^ 1) {
                         self.links = links;
@@ -272,7 +275,7 @@ impl Engine {
                 break;
             }
             if pending_on.is_empty() && pending_off.is_empty() && self.mode.level > 0 {
-                for (q, parents) in self.advanced(run, &work) {
+                for (q, parents) in self.advanced(run, &work.cells) {
                     if !run.off.contains(q) {
                         let id = run.arena.push(q, Cause::Advanced, &parents);
                         run.off.insert(q, id);
