@@ -1,0 +1,63 @@
+//! Behaviour of the generator as a whole: every record keeps its promises (checked with the
+//! reference solver, which shares no code with the fast one), and the stream depends on the seed
+//! and index alone.
+
+use super::*;
+use crate::solver::reference;
+
+/// Records `0..n` of `options`' stream.
+fn records(options: Options, n: u64) -> Vec<Generated> {
+    let generator = Generator::new(options).expect("valid options");
+    (0..n).map(|i| generator.record(i).expect("made")).collect()
+}
+
+/// One solution, by the reference solver.
+fn assert_unique(puzzle: &Grid, solution: &Grid) {
+    let out = reference::solve(puzzle, 2);
+    assert_eq!(out.count, 1, "{puzzle}");
+    assert_eq!(out.solution.as_ref(), Some(solution), "{puzzle}");
+}
+
+/// No given can go, by the reference solver; givens in `kept` are not tried.
+fn assert_minimal(puzzle: &Grid, kept: u128) {
+    for i in (0..CELLS).filter(|&i| puzzle.cells()[i] != 0 && kept >> i & 1 == 0) {
+        let mut cells = *puzzle.cells();
+        cells[i] = 0;
+        let fewer = Grid::from_values(cells).unwrap();
+        assert_eq!(
+            reference::solve(&fewer, 2).count,
+            2,
+            "{puzzle}: r{i} can go"
+        );
+    }
+}
+
+#[test]
+fn plain_records_are_unique_and_minimal() {
+    for found in records(Options::default(), 30) {
+        assert_unique(&found.puzzle, &found.solution);
+        assert_minimal(&found.puzzle, 0);
+        assert_eq!(found.givens as usize, found.puzzle.givens());
+        assert_eq!(found.tries, 1);
+        let out = solver::solve(&found.puzzle, 2).unwrap();
+        assert_eq!(found.guesses, out.guesses);
+    }
+}
+
+#[test]
+fn a_record_depends_on_seed_and_index_alone() {
+    let generator = Generator::new(Options::default()).unwrap();
+    let forwards: Vec<Generated> = (0..20).map(|i| generator.record(i).unwrap()).collect();
+    let backwards: Vec<Generated> = (0..20)
+        .rev()
+        .map(|i| generator.record(i).unwrap())
+        .collect();
+    assert!(forwards.iter().eq(backwards.iter().rev()));
+    assert_eq!(forwards[7].index, 7);
+    let other = Generator::new(Options {
+        seed: 1,
+        ..Options::default()
+    })
+    .unwrap();
+    assert_ne!(other.record(0).unwrap().puzzle, forwards[0].puzzle);
+}
