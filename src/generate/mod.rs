@@ -12,6 +12,7 @@
 //! - `minimize`: carving (runs of removals, unavoidable sets), uniqueness and minimality;
 //! - `symmetry`: symmetries as orbits of cells, and clue patterns;
 //! - `hard`: the hill climb towards a range of guesses;
+//! - `pattern`: the search for digits on a clue pattern;
 //! - `exclude`: classes of isomorphic puzzles (excluded ones, and repeats within a run);
 //! - `options`: what is asked for, read and checked.
 //!
@@ -37,6 +38,7 @@ mod grids;
 mod hard;
 mod minimize;
 mod options;
+mod pattern;
 mod symmetry;
 
 use std::fmt;
@@ -85,7 +87,8 @@ pub struct Reached {
     pub guesses: Option<u64>,
     /// Candidates isomorphic to an excluded puzzle.
     pub excluded: u64,
-    /// Pattern tries whose givens left several solutions.
+    /// Pattern searches' steps that left several solutions (not counted yet: the search
+    /// counts solutions instead).
     pub not_unique: u64,
     /// Candidates that were unique but not minimal (a symmetric one with a given to spare).
     pub not_minimal: u64,
@@ -189,12 +192,28 @@ impl Generator {
             stop,
             reached: Reached::default(),
         };
-        let found = match o.guesses {
-            // a pattern fixes the givens: nothing to climb, so tries are drawn afresh
-            Some(target) if o.pattern.is_none() => {
+        let found = match (o.pattern, o.guesses) {
+            // the pattern fixes the givens: its search, every target checked after
+            (Some(pattern), _) => loop {
+                let (puzzle, solution) = pattern::search(&pattern, &mut rng, &mut budget)?;
+                let found = Generated {
+                    index,
+                    puzzle,
+                    solution,
+                    givens: pattern.givens(),
+                    guesses: solver::solve(&puzzle, 2).map_or(0, |out| out.guesses),
+                    symmetry: o.symmetry,
+                    tries: 0,
+                };
+                budget.reached.note(found.givens, found.guesses);
+                if self.accepts(&found, &mut budget.reached) {
+                    break found;
+                }
+            },
+            (None, Some(target)) => {
                 hard::climb(self, &mut rng, start.as_ref(), target, &mut budget)?
             }
-            _ => loop {
+            (None, None) => loop {
                 budget.next()?;
                 let Some(found) = self.attempt(&mut rng, start.as_ref(), &mut budget.reached)
                 else {
@@ -227,7 +246,7 @@ impl Generator {
     }
 
     /// One try: a grid drawn (or the start's), a puzzle carved out of it; `None` when it misses
-    /// a target the carving sees (clues, pattern uniqueness, minimality with a symmetry).
+    /// a target the carving sees (clues, minimality with a symmetry).
     fn attempt(
         &self,
         rng: &mut Rng,
@@ -237,29 +256,17 @@ impl Generator {
         let mut carving = self.carving(rng, start)?;
         let carver = &mut carving.carver;
         let o = &self.options;
-        if let Some(pattern) = &o.pattern {
-            carver.set_givens(pattern.mask());
-            if !carver.is_unique() {
-                reached.not_unique += 1;
-                return None;
+        let floor = match (o.minimal, o.clues) {
+            (false, Some(clues)) => {
+                let lo = clues.lo.max(17);
+                let hi = clues.hi.min(CELLS as u64);
+                (lo + rng.below((hi - lo + 1) as usize) as u64) as u32
             }
-            if !carver.needs_every_given(0) {
-                reached.not_minimal += 1;
-                return None;
-            }
-        } else {
-            let floor = match (o.minimal, o.clues) {
-                (false, Some(clues)) => {
-                    let lo = clues.lo.max(17);
-                    let hi = clues.hi.min(CELLS as u64);
-                    (lo + rng.below((hi - lo + 1) as usize) as u64) as u32
-                }
-                _ => 0,
-            };
-            carver.carve(&carving.units[..carving.len], floor);
-            if !self.minimal_enough(&mut carving, reached) {
-                return None;
-            }
+            _ => 0,
+        };
+        carver.carve(&carving.units[..carving.len], floor);
+        if !self.minimal_enough(&mut carving, reached) {
+            return None;
         }
         self.finish(&carving, reached)
     }

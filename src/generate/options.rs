@@ -167,8 +167,9 @@ impl Start {
 pub const DEFAULT_MAX_TRIES: u64 = 100_000;
 
 /// Tries a record may take by default with [`Options::guesses`], where a try is one step of the
-/// hill climb: the hard targets need hundreds of thousands (see BENCHMARKS.md).
-pub const DEFAULT_MAX_TRIES_GUESSES: u64 = 5_000_000;
+/// hill climb: `--guesses 50..` takes about 65,000 a record on average (BENCHMARKS.md), and a
+/// target no climb reaches (`--guesses 100000..`) gives up after some 30 to 60 seconds.
+pub const DEFAULT_MAX_TRIES_GUESSES: u64 = 1_000_000;
 
 /// What to generate. `Default` is plain generation: minimal puzzles of random grids with no
 /// other constraint, seed 0.
@@ -229,12 +230,15 @@ impl Options {
 /// Options that no puzzle can meet, or that do not go together.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionsError {
-    /// A clue range outside 17..81.
+    /// A clue range below 17.
     #[error(
-        "--clues {0}: a puzzle with one solution has 17 to 81 givens (none has fewer: McGuire, \
-         Tugemann and Civario, 2012)"
+        "--clues {0}: no puzzle with fewer than 17 givens has one solution (McGuire, Tugemann and \
+         Civario, 2012)"
     )]
-    Clues(Bounds),
+    TooFewClues(Bounds),
+    /// A clue range above 81.
+    #[error("--clues {0}: a grid has 81 cells")]
+    TooManyClues(Bounds),
     /// `--no-minimal` without a number of givens to stop at.
     #[error("--no-minimal stops removing givens at a number drawn from --clues A..B: give --clues")]
     NotMinimalWithoutClues,
@@ -273,8 +277,11 @@ impl Options {
     /// Checks the options against each other (see [`OptionsError`]).
     pub fn validate(&self) -> Result<(), OptionsError> {
         if let Some(clues) = self.clues {
-            if clues.hi < 17 || clues.lo > CELLS as u64 {
-                return Err(OptionsError::Clues(clues));
+            if clues.hi < 17 {
+                return Err(OptionsError::TooFewClues(clues));
+            }
+            if clues.lo > CELLS as u64 {
+                return Err(OptionsError::TooManyClues(clues));
             }
         }
         if !self.minimal && self.clues.is_none() {
@@ -351,11 +358,11 @@ mod tests {
         let clues = |lo, hi| Some(Bounds::new(lo, hi));
         assert!(matches!(
             with(&|o| o.clues = clues(90, 90)),
-            Err(OptionsError::Clues(_))
+            Err(OptionsError::TooManyClues(_))
         ));
         assert!(matches!(
             with(&|o| o.clues = clues(0, 16)),
-            Err(OptionsError::Clues(_))
+            Err(OptionsError::TooFewClues(_))
         ));
         assert_eq!(with(&|o| o.clues = clues(0, 17)), Ok(()));
         assert_eq!(
