@@ -4,7 +4,7 @@
 # median of RUNS each. Prints, per build and format, the wall time to a file over the wall time
 # to /dev/null (target: at most 1.15), and the CPU a record spends outside the solver: whole
 # process CPU (user + sys) to a file, less `bench -j1`'s in-memory solve time, per record (the
-# figure that scales to many cores; this machine has 2).
+# figure that scales to many cores; this machine has 2). STAT=min takes the least of the runs.
 #
 #   bash benches/file_output.sh OLD_BINARY [NEW_BINARY]     (new: this tree's release build)
 #
@@ -35,7 +35,11 @@ run() {
     /usr/bin/time -f '%e %U %S' -o "$TMP/t" "$@" > /dev/null 2>&1
     awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$TMP/t"
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# the median of the runs (STAT=min: the least, for a machine busy with other work)
+median() {
+    if [ "${STAT:-median}" = min ]; then sort -n | head -1; else
+        sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; fi
+}
 
 # the solver's own time a record, in memory, one thread (the same for both builds' solver)
 solve_us=$("$NEW" bench -q -j1 --rounds 3 --min-seconds 0 "$TMP/k1m.csv" --export-json - |
@@ -53,6 +57,8 @@ for format in csv jsonl line; do
     for _ in $(seq "$RUNS"); do
         for build in old new; do
             bin=$OLD; [ "$build" = new ] && bin=$NEW
+            # a new file each run, and no earlier run's writeback going on in the background
+            rm -f "$OUT_DIR/out.$format"; sync
             run "$bin" solve -q -j2 -O "$format" "$TMP/k1m.csv" -o "$OUT_DIR/out.$format" >> "$TMP/$build-file"
             run "$bin" solve -q -j2 -O "$format" "$TMP/k1m.csv" -o /dev/null >> "$TMP/$build-null"
         done

@@ -15,13 +15,15 @@ cargo fmt --check --manifest-path python/Cargo.toml
 cargo clippy --locked --quiet --manifest-path python/Cargo.toml -- -D warnings
 
 venv=target/python-venv
+# pip through the venv's python, never its pip script: a script's first line names the venv it
+# was made in, so in a venv copied from another checkout it installed into that one
 if [ ! -x "$venv/bin/pytest" ]; then
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check \
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         maturin==1.16.0 pytest==9.2.0 numpy==2.4.6 pandas==3.1.1 pyarrow==26.0.1 polars==2.1.0
 fi
 # the README's install line
-"$venv/bin/pip" install --quiet --disable-pip-version-check ./python
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./python
 
 cargo build --locked --quiet
 SUDOKU_BATCH="$PWD/target/debug/sudoku-batch" "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests

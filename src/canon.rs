@@ -32,7 +32,12 @@
 //!   labels, so those ties are broken by branching: one state per order.
 //!
 //! After nine rows every surviving state gives the minlex form. A typical puzzle keeps a handful of
-//! states a row; a grid with many symmetries (a solution grid, an empty one) keeps more.
+//! states a row; a grid with many symmetries (an empty one, a nearly complete one) keeps more.
+//!
+//! A complete solution grid is the worst case of that search (its first row branches into every
+//! column order, about 0.7 ms a grid), and takes a route of its own instead (`grid_form.rs`): its
+//! first row is always `123456789`, so the labels follow from the column order, and only the top
+//! band needs a search.
 //!
 //! The sort above is exact when no digit repeats in a row or a column: each unlabelled digit then
 //! takes a fresh label wherever it lands. A grid with a digit repeated in a row or column (a puzzle
@@ -42,6 +47,7 @@
 use crate::grid::{CELLS, Grid};
 use crate::transform::Transform;
 
+mod grid_form;
 mod invariant;
 mod pattern;
 pub use invariant::invariant;
@@ -63,6 +69,16 @@ pub fn canonical(puzzle: &Grid) -> Canonical {
     if lines.repeats {
         return canonical_by_search(puzzle);
     }
+    if let Some(form) = lines
+        .complete
+        .then(|| grid_form::grid_minlex(&lines))
+        .flatten()
+    {
+        return Canonical {
+            grid: Grid::from_values(form.cells).unwrap_or(*puzzle),
+            transform: transform(form.orient, &form.rows, &form.cols, &form.labels),
+        };
+    }
     let state = smallest(&lines);
     Canonical {
         grid: state.grid(&lines),
@@ -81,6 +97,13 @@ pub fn minlex(puzzle: &Grid) -> Grid {
     let lines = Lines::new(puzzle);
     if lines.repeats {
         return canonical_by_search(puzzle).grid;
+    }
+    if let Some(form) = lines
+        .complete
+        .then(|| grid_form::grid_minlex(&lines))
+        .flatten()
+    {
+        return Grid::from_values(form.cells).unwrap_or(*puzzle);
     }
     smallest(&lines).grid(&lines)
 }
@@ -349,6 +372,8 @@ struct Lines {
     grid: [[Line; 9]; 2],
     /// A digit repeats in a row or a column.
     repeats: bool,
+    /// Every cell is given (a solution grid when nothing repeats): [`grid_form`]'s case.
+    complete: bool,
     /// The rows (bit per row) that may be the form's first row, per orientation.
     top: [u16; 2],
 }
@@ -371,22 +396,21 @@ impl Lines {
                 in_col[c] |= bit;
             }
         }
-        let top = first_rows(&givens_masks(cells));
+        let given = given_bits(cells);
         Lines {
             grid,
             repeats: repeats != 0,
-            top,
+            complete: given == ALL_CELLS,
+            top: first_rows(&masks_of(given)),
         }
     }
 }
 
-/// The givens of each row (`[0]`) and each column (`[1]`), a bit per cell: eight cells at a time
-/// through a 64-bit word (a third of the instructions of a test a cell, callgrind).
-fn givens_masks(cells: &[u8; CELLS]) -> [[u16; 9]; 2] {
-    masks_of(given_bits(cells))
-}
+/// Every cell's bit of [`given_bits`].
+const ALL_CELLS: u128 = (1 << CELLS) - 1;
 
-/// Bit `9r + c` set when cell (r, c) holds a given.
+/// Bit `9r + c` set when cell (r, c) holds a given: eight cells at a time through a 64-bit word
+/// (with [`masks_of`], a third of the instructions of a test a cell, callgrind).
 fn given_bits(cells: &[u8; CELLS]) -> u128 {
     let mut given = 0u128;
     for (k, chunk) in cells.chunks(8).enumerate() {
@@ -401,7 +425,8 @@ fn given_bits(cells: &[u8; CELLS]) -> u128 {
     given
 }
 
-/// [`givens_masks`] of the bits [`given_bits`] gives.
+/// The givens of each row (`[0]`) and each column (`[1]`), a bit per cell, from the bits
+/// [`given_bits`] gives.
 fn masks_of(given: u128) -> [[u16; 9]; 2] {
     // a column's bits are 9 apart; times the sum of 2^(72 - 8k) each lands at bit 72 + row, and
     // no two products share a bit, so nothing carries

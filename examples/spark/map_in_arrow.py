@@ -23,13 +23,21 @@ def solve_batches(column: str, threads):
 
     def run(batches):
         for batch in batches:
-            out = sb.solve(batch.column(column), threads=threads)
+            # Arrow in, Arrow out: the answers come back as a pyarrow.Table built over the
+            # package's own buffers, no Python object per row
+            out = sb.solve(batch.column(column), threads=threads, output="arrow")
+            # the types Spark's schema below names: plain strings, and signed longs (Spark has
+            # no unsigned ones)
+            answers = [
+                out.column(name).cast(kind).combine_chunks()
+                for name, kind in [
+                    ("status", pa.string()),
+                    ("solution", pa.string()),
+                    ("guesses", pa.int64()),
+                ]
+            ]
             yield pa.RecordBatch.from_arrays(
-                batch.columns + [
-                    pa.array(out["status"]),
-                    pa.array(out["solution"]),
-                    pa.array(out["guesses"].astype("int64")),  # Spark has no unsigned longs
-                ],
+                batch.columns + answers,
                 names=batch.schema.names + ["status", "solution", "guesses"],
             )
 

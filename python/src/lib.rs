@@ -3,7 +3,8 @@
 //! (`sudoku_batch/__init__.py`) refuses what is not a column and turns pandas, polars, pyarrow
 //! and numpy inputs into the two forms taken here (a list, whose items are checked here to be
 //! `str`/`bytes`/`None`, or `bytes` of n x 81 cell values) and the packed results into numpy
-//! columns.
+//! columns or an Arrow table: each result column comes back as one `bytes` filled here, which
+//! the Python half reads as it is, never row by row.
 //!
 //! Every record gets an answer: a puzzle that cannot be read (a `str` with a lone surrogate too)
 //! gets the `malformed` status and a reason, never an exception; only arguments of the wrong type
@@ -44,7 +45,7 @@ fn texts(items: &Bound<'_, PyAny>, name: &str) -> PyResult<Texts> {
             "{name} must be a column (a list, array or series), not a single string"
         )));
     }
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(items.len().unwrap_or(0));
     for (i, item) in items.try_iter()?.enumerate() {
         let item = item?;
         out.push(if item.is_none() {
@@ -186,6 +187,13 @@ impl Column {
         }
     }
 
+    /// Whether grids answering this column are written as ASCII digits (text in, text out: the
+    /// Python half reads them as strings as they are) rather than cell values (cells in, cells
+    /// out).
+    fn digits(&self) -> bool {
+        matches!(self, Column::Texts(_))
+    }
+
     /// Puzzle `i`, or why it is not one.
     fn read(&self, i: usize) -> Result<Grid, String> {
         match self {
@@ -318,72 +326,129 @@ fn on_pool<T: Send>(
     done.map_err(|e| PyRuntimeError::new_err(format!("starting {n} threads: {e}")))
 }
 
-/// What `solve` and `check` give back: codes (indexes into the word list), the solutions' cells
-/// packed (zeros where there is none), guesses as little-endian u64, and the reasons or details
-/// of the records that have one, with their index.
-type Packed = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<(usize, String)>);
+/// What `solve`, `check` and `canonical` give back, each column a `bytes` of the Python half to
+/// read as numpy or Arrow without another copy: codes (indexes into the word list, one byte a
+/// record), the grids (81 bytes a record, as [`Column::digits`] says; zeros where there is
+/// none), the u64 column (native byte order), which records have a grid (an Arrow validity
+/// bitmap: bit `i % 8` of byte `i / 8`), and the notes (see [`notes_out`]).
+type Packed<'py> = (Bytes<'py>, Bytes<'py>, Bytes<'py>, Bytes<'py>, Notes<'py>);
 
-/// A record's answer, given its index, its puzzle and its row of the cells column to fill: its
-/// code, the number for the u64 column, and its note (reason or detail), if any.
-type Answer<'a> =
-    dyn Fn(usize, Result<Grid, String>, &mut [u8]) -> (u8, u64, Option<String>) + Sync + 'a;
+/// A `bytes` object handed to Python.
+type Bytes<'py> = Bound<'py, PyBytes>;
 
-/// Records a task takes at a time.
+/// The records that have a note (reason or detail), in order, as three `bytes`: their indexes
+/// and the end of each note in the text (i64, native byte order), and the notes' UTF-8 text end
+/// to end; the Python half makes of them an object column or an Arrow string column.
+type Notes<'py> = (Bytes<'py>, Bytes<'py>, Bytes<'py>);
+
+/// One record's answer: its code, the number for the u64 column, its grid and its note (reason
+/// or detail), if any.
+struct Row {
+    code: u8,
+    number: u64,
+    grid: Option<Grid>,
+    note: Option<String>,
+}
+
+impl Row {
+    /// A record that is not a puzzle (`code`, malformed), and why.
+    fn unread(code: u8, reason: String) -> Row {
+        Row {
+            code,
+            number: 0,
+            grid: None,
+            note: Some(reason),
+        }
+    }
+}
+
+/// A record's answer, given its index and its puzzle.
+type Answer<'a> = dyn Fn(usize, Result<Grid, String>) -> Row + Sync + 'a;
+
+/// Records a task takes at a time (a multiple of 8, so each task has whole bytes of a bitmap).
 const CHUNK: usize = 1024;
 
-/// Each of `n` records read by `read` and answered by `answer` straight into the output
-/// columns, in parallel a chunk at a time (no column of intermediate answers).
-fn answer_into(
-    n: usize,
-    read: &(dyn Fn(usize) -> Result<Grid, String> + Sync),
+/// Each record of `column` answered by `answer` straight into the output columns, in parallel a
+/// chunk at a time on the pool `threads` asks for (no column of intermediate answers). The
+/// grids, the largest column, are written in place in the `bytes` handed to Python.
+fn answer_into<'py>(
+    py: Python<'py>,
+    threads: Option<usize>,
+    column: &Column,
     answer: &Answer<'_>,
-) -> Packed {
+) -> PyResult<Packed<'py>> {
+    let n = column.len();
+    let digits = column.digits();
     let mut codes = vec![0u8; n];
-    let mut cells = vec![0u8; n * CELLS];
-    let mut guesses = vec![0u8; n * 8];
-    let notes: Vec<(usize, String)> = codes
-        .par_chunks_mut(CHUNK)
-        .zip(cells.par_chunks_mut(CHUNK * CELLS))
-        .zip(guesses.par_chunks_mut(CHUNK * 8))
-        .enumerate()
-        .flat_map_iter(|(k, ((codes, cells), guesses))| {
-            let mut notes = Vec::new();
-            for (j, code) in codes.iter_mut().enumerate() {
-                let i = k * CHUNK + j;
-                let grid = &mut cells[j * CELLS..(j + 1) * CELLS];
-                let (c, g, note) = answer(i, read(i), grid);
-                *code = c;
-                guesses[j * 8..j * 8 + 8].copy_from_slice(&g.to_le_bytes());
-                if let Some(note) = note {
-                    notes.push((i, note));
-                }
-            }
-            notes
-        })
-        .collect();
-    (codes, cells, guesses, notes)
+    let mut numbers = vec![0u8; n * 8];
+    let mut present = vec![0u8; n.div_ceil(8)];
+    let mut notes = Vec::new();
+    let grids = PyBytes::new_with(py, n * CELLS, |grids| {
+        notes = on_pool(py, threads, || {
+            codes
+                .par_chunks_mut(CHUNK)
+                .zip(grids.par_chunks_mut(CHUNK * CELLS))
+                .zip(numbers.par_chunks_mut(CHUNK * 8))
+                .zip(present.par_chunks_mut(CHUNK / 8))
+                .enumerate()
+                .flat_map_iter(|(k, (((codes, grids), numbers), present))| {
+                    let mut notes = Vec::new();
+                    let rows = codes
+                        .iter_mut()
+                        .zip(grids.chunks_exact_mut(CELLS))
+                        .zip(numbers.chunks_exact_mut(8));
+                    for (j, ((code, cells), number)) in rows.enumerate() {
+                        let i = k * CHUNK + j;
+                        let row = answer(i, column.read(i));
+                        *code = row.code;
+                        number.copy_from_slice(&row.number.to_ne_bytes());
+                        if let Some(grid) = row.grid {
+                            if digits {
+                                cells.copy_from_slice(&grid.to_line(b'0'));
+                            } else {
+                                cells.copy_from_slice(grid.cells());
+                            }
+                            present[j / 8] |= 1 << (j % 8);
+                        }
+                        if let Some(note) = row.note {
+                            notes.push((i, note));
+                        }
+                    }
+                    notes
+                })
+                .collect()
+        })?;
+        Ok(())
+    })?;
+    Ok((
+        PyBytes::new(py, &codes),
+        grids,
+        PyBytes::new(py, &numbers),
+        PyBytes::new(py, &present),
+        notes_out(py, &notes),
+    ))
+}
+
+/// The notes of [`answer_into`] as [`Notes`].
+fn notes_out<'py>(py: Python<'py>, notes: &[(usize, String)]) -> Notes<'py> {
+    let mut rows = Vec::with_capacity(notes.len() * 8);
+    let mut ends = Vec::with_capacity(notes.len() * 8);
+    let mut text = Vec::new();
+    for (i, note) in notes {
+        text.extend_from_slice(note.as_bytes());
+        rows.extend_from_slice(&(*i as i64).to_ne_bytes());
+        ends.extend_from_slice(&(text.len() as i64).to_ne_bytes());
+    }
+    (
+        PyBytes::new(py, &rows),
+        PyBytes::new(py, &ends),
+        PyBytes::new(py, &text),
+    )
 }
 
 /// The code of a solve status.
 fn status_code(status: Status) -> u8 {
     Status::ALL.iter().position(|&s| s == status).unwrap_or(0) as u8
-}
-
-fn solve_all(
-    n: usize,
-    read: &(dyn Fn(usize) -> Result<Grid, String> + Sync),
-    unique: bool,
-) -> Packed {
-    answer_into(n, read, &|_, puzzle, cells| match puzzle {
-        Ok(grid) => {
-            let a = solver::answer_with(&grid, unique, false);
-            if let Some(solution) = a.solution {
-                cells.copy_from_slice(solution.cells());
-            }
-            (status_code(a.status), a.guesses, None)
-        }
-        Err(reason) => (status_code(Status::Malformed), 0, Some(reason)),
-    })
 }
 
 /// The solve status words, indexed by the codes `solve` returns.
@@ -398,34 +463,45 @@ fn verdict_words() -> Vec<&'static str> {
     Verdict::ALL.iter().map(|v| v.as_str()).collect()
 }
 
-/// Solves a column of puzzles (see [`Column::new`] for `puzzles` and `n`).
+/// Solves a column of puzzles (see [`Column::new`] for `puzzles` and `n`), as [`Packed`]: status
+/// codes, solutions, guesses and the reasons of malformed records.
 #[pyfunction]
 #[pyo3(signature = (puzzles, n, unique, threads))]
-fn solve(
-    py: Python<'_>,
-    puzzles: &Bound<'_, PyAny>,
+fn solve<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
     n: Option<usize>,
     unique: bool,
     threads: Option<usize>,
-) -> PyResult<Packed> {
+) -> PyResult<Packed<'py>> {
     let column = Column::new(puzzles, n, "puzzles")?;
-    on_pool(py, threads, || {
-        solve_all(column.len(), &|i| column.read(i), unique)
+    answer_into(py, threads, &column, &|_, puzzle| match puzzle {
+        Ok(grid) => {
+            let a = solver::answer_with(&grid, unique, false);
+            Row {
+                code: status_code(a.status),
+                number: a.guesses,
+                grid: a.solution,
+                note: None,
+            }
+        }
+        Err(reason) => Row::unread(status_code(Status::Malformed), reason),
     })
 }
 
 /// Checks a column of puzzles (see [`Column::new`]), each with the solution the dataset gives
-/// for it, if a column of them is given (in the same two forms, `solutions_n` telling which).
+/// for it, if a column of them is given (in the same two forms, `solutions_n` telling which), as
+/// [`Packed`]: verdict codes, the only solutions, guesses and details.
 #[pyfunction]
 #[pyo3(signature = (puzzles, n, solutions, solutions_n, threads))]
-fn check(
-    py: Python<'_>,
-    puzzles: &Bound<'_, PyAny>,
+fn check<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
     n: Option<usize>,
-    solutions: Option<&Bound<'_, PyAny>>,
+    solutions: Option<&Bound<'py, PyAny>>,
     solutions_n: Option<usize>,
     threads: Option<usize>,
-) -> PyResult<Packed> {
+) -> PyResult<Packed<'py>> {
     let column = Column::new(puzzles, n, "puzzles")?;
     let solutions = solutions
         .map(|s| Column::new(s, solutions_n, "solutions"))
@@ -439,60 +515,58 @@ fn check(
             )));
         }
     }
-    on_pool(py, threads, || {
-        let options = Options::default();
-        answer_into(column.len(), &|i| column.read(i), &|i, puzzle, cells| {
-            let grid = match puzzle {
-                Ok(grid) => grid,
-                Err(reason) => return (Verdict::Malformed as u8, 0, Some(reason)),
-            };
-            let given = solutions.as_ref().map(|s| s.given(i));
-            let c = match given {
-                None | Some(Ok(None)) => check_puzzle(&grid, None, &options),
-                Some(Ok(Some(text))) => check_puzzle(&grid, Some(&text), &options),
-                // a solution that cannot be read as text: the verdict of one that is not a grid
-                // (checked as ""), whose detail is then why, in place of "found 0 cells"
-                Some(Err(why)) => {
-                    let mut c = check_puzzle(&grid, Some(""), &options);
-                    if c.verdict == Verdict::WrongSolution {
-                        c.detail = Some(format!("given solution: {why}"));
-                    }
-                    c
+    let options = Options::default();
+    answer_into(py, threads, &column, &|i, puzzle| {
+        let grid = match puzzle {
+            Ok(grid) => grid,
+            Err(reason) => return Row::unread(Verdict::Malformed as u8, reason),
+        };
+        let given = solutions.as_ref().map(|s| s.given(i));
+        let c = match given {
+            None | Some(Ok(None)) => check_puzzle(&grid, None, &options),
+            Some(Ok(Some(text))) => check_puzzle(&grid, Some(&text), &options),
+            // a solution that cannot be read as text: the verdict of one that is not a grid
+            // (checked as ""), whose detail is then why, in place of "found 0 cells"
+            Some(Err(why)) => {
+                let mut c = check_puzzle(&grid, Some(""), &options);
+                if c.verdict == Verdict::WrongSolution {
+                    c.detail = Some(format!("given solution: {why}"));
                 }
-            };
-            if let Some(solution) = c.solution {
-                cells.copy_from_slice(solution.cells());
+                c
             }
-            (c.verdict as u8, c.guesses.unwrap_or(0), c.detail)
-        })
+        };
+        Row {
+            code: c.verdict as u8,
+            number: c.guesses.unwrap_or(0),
+            grid: c.solution,
+            note: c.detail,
+        }
     })
 }
 
-/// Canonical (minlex) forms of a column of puzzles (see [`Column::new`]), as [`Packed`]: code 0 (1 for a malformed
-/// record), the forms' cells (zeros for a malformed one), their hashes where the others put
-/// guesses, and the reasons of malformed records.
+/// Canonical (minlex) forms of a column of puzzles (see [`Column::new`]), as [`Packed`]: code 0
+/// (1 for a malformed record), the forms, their hashes where the others put guesses, and the
+/// reasons of malformed records.
 #[pyfunction]
 #[pyo3(signature = (puzzles, n, threads))]
-fn canonical(
-    py: Python<'_>,
-    puzzles: &Bound<'_, PyAny>,
+fn canonical<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
     n: Option<usize>,
     threads: Option<usize>,
-) -> PyResult<Packed> {
+) -> PyResult<Packed<'py>> {
     let column = Column::new(puzzles, n, "puzzles")?;
-    on_pool(py, threads, || {
-        answer_into(
-            column.len(),
-            &|i| column.read(i),
-            &|_, puzzle, cells| match puzzle {
-                Ok(grid) => {
-                    let form = canon::minlex(&grid);
-                    cells.copy_from_slice(form.cells());
-                    (0, canon::hash(&form), None)
-                }
-                Err(reason) => (1, 0, Some(reason)),
-            },
-        )
+    answer_into(py, threads, &column, &|_, puzzle| match puzzle {
+        Ok(grid) => {
+            let form = canon::minlex(&grid);
+            Row {
+                code: 0,
+                number: canon::hash(&form),
+                grid: Some(form),
+                note: None,
+            }
+        }
+        Err(reason) => Row::unread(1, reason),
     })
 }
 

@@ -9,8 +9,23 @@ forms, one of:
 - a pyarrow Array or ChunkedArray, a pandas Series or Index, or a polars Series, of strings or
   binary; their missing values (null, None, NaN, ``pd.NA``) are ``None``.
 
-The work runs on a rayon pool in Rust with the GIL released. Each function returns a dict of
-numpy columns, one row per input row, in order, whatever the pool.
+The work runs on a rayon pool in Rust with the GIL released. Each function returns its columns,
+one row per input row, in order, whatever the pool, as ``output=`` asks:
+
+- ``"numpy"`` (the default): a dict of numpy arrays.
+- ``"arrow"``: a ``pyarrow.Table`` of the same columns, in the same order, with the same
+  meaning, built over the buffers the Rust side filled (no copy, no Python object a row; it
+  needs pyarrow). Words (``status``, ``verdict``) are dictionary-encoded strings (int8 indices,
+  the words as large_string); grids (``solution``, ``canonical``) are large_string for text
+  input, fixed-size lists of 81 uint8 cell values (9 lists of 9 for ``(n, 9, 9)`` input) for
+  cell input; ``guesses`` and ``hash`` are uint64; ``reason`` and ``detail`` are large_string.
+  Where the numpy output has ``""`` or zeros for a row without a grid, or None for one without
+  a note, the table has a null (a malformed row's ``hash`` too: it has no form to hash).
+  ``pl.from_arrow(table)`` makes it a polars DataFrame (the words Categorical),
+  ``table.to_pandas()`` a pandas one (the words Categorical, nulls missing values).
+
+``output`` other than these two is a ``ValueError`` (a ``TypeError`` if not a str), raised
+before any work.
 
 ``threads=None`` (the default) runs on a pool kept for the process: one thread per logical CPU,
 or ``RAYON_NUM_THREADS`` as the CLI reads it (a child forked since, as by ``multiprocessing``,
@@ -68,6 +83,10 @@ def _column(column, name: str):
             f"{name} must be a column (a list, array or series), not a single "
             f"{type(column).__name__}: wrap it in a list"
         )
+    if type(column) is list:
+        # as it is: the native side takes its own reference to each item, and a copy of a
+        # million items costs 20 ms (made, then freed)
+        return "text", column, len(column), None
     if isinstance(column, np.ndarray):
         return _numpy_column(column, name)
     items = _library_items(column, name)
@@ -221,21 +240,37 @@ def _count(kind, n):
     return n if kind == "cells" else None
 
 
-def _grids(cells: bytes, n: int, like, present=None):
-    """Packed cells as the input's shape: cell values for cell input, else 81-digit strings,
-    ``""`` where there is no grid. ``present`` says which rows have one; by default those not all
-    zeros, which is right for solutions (complete grids) but not for canonical forms (the empty
-    grid's form is 81 zeros)."""
+def _output(output):
+    """``output=`` checked, before any work: None for "numpy", the Arrow column makers (the
+    ``_arrow`` module) for "arrow", pyarrow imported now so that its absence is told before a
+    long run rather than after."""
+    if not isinstance(output, str):
+        raise TypeError(f"output must be 'numpy' or 'arrow', not {type(output).__name__}")
+    if output not in ("numpy", "arrow"):
+        raise ValueError(f"output must be 'numpy' or 'arrow', not {output!r}")
+    if output == "numpy":
+        return None
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError as e:
+        raise ImportError(
+            "output='arrow' needs pyarrow (pip install pyarrow); output='numpy' does not"
+        ) from e
+    from . import _arrow
+
+    return _arrow
+
+
+def _grids(cells: bytes, n: int, like):
+    """The native grids column as numpy, in the input's form: cell values shaped ``like`` for
+    cell input (zeros where there is no grid), else 81-digit strings (``""`` where there is
+    none), the native side having written text input's grids as ASCII digits."""
     values = np.frombuffer(cells, dtype=np.uint8).reshape(n, _CELLS)
     if like is not None:
         return values.reshape((n,) + tuple(like[1:])).copy()
-    if present is None:
-        present = values.any(axis=1)
     # numpy's str dtype holds a code point a uint32: the digits' code points viewed as U81, a
     # row of NULs (no grid) reading as ""
-    points = values.astype(np.uint32) + ord("0")
-    points[~present] = 0
-    return points.view(f"U{_CELLS}").reshape(n)
+    return values.astype(np.uint32).view(f"U{_CELLS}").reshape(n)
 
 
 def _words(words, codes: bytes):
@@ -243,15 +278,24 @@ def _words(words, codes: bytes):
     return np.array(words)[np.frombuffer(codes, dtype=np.uint8)]
 
 
+def _u64(numbers: bytes):
+    """The native u64 column (guesses, hashes) as numpy."""
+    return np.frombuffer(numbers, dtype=np.uint64).copy()
+
+
 def _reasons(n: int, notes):
     """A column of the records' reasons (or details), None where a record has none."""
+    rows, ends, text = notes
     out = np.full(n, None, dtype=object)
-    for i, note in notes:
-        out[i] = note
+    start = 0
+    for i, end in zip(np.frombuffer(rows, dtype=np.int64).tolist(),
+                      np.frombuffer(ends, dtype=np.int64).tolist()):
+        out[i] = text[start:end].decode()
+        start = end
     return out
 
 
-def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
+def solve(puzzles, *, unique: bool = False, threads: int | None = None, output: str = "numpy"):
     """Solves every puzzle.
 
     Returns ``status`` (the CLI's words: solved, unique, multiple, unsolvable, contradiction,
@@ -260,21 +304,37 @@ def solve(puzzles, *, unique: bool = False, threads: int | None = None) -> dict:
     ``guesses`` (uint64, the search's guesses: a difficulty proxy) and ``reason`` (why a record
     is malformed, else None). ``unique=True`` searches for a second solution.
 
+    ``output="numpy"`` (the default) returns a dict of numpy arrays; ``output="arrow"`` a
+    ``pyarrow.Table`` of the same columns, null where there is no solution or reason (see the
+    module's docstring for their types): ``pl.from_arrow(table)`` or ``table.to_pandas()``
+    for polars or pandas.
+
     ``puzzles``: a column in any of the forms the module's docstring lists; anything else raises
     ``TypeError`` or ``ValueError`` naming it (and the item's position).
     """
     unique, threads = _flag(unique, "unique"), _threads(threads)
+    arrow = _output(output)
     kind, payload, n, shape = _column(puzzles, "puzzles")
-    codes, cells, guesses, reasons = _native.solve(payload, _count(kind, n), unique, threads)
+    codes, cells, guesses, present, reasons = _native.solve(
+        payload, _count(kind, n), unique, threads
+    )
+    n = len(codes)  # the rows read (a list is read as it is then)
+    if arrow:
+        return arrow.table(
+            status=arrow.words(STATUS_WORDS, codes),
+            solution=arrow.grids(cells, n, shape, present),
+            guesses=arrow.u64(guesses),
+            reason=arrow.notes(n, reasons),
+        )
     return {
         "status": _words(STATUS_WORDS, codes),
         "solution": _grids(cells, n, shape),
-        "guesses": np.frombuffer(guesses, dtype="<u8").copy(),
+        "guesses": _u64(guesses),
         "reason": _reasons(n, reasons),
     }
 
 
-def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
+def check(puzzles, solutions=None, *, threads: int | None = None, output: str = "numpy"):
     """Checks every puzzle, as ``sudoku-batch check`` does (uniqueness always searched).
 
     ``solutions`` is the column of solutions the dataset gives (any form ``puzzles`` takes, cell
@@ -282,8 +342,13 @@ def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
     ``wrong_solution`` whose detail says why. Returns ``verdict`` (unique,
     multiple, unsolvable, contradiction, malformed, wrong_solution), ``detail`` (why, or None),
     ``solution`` (the only solution, in the input's form) and ``guesses``.
+
+    ``output="numpy"`` (the default) returns a dict of numpy arrays; ``output="arrow"`` a
+    ``pyarrow.Table`` of the same columns, null where there is no detail or only solution:
+    ``pl.from_arrow(table)`` or ``table.to_pandas()`` for polars or pandas.
     """
     threads = _threads(threads)
+    arrow = _output(output)
     kind, payload, n, shape = _column(puzzles, "puzzles")
     s_payload, s_n = None, None
     if solutions is not None:
@@ -291,31 +356,51 @@ def check(puzzles, solutions=None, *, threads: int | None = None) -> dict:
         if s_count != n:
             raise ValueError(f"{s_count} solutions for {n} puzzles")
         s_n = _count(s_kind, s_count)
-    codes, cells, guesses, details = _native.check(
+    codes, cells, guesses, present, details = _native.check(
         payload, _count(kind, n), s_payload, s_n, threads
     )
+    n = len(codes)  # the rows read (a list is read as it is then)
+    if arrow:
+        return arrow.table(
+            verdict=arrow.words(VERDICT_WORDS, codes),
+            detail=arrow.notes(n, details),
+            solution=arrow.grids(cells, n, shape, present),
+            guesses=arrow.u64(guesses),
+        )
     return {
         "verdict": _words(VERDICT_WORDS, codes),
         "detail": _reasons(n, details),
         "solution": _grids(cells, n, shape),
-        "guesses": np.frombuffer(guesses, dtype="<u8").copy(),
+        "guesses": _u64(guesses),
     }
 
 
-def canonical(puzzles, *, threads: int | None = None) -> dict:
+def canonical(puzzles, *, threads: int | None = None, output: str = "numpy"):
     """The canonical (minlex) form of every puzzle, as ``sudoku-batch canon`` gives it.
 
     Isomorphic puzzles (equal up to relabelling digits, moving rows, columns, bands, stacks, and
     transposing) get the same form. Returns ``canonical`` (in the input's form; ``""`` or zeros
     for a malformed row), ``hash`` (uint64: FNV-1a 64 of the form's 81 ASCII digits, the CLI's
     hash) and ``reason`` (why a row is malformed, else None). The empty grid's form is 81 zeros.
+
+    ``output="numpy"`` (the default) returns a dict of numpy arrays; ``output="arrow"`` a
+    ``pyarrow.Table`` of the same columns, ``canonical`` and ``hash`` null for a malformed row
+    and ``reason`` for the others: ``pl.from_arrow(table)`` or ``table.to_pandas()`` for polars
+    or pandas.
     """
     threads = _threads(threads)
+    arrow = _output(output)
     kind, payload, n, shape = _column(puzzles, "puzzles")
-    codes, cells, hashes, reasons = _native.canonical(payload, _count(kind, n), threads)
-    formed = np.frombuffer(codes, dtype=np.uint8) == 0
+    codes, cells, hashes, present, reasons = _native.canonical(payload, _count(kind, n), threads)
+    n = len(codes)  # the rows read (a list is read as it is then)
+    if arrow:
+        return arrow.table(
+            canonical=arrow.grids(cells, n, shape, present),
+            hash=arrow.u64(hashes, present),
+            reason=arrow.notes(n, reasons),
+        )
     return {
-        "canonical": _grids(cells, n, shape, formed),
-        "hash": np.frombuffer(hashes, dtype="<u8").copy(),
+        "canonical": _grids(cells, n, shape),
+        "hash": _u64(hashes),
         "reason": _reasons(n, reasons),
     }

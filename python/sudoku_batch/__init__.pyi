@@ -1,7 +1,8 @@
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Iterable, Literal, Optional, Union, overload
 
 import numpy as np
 import numpy.typing as npt
+import pyarrow
 
 #: A column of puzzles (or solutions): an iterable of str/bytes/None; a 1-D numpy array of
 #: strings; a numpy array of integer cell values shaped (n, 81) or (n, 9, 9); a pyarrow Array or
@@ -11,19 +12,61 @@ Puzzles = Union[Iterable[Optional[Union[str, bytes]]], npt.NDArray[Any], Any]
 
 # threads: None (a pool kept for the process, one thread per logical CPU) or an int from 1,
 # capped at max(4 * logical CPUs, 64) with a RuntimeWarning; the threads of a call end with it.
+# output: "numpy" (the default) for a dict of numpy arrays, "arrow" for a pyarrow.Table of the
+# same columns (nulls where numpy has "", zeros or None for no grid or note; pl.from_arrow and
+# Table.to_pandas take it on); anything else raises before any work.
 
 STATUS_WORDS: tuple[str, ...]
 VERDICT_WORDS: tuple[str, ...]
 
+@overload
 def solve(
-    puzzles: Puzzles, *, unique: bool = False, threads: Optional[int] = None
+    puzzles: Puzzles,
+    *,
+    unique: bool = False,
+    threads: Optional[int] = None,
+    output: Literal["numpy"] = "numpy",
 ) -> dict[str, np.ndarray]:
     """Solves every puzzle: status, solution, guesses, reason (one row per input row)."""
 
+@overload
+def solve(
+    puzzles: Puzzles,
+    *,
+    unique: bool = False,
+    threads: Optional[int] = None,
+    output: Literal["arrow"],
+) -> pyarrow.Table:
+    """Solves every puzzle: a Table of status, solution, guesses, reason."""
+
+@overload
 def check(
-    puzzles: Puzzles, solutions: Optional[Puzzles] = None, *, threads: Optional[int] = None
+    puzzles: Puzzles,
+    solutions: Optional[Puzzles] = None,
+    *,
+    threads: Optional[int] = None,
+    output: Literal["numpy"] = "numpy",
 ) -> dict[str, np.ndarray]:
     """Checks every puzzle: verdict, detail, solution, guesses (one row per input row)."""
 
-def canonical(puzzles: Puzzles, *, threads: Optional[int] = None) -> dict[str, np.ndarray]:
+@overload
+def check(
+    puzzles: Puzzles,
+    solutions: Optional[Puzzles] = None,
+    *,
+    threads: Optional[int] = None,
+    output: Literal["arrow"],
+) -> pyarrow.Table:
+    """Checks every puzzle: a Table of verdict, detail, solution, guesses."""
+
+@overload
+def canonical(
+    puzzles: Puzzles, *, threads: Optional[int] = None, output: Literal["numpy"] = "numpy"
+) -> dict[str, np.ndarray]:
     """Canonical (minlex) forms: canonical, hash, reason (one row per input row)."""
+
+@overload
+def canonical(
+    puzzles: Puzzles, *, threads: Optional[int] = None, output: Literal["arrow"]
+) -> pyarrow.Table:
+    """Canonical (minlex) forms: a Table of canonical, hash, reason."""

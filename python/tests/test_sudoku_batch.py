@@ -442,3 +442,183 @@ def test_a_child_forked_after_a_call_solves_instead_of_hanging():
         [sys.executable, "-c", script], check=True, capture_output=True, text=True, timeout=60
     )
     assert run.stdout.split() == [SOLUTION] * 3
+
+
+def present_or_null(grids):
+    """A numpy grids column as Arrow gives it: null where numpy has "" (no grid)."""
+    return [g if g else None for g in grids.tolist()]
+
+
+def test_solve_returns_an_arrow_table_with_the_numpy_columns():
+    puzzles, _ = kaggle()
+    accent = PUZZLE[:4] + "\u00e9" + PUZZLE[5:]
+    rows = [PUZZLE, OPEN, DEAD, CLASH, "12x", None, accent] + puzzles[:50]
+    numpy = sb.solve(rows, unique=True)
+    table = sb.solve(rows, unique=True, output="arrow")
+    assert isinstance(table, pa.Table)
+    table.validate(full=True)
+    assert table.column_names == list(numpy) == ["status", "solution", "guesses", "reason"]
+    assert table.schema.types == [
+        pa.dictionary(pa.int8(), pa.large_string()), pa.large_string(), pa.uint64(),
+        pa.large_string(),
+    ]
+    assert table["status"].to_pylist() == numpy["status"].tolist()
+    assert table["solution"].to_pylist() == present_or_null(numpy["solution"])
+    assert table["guesses"].to_pylist() == numpy["guesses"].tolist()
+    assert table["reason"].to_pylist() == numpy["reason"].tolist()
+    assert table["status"].to_pylist()[:7] == [
+        "unique", "multiple", "unsolvable", "contradiction", "malformed", "malformed",
+        "malformed",
+    ]
+    assert table["solution"][0].as_py() == SOLUTION
+    assert table["solution"].to_pylist()[2:7] == [None] * 5
+    assert table["reason"].to_pylist()[:7] == [None] * 4 + [
+        "found 3 cells, expected 81", "missing puzzle (None)",
+        "invalid character '\u00e9' at cell 5 (r1c5)",
+    ]
+    assert table["status"].to_pylist()[7:] == ["unique"] * 50
+    empty = sb.solve([], output="arrow")
+    assert empty.num_rows == 0 and empty.schema == table.schema
+
+
+def test_check_returns_an_arrow_table_with_the_numpy_columns():
+    puzzles, solutions = kaggle()
+    wrong = "1" + solutions[1][1:] if solutions[1][0] != "1" else "2" + solutions[1][1:]
+    surrogate = SOLUTION[:2] + "\udfff" + SOLUTION[3:]
+    rows = puzzles[:4] + [PUZZLE, OPEN, CLASH, "x", PUZZLE]
+    given = [solutions[0], wrong, None, solutions[3], None, None, None, None, surrogate]
+    numpy = sb.check(rows, given)
+    table = sb.check(rows, given, output="arrow")
+    table.validate(full=True)
+    assert table.column_names == list(numpy) == ["verdict", "detail", "solution", "guesses"]
+    assert table.schema.types == [
+        pa.dictionary(pa.int8(), pa.large_string()), pa.large_string(), pa.large_string(),
+        pa.uint64(),
+    ]
+    assert table["verdict"].to_pylist() == numpy["verdict"].tolist() == [
+        "unique", "wrong_solution", "unique", "unique", "unique", "multiple", "contradiction",
+        "malformed", "wrong_solution",
+    ]
+    assert table["detail"].to_pylist() == numpy["detail"].tolist()
+    details = table["detail"].to_pylist()
+    assert "r1c1" in details[1] and "differ" in details[5]
+    assert details[8] == "given solution: character 3 is a lone surrogate (U+DFFF): not valid UTF-8"
+    assert details[0] is None and details[2] is None
+    assert table["solution"].to_pylist() == present_or_null(numpy["solution"])
+    assert table["solution"].to_pylist()[:5] == solutions[:4] + [SOLUTION]
+    assert table["solution"].to_pylist()[5:8] == [None] * 3
+    assert table["guesses"].to_pylist() == numpy["guesses"].tolist()
+
+
+def test_canonical_returns_an_arrow_table_with_the_numpy_columns():
+    puzzles = sample("17clue_300.txt")[:40]
+    rows = puzzles + [moved(p) for p in puzzles] + ["." * 81, "bad", None]
+    numpy = sb.canonical(rows)
+    table = sb.canonical(rows, output="arrow")
+    table.validate(full=True)
+    assert table.column_names == list(numpy) == ["canonical", "hash", "reason"]
+    assert table.schema.types == [pa.large_string(), pa.uint64(), pa.large_string()]
+    forms = table["canonical"].to_pylist()
+    assert forms == present_or_null(numpy["canonical"])
+    assert forms[:40] == forms[40:80] and len(set(forms[:40])) == 40
+    # the empty grid has a form (81 zeros); a malformed row has none, nor a hash
+    assert forms[80:] == ["0" * 81, None, None]
+    assert table["hash"].to_pylist() == [fnv1a(f) if f else None for f in forms]
+    assert table["hash"].to_pylist()[:81] == numpy["hash"][:81].tolist()
+    assert table["reason"].to_pylist() == numpy["reason"].tolist()
+    assert table["reason"].to_pylist()[80:] == [
+        None, "found 3 cells, expected 81", "missing puzzle (None)"
+    ]
+
+
+def test_cell_input_gives_arrow_lists_of_cell_values_in_the_input_shape():
+    puzzles, solutions = kaggle()
+    cells = np.array([[int(c) for c in p] for p in puzzles[:5]], dtype=np.uint8)
+    cells[1, 4] = 12
+    expected = [[int(c) for c in s] for s in solutions[:5]]
+    expected[1] = None
+    for shape, kind, rows in [
+        ((5, 81), pa.list_(pa.uint8(), 81), expected),
+        ((5, 9, 9), pa.list_(pa.list_(pa.uint8(), 9), 9),
+         [None if s is None else [s[r * 9:r * 9 + 9] for r in range(9)] for s in expected]),
+    ]:
+        numpy = sb.solve(cells.reshape(shape))
+        table = sb.solve(cells.reshape(shape), output="arrow")
+        table.validate(full=True)
+        assert table.schema.field("solution").type == kind
+        assert table["solution"].to_pylist() == rows
+        assert table["status"].to_pylist() == numpy["status"].tolist()
+        assert table["reason"].to_pylist() == [None, "cell 5 holds 12, not 0 to 9", None, None,
+                                               None]
+        checked = sb.check(cells.reshape(shape), output="arrow")
+        assert checked["solution"].to_pylist() == rows
+    empty = sb.canonical(np.zeros((1, 9, 9), dtype=np.uint8), output="arrow")
+    assert empty["canonical"].to_pylist() == [[[0] * 9] * 9]
+    assert empty["hash"].to_pylist() == [fnv1a("0" * 81)]
+
+
+def test_arrow_table_round_trips_through_polars_and_pandas():
+    rows = [PUZZLE, OPEN, "12x", None]
+    numpy = sb.solve(rows, unique=True)
+    table = sb.solve(rows, unique=True, output="arrow")
+    df = pl.from_arrow(table)
+    assert df.columns == list(numpy)
+    assert df.schema["status"] == pl.Categorical
+    assert df.schema["solution"] == pl.String and df.schema["reason"] == pl.String
+    assert df.schema["guesses"] == pl.UInt64
+    assert df["status"].to_list() == ["unique", "multiple", "malformed", "malformed"]
+    assert df["solution"].to_list() == [SOLUTION, numpy["solution"][1], None, None]
+    assert df["guesses"].to_list() == numpy["guesses"].tolist()
+    assert df["reason"].to_list() == numpy["reason"].tolist()
+    assert df.filter(pl.col("status") == "malformed").height == 2
+    frame = table.to_pandas()
+    assert list(frame.columns) == list(numpy)
+    assert isinstance(frame["status"].dtype, pd.CategoricalDtype)
+    assert frame["status"].tolist() == numpy["status"].tolist()
+    assert frame["solution"].tolist()[:2] == numpy["solution"].tolist()[:2]
+    assert frame["solution"].isna().tolist() == [False, False, True, True]
+    assert frame["guesses"].dtype == np.uint64
+    assert frame["guesses"].tolist() == numpy["guesses"].tolist()
+    assert frame["reason"].isna().tolist() == [True, True, False, False]
+    assert frame["reason"].tolist()[2:] == numpy["reason"].tolist()[2:]
+    # and back again: the same table
+    assert pa.Table.from_pandas(frame, preserve_index=False).cast(table.schema).equals(table)
+
+
+def test_arrow_columns_are_the_native_buffers_not_copies():
+    puzzles, _ = kaggle()
+    rows = puzzles * 100  # 20,000 rows: a copy of the solutions alone would be 1.6 MB
+    before = pa.total_allocated_bytes()
+    table = sb.solve(rows, output="arrow")
+    assert pa.total_allocated_bytes() - before < 4096, "pyarrow allocated the columns anew"
+    solutions = table["solution"].chunk(0)
+    assert solutions.buffers()[2].size == 81 * len(rows)
+    assert solutions.to_pylist()[:200] == sb.solve(puzzles)["solution"].tolist()
+    # Arrow wants numbers 8-byte aligned: the bytes they live in are
+    assert table["guesses"].chunk(0).buffers()[1].address % 8 == 0
+
+
+def test_output_rejects_an_unknown_format_before_any_work():
+    read = []
+
+    def rows():
+        read.append(PUZZLE)
+        yield PUZZLE
+
+    for output, error, message in [
+        ("pandas", ValueError, r"^output must be 'numpy' or 'arrow', not 'pandas'$"),
+        ("Arrow", ValueError, r"^output must be 'numpy' or 'arrow', not 'Arrow'$"),
+        (None, TypeError, r"^output must be 'numpy' or 'arrow', not NoneType$"),
+        (pa.Table, TypeError, r"^output must be 'numpy' or 'arrow', not type$"),
+    ]:
+        for call in (sb.solve, sb.check, sb.canonical):
+            with pytest.raises(error, match=message):
+                call(rows(), output=output)
+    assert read == [], "the column was read before output= was checked"
+
+
+def test_arrow_output_without_pyarrow_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now fails
+    with pytest.raises(ImportError, match=r"^output='arrow' needs pyarrow \(pip install pyarrow\)"):
+        sb.solve([PUZZLE], output="arrow")
+    assert sb.solve([PUZZLE])["solution"].tolist() == [SOLUTION]

@@ -31,7 +31,8 @@
 //! On the shared corpora about one class survives a puzzle (2.6 on the Sudoku Exchange bank,
 //! whose patterns are often symmetric). A pattern with many symmetries (few givens, a full grid)
 //! keeps many classes: when a level keeps more than [`MOST`] of them, or more than [`MOST`]
-//! placements are left to read, the form is [`super::minlex`] instead. Both counts are the same
+//! placements are left to read, the form is [`super::minlex`] instead. A full grid goes there at
+//! once (every placement has its pattern). Both counts are the same
 //! for every puzzle of a class of isomorphic puzzles (the classes of placements of a moved puzzle
 //! are those of the puzzle, renamed), so every puzzle of a class takes the same route and gets
 //! the same form; and since either form is one of the puzzle's own placements, two forms are
@@ -39,7 +40,7 @@
 
 use crate::grid::{CELLS, Grid};
 
-use super::{Class, PERMS3, first_rows, givens_masks, perms};
+use super::{ALL_CELLS, Class, PERMS3, first_rows, given_bits, masks_of, perms};
 
 /// Most classes a level of the search keeps, and most placements left to read with their digits,
 /// before the form is the minlex form instead (see the module documentation).
@@ -51,7 +52,14 @@ const MOST: usize = 128;
 /// they are isomorphic, as [`super::minlex`]'s forms are.
 pub fn pattern_minlex(puzzle: &Grid) -> Grid {
     let cells = puzzle.cells();
-    let masks = givens_masks(cells);
+    let given = given_bits(cells);
+    if given == ALL_CELLS {
+        // every placement has the full pattern, so the form is the smallest digit string of all,
+        // the minlex form, which has a fast route of its own; the search below would give up
+        // at its fourth row
+        return super::minlex(puzzle);
+    }
+    let masks = masks_of(given);
     CLASSES.with(|lists| {
         let mut lists = lists.borrow_mut();
         let (classes, next) = &mut *lists;

@@ -323,16 +323,22 @@ fn givens_masks_are_those_of_a_test_a_cell() {
         }
     }
     for cells in &grids {
-        assert_eq!(givens_masks(cells), masks_by_cell(cells), "{cells:?}");
+        assert_eq!(
+            masks_of(given_bits(cells)),
+            masks_by_cell(cells),
+            "{cells:?}"
+        );
     }
 }
 
-/// Puzzles of a shared corpus (`../shared/data`), for the opt-in tests.
+/// Puzzles of a shared corpus (`$SHARED/data`, by default `../shared/data`), for the opt-in
+/// tests.
 fn corpus(name: &str) -> Vec<Grid> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(name);
-    read_puzzles(&path)
+    let shared = std::env::var_os("SHARED").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        std::path::PathBuf::from,
+    );
+    read_puzzles(&shared.join("data").join(name))
 }
 
 const CORPORA: [&str; 9] = [
@@ -410,4 +416,183 @@ fn opt_in_agrees_with_trying_every_placement_on_hundreds() {
         }
     }
     assert_eq!(minlex(&grid(ALL_ONES)), grid(ALL_ONES));
+}
+
+/// Solution grids of many kinds: the solutions of sample puzzles, and of `random` sparse puzzles
+/// made of random givens that do not repeat in a unit (the solver's first solution of each).
+fn solution_grids(rng: &mut Rng, random: usize) -> Vec<Grid> {
+    let solved = |p: &Grid| crate::solver::solve(p, 1).ok().and_then(|o| o.solution);
+    let mut out: Vec<Grid> = samples(3).iter().filter_map(solved).collect();
+    while out.len() < 18 + random {
+        let mut cells = [0u8; CELLS];
+        for _ in 0..12 {
+            cells[rng.below(CELLS)] = rng.below(9) as u8 + 1;
+        }
+        let p = Grid::from_values(cells).unwrap();
+        if p.conflict().is_none() {
+            out.extend(solved(&p));
+        }
+    }
+    out
+}
+
+/// The grids of `symmetric_grids.txt` (automorphism count, grid), each in its minlex form.
+fn symmetric_grids() -> Vec<(u64, Grid)> {
+    include_str!("symmetric_grids.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (count, g) = l.split_once(' ').unwrap();
+            (count.parse().unwrap(), grid(g))
+        })
+        .collect()
+}
+
+#[test]
+fn complete_grids_agree_with_trying_every_placement() {
+    let mut rng = Rng::new(26);
+    let grids = solution_grids(&mut rng, 60);
+    assert!(grids.len() >= 78);
+    for g in &grids {
+        assert!(g.is_complete() && g.conflict().is_none());
+        let moved = Transform::random(&mut rng).apply(g);
+        let by_search = canonical_by_search(&moved);
+        let c = canonical(&moved);
+        assert_eq!(c.grid, by_search.grid, "{moved:?}");
+        assert_eq!(c.transform.apply(&moved), c.grid, "{moved:?}");
+        assert_eq!(minlex(&moved), c.grid);
+        assert_eq!(&c.grid.to_line(b'0')[..9], b"123456789");
+    }
+}
+
+#[test]
+fn symmetric_grids_are_their_own_forms_from_any_transform() {
+    let mut rng = Rng::new(648);
+    let grids = symmetric_grids();
+    assert_eq!(grids.len(), 4);
+    for (count, g) in &grids {
+        assert_eq!(
+            canonical_by_search(g).grid,
+            *g,
+            "{count}: listed in minlex form"
+        );
+        for _ in 0..20 {
+            let moved = Transform::random(&mut rng).apply(g);
+            let c = canonical(&moved);
+            assert_eq!(c.grid, *g, "{count}: {moved:?}");
+            assert_eq!(c.transform.apply(&moved), *g, "{count}: {moved:?}");
+            assert_eq!(pattern_minlex(&moved), *g, "{count}: {moved:?}");
+        }
+        let moved = Transform::random(&mut rng).apply(g);
+        assert_eq!(canonical_by_search(&moved).grid, *g, "{count}: {moved:?}");
+    }
+}
+
+#[test]
+fn isomorphic_grids_share_a_form_and_others_do_not() {
+    let mut rng = Rng::new(11);
+    let grids = solution_grids(&mut rng, 40);
+    let forms: Vec<Grid> = grids.iter().map(minlex).collect();
+    for (g, form) in grids.iter().zip(&forms) {
+        for _ in 0..10 {
+            let moved = Transform::random(&mut rng).apply(g);
+            assert_eq!(minlex(&moved), *form, "{g:?} moved to {moved:?}");
+            assert_eq!(pattern_minlex(&moved), *form, "{g:?} moved to {moved:?}");
+        }
+    }
+    // forms differ exactly where the slow exhaustive search finds different forms
+    for (i, a) in grids.iter().enumerate().step_by(4) {
+        for (b, fb) in grids.iter().zip(&forms).skip(i + 1).step_by(5) {
+            let same = canonical_by_search(a).grid == canonical_by_search(b).grid;
+            assert_eq!(forms[i] == *fb, same, "{a:?} {b:?}");
+        }
+    }
+}
+
+#[test]
+fn latin_squares_that_are_no_sudoku_get_their_exact_form() {
+    // every row and column holds each digit once but the boxes do not: the grid route does not
+    // apply, the general search does, and agrees with trying every placement
+    let cells: Vec<u8> = (0..CELLS)
+        .map(|i| ((i / 9 + i % 9) % 9 + 1) as u8)
+        .collect();
+    let latin = Grid::from_values(cells.try_into().unwrap()).unwrap();
+    let moved = Transform::random(&mut Rng::new(3)).apply(&latin);
+    assert_eq!(minlex(&moved), canonical_by_search(&moved).grid);
+    assert_eq!(canonical(&moved).transform.apply(&moved), minlex(&moved));
+}
+
+#[test]
+fn grid_invariants_hold_for_transforms_and_tell_most_grids_apart() {
+    let mut rng = Rng::new(1);
+    let grids = solution_grids(&mut rng, 60);
+    for g in &grids {
+        for _ in 0..10 {
+            let moved = Transform::random(&mut rng).apply(g);
+            assert_eq!(invariant(&moved), invariant(g), "{g:?} moved to {moved:?}");
+        }
+    }
+    // every full grid had one value when only counts of givens described it
+    let forms: std::collections::HashSet<Grid> = grids.iter().map(minlex).collect();
+    let invariants: std::collections::HashSet<u64> = grids.iter().map(invariant).collect();
+    assert!(invariants.len() <= forms.len(), "not an invariant");
+    assert!(
+        invariants.len() * 10 >= forms.len() * 9,
+        "{} invariants for {} classes",
+        invariants.len(),
+        forms.len()
+    );
+    // a full grid with a digit repeated in a row keeps the count-based value, still invariant
+    let mut cells = *grids[0].cells();
+    cells[1] = cells[0];
+    let broken = Grid::from_values(cells).unwrap();
+    let moved = Transform::random(&mut rng).apply(&broken);
+    assert_eq!(invariant(&moved), invariant(&broken));
+}
+
+/// Opt-in: the listed automorphism counts, by trying every placement of each grid.
+#[test]
+#[ignore = "3,359,232 placements a grid; run with --release"]
+fn opt_in_symmetric_grids_have_their_automorphisms() {
+    let orders = line_orders();
+    for (count, g) in symmetric_grids() {
+        let lines = Lines::new(&g);
+        let mut found = 0;
+        for grid in &lines.grid {
+            for rows in &orders {
+                for cols in &orders {
+                    let labels = labels_in_order(grid, rows, cols);
+                    let same = rows.iter().enumerate().all(|(i, &r)| {
+                        cols.iter().enumerate().all(|(j, &c)| {
+                            labels[usize::from(grid[usize::from(r)][usize::from(c)])]
+                                == g.cells()[i * 9 + j]
+                        })
+                    });
+                    found += u64::from(same);
+                }
+            }
+        }
+        assert_eq!(found, count, "{g:?}");
+    }
+}
+
+/// Opt-in: a thousand solution grids, each moved at random, get what trying every placement
+/// finds.
+#[test]
+#[ignore = "every placement of a thousand grids; run with --release"]
+fn opt_in_complete_grids_agree_with_trying_every_placement_on_a_thousand() {
+    let mut rng = Rng::new(1000);
+    let mut grids = solution_grids(&mut rng, 500);
+    grids.extend(
+        corpus("csv/kaggle_quizzes_solutions_20k.csv")
+            .iter()
+            .take(500)
+            .map(|p| crate::solver::solve(p, 1).unwrap().solution.unwrap()),
+    );
+    for g in &grids {
+        let moved = Transform::random(&mut rng).apply(g);
+        let c = canonical(&moved);
+        assert_eq!(c.grid, canonical_by_search(&moved).grid, "{moved:?}");
+        assert_eq!(c.transform.apply(&moved), c.grid);
+    }
 }

@@ -7,7 +7,6 @@
 //! any (0 none, 1 some), so `check` can gate a dataset in CI.
 
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -115,11 +114,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     // where the per-record stream ends
     let mut ends = OutputEnd::default();
     let placed = output.as_ref().and_then(Output::placed);
-    let place = |batch: &Batch| match (&placed, batch.at) {
-        (Some(file), Some(at)) => file
-            .write_at(at, &batch.out)
-            .with_context(|| format!("writing {output_name}")),
-        _ => Ok(()),
+    let place = |batch: &Batch| {
+        super::place_batch(placed.as_deref(), batch.at, &batch.out)
+            .with_context(|| format!("writing {output_name}"))
     };
     let mut batches = 0u64;
 
@@ -256,11 +253,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     if !args.input.silent() {
         super::stderr_line(&summary);
     }
-    if let (Some(mut file), Some(path)) = (stats_file, &args.stats) {
-        let json = serde_json::to_string_pretty(&summary).context("encoding the stats")?;
-        file.write_all((json + "\n").as_bytes())
-            .and_then(|()| file.flush())
-            .with_context(|| format!("writing {}", super::output_name(Some(path))))?;
+    if let (Some(file), Some(path)) = (stats_file, &args.stats) {
+        super::write_stats(file, path, &summary)?;
     }
     if let Some(err) = read_error {
         return Err(err.into());

@@ -26,7 +26,7 @@ use std::num::NonZeroUsize;
 
 use sudoku_batch::input::Record;
 use sudoku_batch::input::{Column, Echo, InputError, InputFormat, Reader, ReaderOptions, Source};
-use sudoku_batch::output::{OutputOptions, Placed};
+use sudoku_batch::output::{Output, OutputOptions, Placed};
 use sudoku_batch::pipeline::{PipelineError, logical_cpus, thread_ceiling};
 
 use sudoku_batch::output::OutputFormat;
@@ -241,6 +241,47 @@ pub fn end_of_output(
         Err(PipelineError::Write(err)) => Err(err).with_context(writing),
         Ok(()) => finished.with_context(writing),
     }
+}
+
+/// Ends a run's output once its pipeline has (`result`): finishes it (a placed file cut back to
+/// its whole records, [`Output::finish`]), and fails as [`end_of_output`] does, a placed file's
+/// error naming the last record it holds. Returns the input and line of the last record written
+/// whole, for an interrupted run's summary.
+pub fn finish_output(
+    result: Result<(), PipelineError<InputError, io::Error>>,
+    output: &mut Output<'_>,
+    ends: &mut OutputEnd,
+    names: &[String],
+    output_name: &str,
+) -> Result<Option<(u32, u64)>> {
+    let finished = output.finish();
+    let placed = output.placed();
+    let last = ends.last(placed.as_deref());
+    // a placed file holds whole records up to `last`, even after a failed write
+    let whole = last.filter(|_| placed.is_some());
+    end_of_output(result, finished, output_name, whole.map(|l| (names, l)))?;
+    Ok(last)
+}
+
+/// Writes a batch's bytes at `at` in `placed` (the pool's step of a file written at offsets);
+/// nothing for output written in order.
+pub fn place_batch(placed: Option<&Placed>, at: Option<u64>, bytes: &[u8]) -> io::Result<()> {
+    match (placed, at) {
+        (Some(file), Some(at)) => file.write_at(at, bytes),
+        _ => Ok(()),
+    }
+}
+
+/// Writes a run's `--stats` JSON to `file` (named `path` in messages).
+pub fn write_stats(
+    mut file: Box<dyn Write + Send>,
+    path: &Path,
+    summary: &impl serde::Serialize,
+) -> Result<()> {
+    let json = serde_json::to_string_pretty(summary).context("encoding the stats")?;
+    file.write_all((json + "\n").as_bytes())
+        .and_then(|()| file.flush())
+        .with_context(|| format!("writing {}", output_name(Some(path))))
 }
 
 /// Where a run's output ends: the input and line of the last record written whole. Batches

@@ -89,10 +89,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let mut output = Output::to(out, format.as_ref());
     // a file is written by the pool, each batch at its place
     let placed = output.placed();
-    let place = |batch: &Batch<A>| match (&placed, batch.at) {
-        (Some(file), Some(at)) => file.write_at(at, &batch.out),
-        _ => Ok(()),
-    };
+    let place = |batch: &Batch<A>| super::place_batch(placed.as_deref(), batch.at, &batch.out);
     let config = Config {
         batch_size: args.batch_size.get(),
         ..Config::for_threads(threads)
@@ -133,16 +130,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
-    let finished = output.finish();
-    let last = ends.last(placed.as_deref());
-    // a placed file holds whole records up to `last`, even after a failed write
-    let whole = last.filter(|_| placed.is_some());
-    super::end_of_output(
-        result,
-        finished,
-        &output_name,
-        whole.map(|l| (&names[..], l)),
-    )?;
+    let last = super::finish_output(result, &mut output, &mut ends, names, &output_name)?;
     if !args.silent() {
         let secs = start.elapsed().as_secs_f64();
         let mut line = format!(

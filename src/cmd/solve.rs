@@ -2,12 +2,12 @@
 //! then a summary of counts and solve times on stderr (and as JSON with `--stats`).
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use sudoku_batch::input::{Block, Keep};
 use sudoku_batch::output::{self, Format, Output, OutputFormat};
@@ -76,10 +76,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let mut output = Output::to(out, format.as_ref());
     // a file is written by the pool, each batch at its place
     let placed = output.placed();
-    let place = |batch: &Batch| match (&placed, batch.at) {
-        (Some(file), Some(at)) => file.write_at(at, &batch.out),
-        _ => Ok(()),
-    };
+    let place = |batch: &Batch| super::place_batch(placed.as_deref(), batch.at, &batch.out);
     let config = Config {
         batch_size: args.input.batch_size.get(),
         ..Config::for_threads(threads)
@@ -130,16 +127,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
-    let finished = output.finish();
-    let last = ends.last(placed.as_deref());
-    // a placed file holds whole records up to `last`, even after a failed write
-    let whole = last.filter(|_| placed.is_some());
-    super::end_of_output(
-        result,
-        finished,
-        &output_name,
-        whole.map(|l| (&names[..], l)),
-    )?;
+    let last = super::finish_output(result, &mut output, &mut ends, names, &output_name)?;
 
     let mut summary = stats.summary(start.elapsed(), threads);
     summary.interrupted = signals.interruption(last.map(|(source, line)| {
@@ -151,11 +139,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     if !args.input.silent() {
         super::stderr_line(&summary);
     }
-    if let (Some(mut file), Some(path)) = (stats_file, &args.stats) {
-        let json = serde_json::to_string_pretty(&summary).context("encoding the stats")?;
-        file.write_all((json + "\n").as_bytes())
-            .and_then(|()| file.flush())
-            .with_context(|| format!("writing {}", super::output_name(Some(path))))?;
+    if let (Some(file), Some(path)) = (stats_file, &args.stats) {
+        super::write_stats(file, path, &summary)?;
     }
     Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }

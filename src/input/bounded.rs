@@ -7,6 +7,7 @@
 //! too long when it holds more than `max` bytes (line ends not counted). A reader keeps at most
 //! `max + 1` bytes of a line, so what it keeps says by itself whether the line was too long, even
 //! when it is read again later (detection hands the lines it looked at back to the reader).
+//! Here too is what they all skip: a line that carries no record ([`carries_no_record`]).
 
 use std::io::{self, BufRead, BufReader, Read};
 
@@ -299,8 +300,13 @@ pub(crate) fn carries_no_record(trimmed: &[u8], length: u64, max: usize) -> bool
     if length > max as u64 {
         trimmed.first() == Some(&b'#')
     } else {
-        super::detect::is_skipped(trimmed)
+        is_skipped(trimmed)
     }
+}
+
+/// True for a trimmed line that carries no record: blank or a `#` comment.
+fn is_skipped(trimmed: &[u8]) -> bool {
+    trimmed.first().is_none_or(|&b| b == b'#')
 }
 
 /// The reason given for a record longer than `max` bytes.

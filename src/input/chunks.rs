@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::bounded::{self, Src};
-use super::csv::Boundaries;
+use super::csv_boundaries::Boundaries;
 
 /// A regular file's bytes from `pos`, ending (reads give 0) at `limit`; what is read is counted
 /// in `scanned`.

@@ -335,7 +335,7 @@ fn zip_entry(file: File, count: &impl Fn(Stream) -> Stream) -> Result<Stream, Op
             .filter_map(|&i| archive.name_for_index(i))
             .map(String::from)
             .collect();
-        super::detect::names_excerpt(&names)
+        super::text::names_excerpt(&names)
     };
     let index = match data.as_slice() {
         [one] => *one,

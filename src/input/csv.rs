@@ -29,8 +29,10 @@
 use std::io::{self, BufRead};
 
 use super::bounded;
-use super::detect::{PUZZLE_COLUMNS, excerpt, names_excerpt, plural, set_optional_text, to_text};
-use super::{Column, Keep, Record};
+use super::csv_boundaries::Boundaries;
+use super::detect::PUZZLE_COLUMNS;
+use super::record::{Keep, Record};
+use super::text::{excerpt, names_excerpt, plural, set_optional_text, to_text};
 use crate::grid::Grid;
 
 /// What reading one row found.
@@ -821,122 +823,6 @@ fn split_plain(
     (nout, nend)
 }
 
-/// Where rows end in CSV bytes, told without parsing their fields: the quoting rules of csv-core
-/// as this module sets it up (`"` quotes, doubled inside quotes; rows end at LF; blank lines
-/// skipped) and [`CsvReader`]'s cap (a row that takes `max + 1` bytes without ending is read
-/// past to the end of the line where that happens). Fed the input in pieces, it says whether the
-/// bytes fed so far end where a row may start, which is where a block can be cut.
-#[derive(Debug, Clone)]
-pub(crate) struct Boundaries {
-    state: Quoting,
-    /// Bytes of the current row fed so far.
-    taken: usize,
-    /// The last byte fed was an LF.
-    after_lf: bool,
-    delimiter: u8,
-    /// Bytes a row may take before it is too long: `max + 1` (its LF).
-    limit: usize,
-}
-
-/// Where the bytes fed so far leave a CSV row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Quoting {
-    /// Between rows (blank lines are read past here).
-    RowStart,
-    /// At the start of a field.
-    FieldStart,
-    /// In an unquoted field: quotes there are data.
-    Field,
-    /// Inside quotes.
-    Quoted,
-    /// Just after a quote inside quotes: another quote is data, anything else ends the quotes.
-    QuoteInQuoted,
-    /// Reading past the rest of the line of a row that took too many bytes.
-    Skipping,
-}
-
-impl Boundaries {
-    pub(crate) fn new(delimiter: u8, max: usize) -> Boundaries {
-        Boundaries {
-            state: Quoting::RowStart,
-            taken: 0,
-            after_lf: true,
-            delimiter,
-            limit: max.saturating_add(1),
-        }
-    }
-
-    /// True when the bytes fed so far end where a row may start.
-    pub(crate) fn at_row_start(&self) -> bool {
-        self.state == Quoting::RowStart
-    }
-
-    /// Feeds the next bytes of the input (whole lines, except perhaps the input's last).
-    pub(crate) fn feed(&mut self, bytes: &[u8]) {
-        // from a row start, bytes with no quote are rows that end at each LF (a row over the cap
-        // ends at its own LF too): only where the last line ends matters
-        if self.state == Quoting::RowStart && memchr::memchr(b'"', bytes).is_none() {
-            if let Some(&last) = bytes.last() {
-                self.after_lf = last == b'\n';
-                if !self.after_lf {
-                    let start = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
-                    self.taken = bytes.len() - start;
-                    self.state = Quoting::Field;
-                }
-            }
-            return;
-        }
-        for &b in bytes {
-            self.byte(b);
-        }
-    }
-
-    fn byte(&mut self, b: u8) {
-        let lf = b == b'\n';
-        match self.state {
-            Quoting::Skipping => {
-                if lf {
-                    self.state = Quoting::RowStart;
-                }
-            }
-            Quoting::RowStart if lf => {}
-            _ if self.taken == self.limit => {
-                // the row is too long: the reader goes on at this byte when it stopped just
-                // after an LF, else after the end of this line
-                self.taken = 0;
-                if self.after_lf {
-                    self.state = Quoting::RowStart;
-                    self.byte(b);
-                    return;
-                }
-                self.state = if lf {
-                    Quoting::RowStart
-                } else {
-                    Quoting::Skipping
-                };
-            }
-            state => {
-                self.taken += 1;
-                let quote = b == b'"';
-                let delimiter = b == self.delimiter;
-                self.state = match state {
-                    Quoting::RowStart | Quoting::FieldStart if quote => Quoting::Quoted,
-                    Quoting::Quoted if quote => Quoting::QuoteInQuoted,
-                    Quoting::Quoted => Quoting::Quoted,
-                    Quoting::QuoteInQuoted if quote => Quoting::Quoted,
-                    _ if delimiter => Quoting::FieldStart,
-                    _ if lf => Quoting::RowStart,
-                    _ => Quoting::Field,
-                };
-                if self.state == Quoting::RowStart {
-                    self.taken = 0;
-                }
-            }
-        }
-        self.after_lf = lf;
-    }
-}
-
 /// The `csv` crate's error as an I/O error, unwrapped when it is one. Used by the reader and by the
 /// CSV writer (`output::csv`). With ByteRecords, flexible rows and rows padded to the header's width
 /// only I/O can fail; any other kind would be a bug and is reported as invalid data.
@@ -945,6 +831,15 @@ pub(crate) fn csv_io_error(err: ::csv::Error) -> io::Error {
         ::csv::ErrorKind::Io(e) => e,
         other => io::Error::new(io::ErrorKind::InvalidData, format!("CSV: {other:?}")),
     }
+}
+
+/// A CSV column chosen by header name or by 1-based position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Column {
+    /// Header name, matched exactly first, then ignoring ASCII case.
+    Name(String),
+    /// 1-based position.
+    Index(usize),
 }
 
 /// The 0-based puzzle column of `header`, or why there is none.

@@ -15,9 +15,9 @@
 
 use std::io::{self, BufRead};
 
-use super::Record;
 use super::bounded::{self, DEFAULT_MAX_RECORD};
-use super::detect::{RowError, excerpt, plural, row_cells, to_text};
+use super::record::Record;
+use super::text::{RowError, excerpt, plural, row_cells, to_text};
 use crate::grid::CELLS;
 use crate::grid::Grid;
 

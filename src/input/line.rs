@@ -14,8 +14,8 @@
 use std::io::{self, BufRead};
 
 use super::bounded::{self, DEFAULT_MAX_RECORD};
-use super::detect::{excerpt, fields, is_cell_string, puzzle_field, set_optional_text, set_text};
-use super::{Echo, Record};
+use super::record::{Echo, Record};
+use super::text::{excerpt, fields, is_cell_string, puzzle_field, set_optional_text, set_text};
 use crate::grid::{CELLS, Grid};
 
 /// Reads line-format records from a buffered source.

@@ -38,45 +38,39 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::grid::Grid;
-
+mod block;
 mod bounded;
 mod chunks;
 mod compressed;
 mod csv;
+mod csv_boundaries;
 mod detect;
 mod fields;
 mod grid;
 mod line;
 mod pump;
+mod record;
+mod text;
 
+pub use self::block::Block;
+use self::block::Layout;
 pub use self::bounded::DEFAULT_MAX_RECORD;
 use self::chunks::Chunks;
 use self::compressed::{OpenError, Raw, Stream};
+pub use self::csv::Column;
 pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column, find_named};
-pub use self::detect::SOLUTION_COLUMNS;
-pub(crate) use self::detect::find_byte;
+pub use self::detect::{InputFormat, SOLUTION_COLUMNS};
 use self::detect::{
-    Preamble, Sniffed, csv_delimiter, detect, is_csv_header, names_excerpt, read_preamble, sniff,
+    Preamble, Sniffed, csv_delimiter, detect, format_name, is_csv_header, read_preamble, sniff,
 };
 pub use self::fields::Fields;
 use self::grid::GridReader;
 use self::line::LineReader;
 use self::pump::Pump;
-
-/// Layout of an input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InputFormat {
-    /// Decide from the content of each input.
-    Auto,
-    /// One puzzle a line (81 cells), possibly among other fields.
-    Line,
-    /// CSV with a header row; the puzzle is one column.
-    Csv,
-    /// 9 lines of 9 cells per puzzle.
-    Grid,
-}
+pub use self::record::{Echo, Keep, Record};
+pub(crate) use self::text::find_byte;
+use self::text::names_excerpt;
 
 /// Where to read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,15 +81,6 @@ pub enum Source {
     Path(PathBuf),
     /// Bytes in memory, read like a file's (named `<memory>` in messages).
     Bytes(Vec<u8>),
-}
-
-/// A CSV column chosen by header name or by 1-based position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Column {
-    /// Header name, matched exactly first, then ignoring ASCII case.
-    Name(String),
-    /// 1-based position.
-    Index(usize),
 }
 
 /// How to read the inputs.
@@ -135,245 +120,6 @@ impl Default for ReaderOptions {
             csv_columns: None,
             echo: Echo::None,
         }
-    }
-}
-
-/// What a record of line input keeps of its line besides the puzzle, in [`Record::fields`] (so
-/// that output can carry a key, a hash or a rating through): the output's extra columns.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Echo {
-    /// Nothing.
-    #[default]
-    None,
-    /// The whole line (spaces around it dropped): one field, named `input`.
-    Line,
-    /// These fields of the line (1-based, split as the puzzle field is found: on whitespace, `:`
-    /// and `,`), named `field1`, `field2`, ...; a field the line lacks is empty.
-    Fields(Vec<usize>),
-}
-
-impl Echo {
-    /// The names of the fields kept, as output columns.
-    pub fn names(&self) -> Vec<String> {
-        match self {
-            Echo::None => Vec::new(),
-            Echo::Line => vec!["input".to_string()],
-            Echo::Fields(numbers) => numbers.iter().map(|n| format!("field{n}")).collect(),
-        }
-    }
-
-    /// Sets `fields` to what is kept of the (trimmed) line `text`.
-    fn fill(&self, text: &[u8], fields: &mut Fields) {
-        fields.clear();
-        match self {
-            Echo::None => {}
-            Echo::Line => {
-                fields.push_bytes(text);
-            }
-            Echo::Fields(numbers) => {
-                for &n in numbers {
-                    let piece = detect::fields(text).nth(n.saturating_sub(1));
-                    fields.push_bytes(piece.unwrap_or_default());
-                }
-            }
-        }
-    }
-}
-
-/// What records of CSV input keep of their rows besides the puzzle ([`Reader::keep`]): both
-/// by default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Keep {
-    /// Every field of the row, in [`Record::fields`].
-    pub fields: bool,
-    /// The puzzle field as read, in [`Record::cells`].
-    pub cells: bool,
-}
-
-impl Default for Keep {
-    fn default() -> Keep {
-        Keep {
-            fields: true,
-            cells: true,
-        }
-    }
-}
-
-/// One input record.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
-    /// Index of the input (in the order given) the record comes from.
-    pub source: u32,
-    /// 1-based line where the record starts.
-    pub line: u64,
-    /// CSV: every column of the row, as read. Empty for line and grid input.
-    pub fields: Fields,
-    /// The puzzle cells as read (81 characters), or for a malformed record the text that was read.
-    pub cells: String,
-    /// The parsed puzzle, or why the record is malformed.
-    pub puzzle: Result<Grid, String>,
-    /// The solution the dataset gives for the puzzle, as read (spaces around it dropped), when the
-    /// reader was asked for solutions ([`Reader::read_solutions`]) and the record has one: the CSV
-    /// solution column (an empty cell is no solution), or in line input the field after the
-    /// puzzle that looks like a solution (see the `line` module). Not checked here: a wrong one
-    /// is the caller's finding.
-    pub solution: Option<String>,
-}
-
-impl Record {
-    /// A record with nothing read into it yet: a slot for a reader to fill.
-    pub fn empty() -> Record {
-        Record {
-            source: 0,
-            line: 0,
-            fields: Fields::default(),
-            cells: String::new(),
-            puzzle: Err(String::new()),
-            solution: None,
-        }
-    }
-}
-
-/// Records' bytes, cut where records start: read on one thread ([`Reader::read_block`]) and
-/// parsed on any ([`Block::parse`]), so that the thread that reads only moves bytes.
-///
-/// Line and CSV input are read this way: a block holds whole lines (CSV rows, quoted line ends
-/// and all), and parsing it gives exactly the records the reader would have read one by one,
-/// line numbers, malformed reasons and the record cap included. Grid input is read record by
-/// record into the block (its grids are few and large, and a grid's rows are counted across
-/// lines); its [`Block::parse`] has nothing left to do. A regular file's block may instead be a
-/// chunk, only where its bytes are: [`Block::parse`] then reads them too
-/// ([`Reader::read_files_in_chunks`]).
-#[derive(Debug, Default)]
-pub struct Block {
-    bytes: Vec<u8>,
-    layout: Layout,
-    records: Vec<Record>,
-    /// A CSV parser for the delimiter with it, kept from one use of the block to the next.
-    parser: Option<(u8, ::csv_core::Reader)>,
-}
-
-/// How a block's bytes are to be read.
-#[derive(Debug, Default, Clone)]
-enum Layout {
-    /// Nothing to parse: the records are read.
-    #[default]
-    Parsed,
-    /// Lines of line input.
-    Line {
-        source: u32,
-        /// The line of the block's first byte.
-        line: u64,
-        solutions: bool,
-        max: usize,
-        pipe: bool,
-        echo: Echo,
-    },
-    /// Rows of CSV input.
-    Csv {
-        source: u32,
-        /// The line of the block's first byte.
-        line: u64,
-        settings: csv::CsvSettings,
-    },
-    /// A chunk of a regular file, still to be read: then lines or rows as `base` says, from
-    /// the line the chunk's reading gives.
-    Chunk {
-        chunk: chunks::Chunk,
-        base: Box<Layout>,
-    },
-}
-
-impl Layout {
-    /// The same layout for bytes whose first is on line `first`.
-    fn on_line(mut self, first: u64) -> Layout {
-        if let Layout::Line { line, .. } | Layout::Csv { line, .. } = &mut self {
-            *line = first;
-        }
-        self
-    }
-}
-
-impl Block {
-    /// Parses the block's bytes into its records, reusing the records' buffers from the last
-    /// time the block was used; may run on any thread. Nothing to do when already parsed.
-    pub fn parse(&mut self) {
-        let mut count = 0;
-        let records = &mut self.records;
-        let mut next = |read: &mut dyn FnMut(&mut Record) -> io::Result<bool>| {
-            loop {
-                if count == records.len() {
-                    records.push(Record::empty());
-                }
-                // reading from bytes in memory cannot fail
-                match read(&mut records[count]) {
-                    Ok(true) => count += 1,
-                    _ => break,
-                }
-            }
-        };
-        let layout = match std::mem::take(&mut self.layout) {
-            Layout::Chunk { chunk, base } => {
-                let line = chunk.read(&mut self.bytes);
-                base.on_line(line)
-            }
-            layout => layout,
-        };
-        match layout {
-            Layout::Parsed | Layout::Chunk { .. } => return,
-            Layout::Line {
-                source,
-                line,
-                solutions,
-                max,
-                pipe,
-                echo,
-            } => {
-                let mut reader = LineReader::new(&self.bytes[..], line - 1);
-                reader.set_solutions(solutions);
-                reader.set_max(max);
-                reader.set_pipe(pipe);
-                reader.set_echo(echo);
-                next(&mut |record| reader.next_into(source, record));
-            }
-            Layout::Csv {
-                source,
-                line,
-                settings,
-            } => {
-                let delimiter = settings.delimiter();
-                let parser = match self.parser.take() {
-                    Some((d, parser)) if d == delimiter => parser,
-                    _ => csv::parser(delimiter),
-                };
-                let mut reader = CsvReader::for_block(&self.bytes[..], line, &settings, parser);
-                reader.set_plain(memchr::memchr(b'"', &self.bytes).is_none());
-                next(&mut |record| reader.next_into(source, record));
-                self.parser = Some((delimiter, reader.into_parser()));
-            }
-        }
-        self.records.truncate(count);
-    }
-
-    /// [`Block::parse`] on the thread that reads, while the pool has a block waiting for every
-    /// thread: the same, except for a chunk of a file, which is left to the pool. Reading a
-    /// chunk may wait for the chunks before it, still waiting on the pool; the reading thread
-    /// would then hold back the block a thread will soon want (measured: 1.71 CPUs busy on a
-    /// 1M-row Kaggle run at -j2, against 1.97 when chunks are left to the pool).
-    pub fn parse_ahead(&mut self) {
-        if !matches!(self.layout, Layout::Chunk { .. }) {
-            self.parse();
-        }
-    }
-
-    /// The block's records (parsed with [`Block::parse`] first).
-    pub fn records(&self) -> &[Record] {
-        &self.records
-    }
-
-    /// The block's records, to be changed in place.
-    pub fn records_mut(&mut self) -> &mut [Record] {
-        &mut self.records
     }
 }
 
@@ -1274,22 +1020,6 @@ impl Source {
             Source::Path(p) => p.display().to_string(),
             Source::Bytes(_) => "<memory>".to_string(),
         }
-    }
-}
-
-impl InputFormat {
-    /// The format's name as written on the command line: `auto`, `line`, `csv`, `grid`.
-    pub fn name(self) -> &'static str {
-        format_name(self)
-    }
-}
-
-fn format_name(format: InputFormat) -> &'static str {
-    match format {
-        InputFormat::Auto => "auto",
-        InputFormat::Line => "line",
-        InputFormat::Csv => "csv",
-        InputFormat::Grid => "grid",
     }
 }
 

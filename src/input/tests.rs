@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use super::*;
+use crate::grid::Grid;
 
 const PUZZLE: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
