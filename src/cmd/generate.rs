@@ -51,11 +51,10 @@ struct Batch {
     results: Vec<Result<Generated, Failure>>,
     /// Per record made, its class (with dedupe on).
     keys: Vec<ClassKey>,
-    /// The formatted records, the `k`-th ending at `ends[k]`.
+    /// The formatted records made that are written (index at or after `--start`), the `k`-th
+    /// ending at `ends[k]`; `ends` has one entry per record made, empty for one not written.
     out: Vec<u8>,
     ends: Vec<usize>,
-    /// The first batch of the run.
-    first: bool,
     /// Where its bytes go in a file written by the pool (`None`: written in order).
     at: Option<u64>,
 }
@@ -123,19 +122,17 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let generator = Generator::new(options)?;
     // the inputs are read: now the output may be emptied
     let out = plan.begin()?.take_destination(out);
+    let resolved = output_format(args);
     let format = output::generate_formatter(
-        output_format(args),
+        resolved,
         GenerateColumns {
             symmetry: args.symmetry != crate::cli::SymmetryArg::None,
         },
     );
-    let grid = output_format(args) == OutputFormat::Grid;
     let mut output = Output::to(out, format.as_ref());
+    // a file is written by the pool, each batch at its place
     let placed = output.placed();
-    let place = |batch: &Batch| match (&placed, batch.at) {
-        (Some(file), Some(at)) => file.write_at(at, &batch.out),
-        _ => Ok(()),
-    };
+    let place = |batch: &Batch| super::place_batch(placed.as_deref(), batch.at, &batch.out);
     let o = generator.options();
     let slow = o.guesses.is_some()
         || o.pattern.is_some()
@@ -144,24 +141,36 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         .batch_size
         .map_or(if slow { SLOW_BATCH } else { BATCH }, |n| n.get());
     let in_flight = pipeline::Config::for_threads(threads).in_flight;
+    let dedupe = !args.no_dedupe;
+    // With dedupe, whether record i is written depends on the classes of records 0..i: a run
+    // from --start K makes records 0..K too (their classes only, nothing written), so that it
+    // writes exactly what the whole stream writes from record K+1 on.
+    let first_index = if dedupe { 0 } else { args.start };
+    if first_index < args.start && !args.quiet {
+        super::stderr_line(format_args!(
+            "generate: making records 1..{} first (not written) to leave out repeats of them \
+             exactly as a run from record 1 does; --no-dedupe skips this",
+            args.start
+        ));
+    }
     let made = Arc::new(AtomicU64::new(0));
     let mut progress = Progress::new(
         args.progress,
         args.quiet,
-        Some(args.count),
+        Some(end - first_index),
         Arc::clone(&made),
         Arc::clone(&made),
     );
     let stop = signals.stop_flag();
     // the first record that gave up (u64::MAX: none): records after it stop at once
     let gave_up = AtomicU64::new(u64::MAX);
-    let dedupe = !args.no_dedupe;
     let mut seen: HashSet<ClassKey, BuildHasherDefault<Prehashed>> = HashSet::default();
     let mut tally = Tally::default();
     let mut failure: Option<(u64, Failure)> = None;
     let mut ends = OutputEnd::default();
-    let mut next = args.start;
+    let mut next = first_index;
     let mut wrote_any = false;
+    let grid = resolved == OutputFormat::Grid;
 
     let work = |batch: &mut Batch| {
         let (first, stop, gave_up, made) = (batch.start, &stop, &gave_up, &made);
@@ -180,6 +189,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             }
             result
         });
+        // the records made, up to the first that was not
         let done: Vec<&Generated> = batch
             .results
             .iter()
@@ -192,8 +202,12 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         batch.out.clear();
         batch.ends.clear();
         let none = Record::empty();
-        for (k, g) in done.iter().enumerate() {
-            format.record(&none, g, batch.first && k == 0, &mut batch.out);
+        for g in &done {
+            // every record but the output's first starts with what parts it from the one
+            // before (the grid format's blank line): the writer drops it from the first
+            if g.index >= args.start {
+                format.record(&none, g, false, &mut batch.out);
+            }
             batch.ends.push(batch.out.len());
         }
     };
@@ -206,9 +220,11 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             {
                 return Ok(false);
             }
-            batch.first = next == args.start;
             batch.start = next;
-            batch.len = usize::try_from(end - next).map_or(batch_size, |left| left.min(batch_size));
+            // a batch does not straddle --start, so that a batch is written whole or not at all
+            let upto = if next < args.start { args.start } else { end };
+            batch.len =
+                usize::try_from(upto - next).map_or(batch_size, |left| left.min(batch_size));
             batch.at = None;
             next += batch.len as u64;
             Ok(true)
@@ -222,14 +238,14 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         },
         |batch: &mut Batch| -> io::Result<()> {
             if failure.is_some() {
+                batch.out.clear();
                 return Ok(());
             }
             let made = batch.ends.len();
-            // repeats of earlier records of the run, left out in order
+            // repeats of earlier records of the stream, left out in order
             let mut kept = Vec::with_capacity(made);
             for k in 0..made {
-                let fresh = !dedupe || seen.insert(batch.keys[k]);
-                kept.push(fresh);
+                kept.push(!dedupe || seen.insert(batch.keys[k]));
             }
             if kept.contains(&false) {
                 let mut out = Vec::with_capacity(batch.out.len());
@@ -242,14 +258,15 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
                 }
                 batch.out = out;
             }
-            // a grid record starts with the blank line that parts it from the one before: not
-            // when the records before it were all left out
             if grid && !wrote_any && batch.out.first() == Some(&b'\n') {
                 batch.out.remove(0);
             }
             let mut last = None;
             for (k, result) in batch.results.iter().enumerate().take(made) {
                 if let Ok(g) = result {
+                    if g.index < args.start {
+                        continue;
+                    }
                     if kept[k] {
                         tally.add(g);
                         last = Some(g.index);
@@ -274,16 +291,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
-    let finished = output.finish();
-    let last = ends.last(placed.as_deref()).map(|(_, line)| line);
-    let whole = last.filter(|_| placed.is_some()).map(|line| (0, line));
-    let names = ["record".to_string()];
-    super::end_of_output(
-        result,
-        finished,
-        &output_name,
-        whole.map(|l| (&names[..], l)),
-    )?;
+    let names = [format!("seed {}, record", args.seed)];
+    let last = super::finish_output(result, &mut output, &mut ends, &names, &output_name)?
+        .map(|(_, line)| line);
 
     let ended = match last {
         Some(record) => format!("the output ends with record {record}"),

@@ -32,7 +32,9 @@ pub(crate) fn search(
     rng: &mut Rng,
     budget: &mut Budget<'_>,
 ) -> Result<(Grid, Grid), Failure> {
-    let marks: Vec<usize> = (0..CELLS).filter(|&c| pattern.mask() >> c & 1 != 0).collect();
+    let marks: Vec<usize> = (0..CELLS)
+        .filter(|&c| pattern.mask() >> c & 1 != 0)
+        .collect();
     loop {
         budget.next()?;
         let grid = random_grid(rng);
@@ -90,7 +92,11 @@ fn solutions(cells: &[u8; CELLS]) -> u32 {
 
 /// The puzzle of `cells` and its solution when it is unique and minimal; the check is noted
 /// against the budget's reach.
-fn minimal(cells: &[u8; CELLS], pattern: &Pattern, budget: &mut Budget<'_>) -> Option<(Grid, Grid)> {
+fn minimal(
+    cells: &[u8; CELLS],
+    pattern: &Pattern,
+    budget: &mut Budget<'_>,
+) -> Option<(Grid, Grid)> {
     let puzzle = Grid::from_values(*cells)?;
     let solution = solver::solve(&puzzle, 1).ok()?.solution?;
     let mut carver = Carver::new(&solution);
