@@ -669,7 +669,7 @@ fn max_tries_help() -> String {
     format!(
         "Tries a record may take before the run gives up on it and stops (exit 1): one try is \
          one puzzle carved and tested, or one step of the --guesses climb [default: \
-         {DEFAULT_MAX_TRIES}, or {DEFAULT_MAX_TRIES_GUESSES} with --guesses]"
+         {DEFAULT_MAX_TRIES}, or {DEFAULT_MAX_TRIES_GUESSES} with --guesses or --symmetry]"
     )
 }
 

@@ -446,15 +446,23 @@ impl Carver {
     /// True when no given outside `kept` can be removed with the puzzle (unique) staying
     /// unique.
     pub(crate) fn needs_every_given(&mut self, kept: u128) -> bool {
+        // `self.kept` holds the units the carving could not remove: a unit of several cells
+        // (a symmetry's orbit) that could not go whole may still lose one of its cells, so
+        // each cell is tried here; only `necessary` (the last given of an unavoidable set)
+        // proves a single given needed without a search.
+        let units_kept = std::mem::take(&mut self.kept);
         let mut bits = self.givens & !kept;
+        let mut every = true;
         while bits != 0 {
             let cell = bits & bits.wrapping_neg();
             bits &= bits - 1;
             if self.unique_without(cell).is_ok() {
-                return false;
+                every = false;
+                break;
             }
         }
-        true
+        self.kept = units_kept;
+        every
     }
 }
 
