@@ -537,11 +537,13 @@ pub struct BenchArgs {
 const GENERATE_AFTER_HELP: &str = "\
 Record i (from 1) of a stream depends only on --seed, i and the options: never on -j, timing or
 --start, so `--start K -n N` writes records K+1..K+N of the stream that `-n K+N` writes whole.
-Within one run no two records are isomorphic (the same puzzle up to relabelling digits, moving
-rows, columns, bands, stacks, transposing): a record isomorphic to an earlier one of the run is
-not written (a repeat; counted in the summary). Records isomorphic to a puzzle of an --exclude
-file are never made: the record tries again. The stream may change between versions of
-sudoku-batch, never within one.
+No two records written are isomorphic (the same puzzle up to relabelling digits, moving rows,
+columns, bands, stacks, transposing): records are numbered as made, and a record isomorphic to
+an earlier one of the stream is not written (a repeat; counted in the summary), so -n N writes
+N records less its repeats. To leave out the same repeats, a run from --start K makes records
+1..K first (their classes only; --no-dedupe skips that, and the check). A record isomorphic to
+a puzzle of an --exclude file is never made: that record takes another try. The stream may
+change between versions of sudoku-batch, never within one.
 
 Output per record (blanks as `.` in the puzzle):
   line   PUZZLE SOLUTION GIVENS GUESSES
@@ -570,20 +572,24 @@ Examples:
   sudoku-batch generate -n 10 --clues 30 --no-minimal
   sudoku-batch generate -n 5 --pattern x..x.x..x......xx..x.x.......x.x....xx..x.........xx..........xxx....x....x...xx.
   sudoku-batch generate -n 20 --from solutions.txt --exclude train.csv test.csv
-  sudoku-batch generate -n 20 --guesses 50.. -O jsonl -o hard.jsonl";
+  sudoku-batch generate -n 20 --guesses 50.. -O jsonl -o hard.jsonl
+  sudoku-batch generate -n 100 --exclude kaggle.csv -c quizzes --max-tries 1000
+  sudoku-batch generate -n 100000000 --no-dedupe -j 2 --progress never -q -o big.txt";
 
 /// Arguments of `generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// Records to make.
+    /// Records to make (from the stream's start, or after --start), repeats of earlier ones
+    /// left out. E.g. -n 1000.
     #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1)]
     pub count: u64,
 
-    /// Seed of the stream: the same seed and options give the same records.
+    /// Seed of the stream: the same seed and options give the same records. E.g. --seed 7.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
 
-    /// Begin after the first K records of the stream: write records K+1..K+N.
+    /// Begin after the first K records of the stream: write records K+1..K+N, exactly as a
+    /// run from record 1 writes them. E.g. --start 5000 -n 5000.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub start: u64,
 
@@ -628,8 +634,9 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", help = max_tries_help())]
     pub max_tries: Option<u64>,
 
-    /// Do not keep the run's classes of puzzles: memory stays flat on endless runs, and two
-    /// records may then be isomorphic (never seen with plain generation; see the README).
+    /// Do not keep the run's classes of puzzles: memory stays flat on endless runs, --start
+    /// does not make the records before it, and two records may then be isomorphic (never
+    /// seen with plain generation; see the README). E.g. -n 100000000 --no-dedupe.
     #[arg(long)]
     pub no_dedupe: bool,
 
@@ -638,15 +645,16 @@ pub struct GenerateArgs {
     pub format: FormatArgs,
 
     /// Threads (default: $RAYON_NUM_THREADS when set, else all cores). The records are the
-    /// same for any number.
+    /// same for any number. E.g. -j 2.
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
 
-    /// Progress bar on stderr: auto shows it when stderr is a terminal.
+    /// Progress bar on stderr: auto shows it when stderr is a terminal. E.g. --progress
+    /// never.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
     pub progress: ProgressArg,
 
-    /// No progress bar and no summary on stderr (errors are still reported).
+    /// No progress bar and no summary on stderr (errors are still reported). E.g. -q.
     #[arg(short, long)]
     pub quiet: bool,
 
@@ -655,11 +663,12 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", hide = true)]
     pub batch_size: Option<NonZeroUsize>,
 
-    /// Output layout (see below).
+    /// Output layout (see below). E.g. -O jsonl.
     #[arg(short = 'O', long, value_enum, default_value_t = GenerateFormatArg::Auto)]
     pub output_format: GenerateFormatArg,
 
-    /// Write the output to FILE instead of standard output (`-` for standard output).
+    /// Write the output to FILE instead of standard output (`-` for standard output); never
+    /// a file read by --from or --exclude. E.g. -o puzzles.csv (csv, by its name).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -668,7 +677,8 @@ pub struct GenerateArgs {
 fn max_tries_help() -> String {
     format!(
         "Tries a record may take before the run gives up on it and stops (exit 1): one try is \
-         one puzzle carved and tested, or one step of the --guesses climb [default: \
+         one puzzle carved and tested, or one step of the --guesses climb. E.g. --max-tries \
+         5000000 [default: \
          {DEFAULT_MAX_TRIES}, or {DEFAULT_MAX_TRIES_GUESSES} with --guesses or --symmetry]"
     )
 }
