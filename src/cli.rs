@@ -602,10 +602,12 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub no_minimal: bool,
 
-    /// Symmetry of each puzzle's pattern of givens (random: one of the others but none, drawn
-    /// per puzzle). E.g. --symmetry rot180.
-    #[arg(long, value_enum, value_name = "KIND", default_value_t = SymmetryArg::None)]
-    pub symmetry: SymmetryArg,
+    /// Symmetry of each puzzle's pattern of givens: kept by a half turn (rot180), a quarter
+    /// turn (rot90), mirroring about the middle row (mirror-h) or column (mirror-v) or both,
+    /// about the main diagonal (diagonal) or the other (antidiagonal) or both, all eight maps
+    /// (dihedral); random draws one of those per puzzle. E.g. --symmetry rot180.
+    #[arg(long, value_name = "KIND", default_value = "none", value_parser = symmetry_parser())]
+    pub symmetry: Symmetry,
 
     /// Givens exactly on the marked cells: 81 cells, marks (x X * # o O @ or a digit) and blanks
     /// (. 0 - _), as one argument or a file of them (9 rows of 9 are fine). E.g. --pattern
@@ -710,49 +712,16 @@ impl From<GenerateFormatArg> for OutputFormat {
     }
 }
 
-/// `--symmetry` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SymmetryArg {
-    /// No symmetry.
-    None,
-    /// A half turn keeps the givens' pattern.
-    Rot180,
-    /// A quarter turn keeps it.
-    Rot90,
-    /// Mirroring top to bottom (about the middle row) keeps it.
-    MirrorH,
-    /// Mirroring left to right (about the middle column) keeps it.
-    MirrorV,
-    /// Both mirrors keep it.
-    MirrorBoth,
-    /// Mirroring about the main diagonal keeps it.
-    Diagonal,
-    /// Mirroring about the anti-diagonal keeps it.
-    Antidiagonal,
-    /// Both diagonal mirrors keep it.
-    DiagonalBoth,
-    /// All eight turns and mirrors keep it.
-    Dihedral,
-    /// One of the others but none, drawn per puzzle.
-    Random,
-}
-
-impl From<SymmetryArg> for Symmetry {
-    fn from(a: SymmetryArg) -> Symmetry {
-        match a {
-            SymmetryArg::None => Symmetry::None,
-            SymmetryArg::Rot180 => Symmetry::Rot180,
-            SymmetryArg::Rot90 => Symmetry::Rot90,
-            SymmetryArg::MirrorH => Symmetry::MirrorH,
-            SymmetryArg::MirrorV => Symmetry::MirrorV,
-            SymmetryArg::MirrorBoth => Symmetry::MirrorBoth,
-            SymmetryArg::Diagonal => Symmetry::Diagonal,
-            SymmetryArg::Antidiagonal => Symmetry::Antidiagonal,
-            SymmetryArg::DiagonalBoth => Symmetry::DiagonalBoth,
-            SymmetryArg::Dihedral => Symmetry::Dihedral,
-            SymmetryArg::Random => Symmetry::Random,
-        }
-    }
+/// `--symmetry` text: a [`Symmetry`] by its name, the names offered in `--help` and shell
+/// completions (the library owns the names, so that the CLI and the output columns agree).
+fn symmetry_parser() -> impl clap::builder::TypedValueParser<Value = Symmetry> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Symmetry::ALL.map(Symmetry::name)).map(
+        |name: String| {
+            // only the names just offered get here
+            Symmetry::from_name(&name).unwrap_or(Symmetry::None)
+        },
+    )
 }
 
 /// `--clues` and `--guesses` text: a range (see [`Bounds`]).

@@ -126,7 +126,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let format = output::generate_formatter(
         resolved,
         GenerateColumns {
-            symmetry: args.symmetry != crate::cli::SymmetryArg::None,
+            symmetry: args.symmetry != generate::Symmetry::None,
         },
     );
     let mut output = Output::to(out, format.as_ref());
@@ -359,11 +359,8 @@ fn targets(args: &GenerateArgs) -> String {
         Some(c) => parts.push(format!("minimal, --clues {c}")),
         None => parts.push("minimal".to_string()),
     }
-    if args.symmetry != crate::cli::SymmetryArg::None {
-        parts.push(format!(
-            "--symmetry {}",
-            generate::Symmetry::from(args.symmetry).name()
-        ));
+    if args.symmetry != generate::Symmetry::None {
+        parts.push(format!("--symmetry {}", args.symmetry.name()));
     }
     if args.pattern.is_some() {
         parts.push("--pattern".to_string());
@@ -419,7 +416,7 @@ fn options(
         seed: args.seed,
         clues: args.clues,
         minimal: !args.no_minimal,
-        symmetry: args.symmetry.into(),
+        symmetry: args.symmetry,
         pattern,
         from,
         guesses: args.guesses,

@@ -44,17 +44,16 @@ pub enum Symmetry {
 
 impl Symmetry {
     /// The nine symmetries [`Symmetry::Random`] draws from, in a fixed order (the draw indexes it).
-    pub const DRAWN: [Symmetry; 9] = [
-        Symmetry::Rot180,
-        Symmetry::Rot90,
-        Symmetry::MirrorH,
-        Symmetry::MirrorV,
-        Symmetry::MirrorBoth,
-        Symmetry::Diagonal,
-        Symmetry::Antidiagonal,
-        Symmetry::DiagonalBoth,
-        Symmetry::Dihedral,
-    ];
+    pub const DRAWN: [Symmetry; 9] = {
+        // every symmetry of ALL but the first (none) and the last (random)
+        let mut drawn = [Symmetry::None; 9];
+        let mut i = 0;
+        while i < 9 {
+            drawn[i] = Symmetry::ALL[i + 1];
+            i += 1;
+        }
+        drawn
+    };
 
     /// The name written on the command line and in the output: `none`, `rot180`, `rot90`,
     /// `mirror-h`, `mirror-v`, `mirror-both`, `diagonal`, `antidiagonal`, `diagonal-both`,
@@ -73,6 +72,27 @@ impl Symmetry {
             Symmetry::Dihedral => "dihedral",
             Symmetry::Random => "random",
         }
+    }
+
+    /// Every symmetry, in the order `--help` lists them: none, the nine of [`Symmetry::DRAWN`],
+    /// random.
+    pub const ALL: [Symmetry; 11] = [
+        Symmetry::None,
+        Symmetry::Rot180,
+        Symmetry::Rot90,
+        Symmetry::MirrorH,
+        Symmetry::MirrorV,
+        Symmetry::MirrorBoth,
+        Symmetry::Diagonal,
+        Symmetry::Antidiagonal,
+        Symmetry::DiagonalBoth,
+        Symmetry::Dihedral,
+        Symmetry::Random,
+    ];
+
+    /// The symmetry called `name` (see [`Symmetry::name`]).
+    pub fn from_name(name: &str) -> Option<Symmetry> {
+        Symmetry::ALL.into_iter().find(|s| s.name() == name)
     }
 
     /// The maps of the group (the identity included); `Random` has only the identity (it is

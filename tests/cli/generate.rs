@@ -36,10 +36,10 @@ fn box_of(i: usize) -> usize {
 /// Solutions of `c`, counted up to `limit` (0 when two givens clash).
 fn count_solutions(c: &Cells, limit: u32) -> u32 {
     let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-    let mut grid = *c;
-    for i in 0..81 {
-        if grid[i] != 0 {
-            let bit = 1u16 << grid[i];
+    let grid = *c;
+    for (i, &v) in grid.iter().enumerate() {
+        if v != 0 {
+            let bit = 1u16 << v;
             let (r, k, b) = (i / 9, i % 9, box_of(i));
             if (rows[r] | cols[k] | boxes[b]) & bit != 0 {
                 return 0;
@@ -92,6 +92,7 @@ fn count_solutions(c: &Cells, limit: u32) -> u32 {
         }
         found
     }
+    let mut grid = grid;
     go(&mut grid, &mut rows, &mut cols, &mut boxes, limit)
 }
 
@@ -170,11 +171,11 @@ fn invariant(c: &Cells) -> Vec<u32> {
         stacks.sort();
         let mut per_digit: Vec<Vec<u32>> = vec![Vec::new(); 10];
         let mut per_cell = Vec::new();
-        for r in 0..9 {
-            for k in 0..9 {
+        for (r, &in_row) in row_n.iter().enumerate() {
+            for (k, &in_col) in col_n.iter().enumerate() {
                 let v = at(r, k);
                 if v != 0 {
-                    let key = row_n[r] * 100 + col_n[k] * 10 + box_n(r, k);
+                    let key = in_row * 100 + in_col * 10 + box_n(r, k);
                     per_cell.push(key);
                     per_digit[v as usize].push(key);
                 }
