@@ -90,10 +90,11 @@ printf -- '-j1 %.3f s, -j2 %.3f s: %.2fx; CPU a record -j1 %s µs, -j2 %s µs; s
 echo
 echo "## 3. --guesses A..: 20 puzzles, -j2"
 for target in 20.. 50.. 80..; do
-    read -r w c < <(run "$OURS" generate -q -j2 -n 20 --seed 1 --guesses "$target" -o "$TMP/hard.txt")
-    dist=$(awk '{print $4}' "$TMP/hard.txt" | sort -n | awk '{a[NR]=$1} END {printf "min %d, median %d, max %d", a[1], a[int((NR+1)/2)], a[NR]}')
-    printf -- '--guesses %-5s %7.2f s (%.2f puzzles/s, CPU %.1f s); guesses reached: %s\n' \
-        "$target" "$w" "$(echo "scale=4; 20 / $w" | bc)" "$c" "$dist"
+    read -r w c < <(run "$OURS" generate -q -j2 -n 20 --seed 1 --guesses "$target" -O csv -o "$TMP/hard.csv")
+    dist=$(tail -n +2 "$TMP/hard.csv" | cut -d, -f4 | sort -n | awk '{a[NR]=$1} END {printf "min %d, median %d, max %d", a[1], a[int((NR+1)/2)], a[NR]}')
+    tries=$(tail -n +2 "$TMP/hard.csv" | awk -F, '{t+=$6} END {printf "%.0f", t/NR}')
+    printf -- '--guesses %-5s %7.2f s (%.2f puzzles/s, CPU %.1f s), %s tries a puzzle; guesses reached: %s\n' \
+        "$target" "$w" "$(echo "scale=4; 20 / $w" | bc)" "$c" "$tries" "$dist"
 done
 
 echo
@@ -105,4 +106,7 @@ printf 'ours:     '; awk '{print $3}' "$TMP/ours.txt" | dist
 printf 'crate:    '; awk '{p=substr($0,1,81); print gsub(/[1-9]/,"",p)}' "$TMP/peer.txt" | dist
 printf 'unbiased: '; grep -v '^#' "$SHARED/data/tdoku/puzzles1_unbiased_first1000" |
     awk '{p=substr($0,1,81); print gsub(/[1-9]/,"",p)}' | dist
+printf 'guesses of plain generation (ours): '
+awk '{g=$4; n++; if (g==0) a++; else if (g==1) b++; else if (g<=5) c++; else if (g<=20) d++; else e++}
+    END {printf "0: %.1f%%, 1: %.1f%%, 2-5: %.1f%%, 6-20: %.1f%%, over 20: %.2f%%\n", 100*a/n, 100*b/n, 100*c/n, 100*d/n, 100*e/n}' "$TMP/ours.txt"
 echo "load after timing: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -3,7 +3,7 @@
 //! Carving a random grid makes easy puzzles nearly always (a guess or none, BENCHMARKS.md has
 //! the shares), so a range above them is not met by drawing puzzles until one falls in it. The
 //! climb starts from a carved puzzle and takes steps on the same grid: drop one or two of its
-//! givens, add one to three of the grid's other cells, keep the step if the puzzle still has one
+//! givens, add one to four of the grid's other cells, keep the step if the puzzle still has one
 //! solution, carve it down to minimal again (in a fresh random order), and keep the result when
 //! it is no further from the range than where the climb stands (first in givens, when a clue
 //! range is asked for too, then in guesses): so it wanders over plateaus and moves up. A climb

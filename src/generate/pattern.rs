@@ -1,7 +1,7 @@
 //! Puzzles on a clue pattern (`--pattern`): givens exactly on the marked cells.
 //!
 //! A random grid's digits on a sparse pattern almost never make a unique puzzle (none in a
-//! million tries on a 22-mark pattern, BENCHMARKS.md), so the digits are searched for: a local
+//! million tries on a 22-mark pattern, measured when this was written), so the digits are searched for: a local
 //! search over the digits on the marks. It starts from a random grid's digits there and counts
 //! the puzzle's solutions up to [`CAP`]; a step writes another digit into one marked cell (one
 //! that no given among its peers holds) and is kept when the puzzle still has a solution and no
