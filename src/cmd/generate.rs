@@ -145,7 +145,11 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     // With dedupe, whether record i is written depends on the classes of records 0..i: a run
     // from --start K makes records 0..K too (their classes only, nothing written), so that it
     // writes exactly what the whole stream writes from record K+1 on.
-    let first_index = if dedupe { 0 } else { args.start };
+    let first_index = if dedupe && args.count > 0 {
+        0
+    } else {
+        args.start
+    };
     if first_index < args.start && !args.quiet {
         super::stderr_line(format_args!(
             "generate: making records 1..{} first (not written) to leave out repeats of them \

@@ -42,6 +42,7 @@ mod pattern;
 mod symmetry;
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use exclude::{ClassKey, Exclusions, class_key};
 pub use options::{
@@ -389,6 +390,63 @@ impl Budget<'_> {
         self.tries += 1;
         Ok(())
     }
+}
+
+/// Records `start..start + count` of `generator`'s stream as `generate` writes them, in order:
+/// made in parallel (on the current rayon pool, through [`crate::pipeline`]) a chunk at a time,
+/// and with `dedupe` a record isomorphic to an earlier one of the stream left out, which makes
+/// the records before `start` too, for their classes (see `generate` in the README). Also the
+/// number of repeats left out, and the first record that gave up (index and failure), after
+/// which nothing is made: the records returned are the ones before it.
+pub fn written(
+    generator: &Generator,
+    start: u64,
+    count: u64,
+    dedupe: bool,
+) -> (Vec<Generated>, u64, Option<(u64, Failure)>) {
+    /// Records made at a time: enough for every thread, few enough to stop soon after a
+    /// record gives up.
+    const CHUNK: u64 = 1024;
+    let end = start.saturating_add(count);
+    let mut next = if dedupe && count > 0 { 0 } else { start };
+    let mut seen = std::collections::HashSet::new();
+    let (mut out, mut repeats) = (Vec::new(), 0);
+    let mut made = Vec::new();
+    while next < end {
+        // a chunk does not straddle `start`
+        let upto = if next < start { start } else { end };
+        let len = (upto - next).min(CHUNK);
+        let first = next;
+        // the first record that gave up: the ones after it stop at once
+        let gave_up = AtomicU64::new(u64::MAX);
+        crate::pipeline::map_indexed_into(len as usize, &mut made, |k| {
+            let index = first + k as u64;
+            let halt = || gave_up.load(Ordering::Relaxed) < index;
+            let record = generator.record_until(index, &halt).inspect_err(|f| {
+                if matches!(f, Failure::GaveUp { .. }) {
+                    gave_up.fetch_min(index, Ordering::Relaxed);
+                }
+            })?;
+            let key = if dedupe { class_key(&record.puzzle) } else { 0 };
+            Ok((record, key))
+        });
+        for (k, result) in made.drain(..).enumerate() {
+            let (record, key) = match result {
+                Ok(done) => done,
+                Err(failure) => return (out, repeats, Some((first + k as u64, failure))),
+            };
+            let fresh = !dedupe || seen.insert(key);
+            if record.index < start {
+                continue;
+            }
+            match fresh {
+                true => out.push(record),
+                false => repeats += 1,
+            }
+        }
+        next += len;
+    }
+    (out, repeats, None)
 }
 
 /// The random numbers of record `index` of the stream of `seed`: a function of the two alone.

@@ -77,3 +77,27 @@ fn symmetric_records_are_minimal_cell_by_cell() {
         }
     }
 }
+
+#[test]
+fn written_from_any_start_is_the_slice_of_the_whole() {
+    // three minimal puzzles as starts: records 3.. repeat records 0..3, and are left out
+    let first = records(Options::default(), 3);
+    let options = Options {
+        from: first
+            .iter()
+            .map(|g| Start::new(g.puzzle).unwrap())
+            .collect(),
+        ..Options::default()
+    };
+    let generator = Generator::new(options).unwrap();
+    let (whole, repeats, failure) = written(&generator, 0, 8, true);
+    assert_eq!((whole.len(), repeats, failure), (3, 5, None));
+    for start in 0..8 {
+        let (part, _, _) = written(&generator, start, 8 - start, true);
+        let expected: Vec<Generated> = whole.iter().filter(|g| g.index >= start).copied().collect();
+        assert_eq!(part, expected, "start {start}");
+    }
+    let (all, repeats, _) = written(&generator, 2, 6, false);
+    assert_eq!((all.len(), repeats), (6, 0));
+    assert_eq!(all[0].index, 2);
+}
