@@ -14,6 +14,7 @@ mod augment;
 mod canon;
 mod check;
 mod csv;
+mod generate;
 mod grid;
 mod jsonl;
 mod line;
@@ -24,6 +25,7 @@ pub use self::augment::{AugmentColumns, Augmented, augment_formatter};
 pub use self::canon::{CanonAnswer, CanonColumns, canon_formatter};
 pub use self::check::{CheckFormat, check_formatter, check_sink};
 pub use self::csv::csv_header;
+pub use self::generate::{GenerateColumns, generate_formatter};
 pub use self::placed::Placed;
 pub use self::rows::rows_formatter;
 
