@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use sudoku_batch::bench;
 use sudoku_batch::check::DuplicateMode;
 use sudoku_batch::check::report::ReportFormat;
+use sudoku_batch::generate::{Bounds, DEFAULT_MAX_TRIES, DEFAULT_MAX_TRIES_GUESSES, Symmetry};
 use sudoku_batch::input::{Column, DEFAULT_MAX_RECORD, Echo, InputFormat};
 use sudoku_batch::output::{CheckFormat, OutputFormat};
 use sudoku_batch::pipeline::DEFAULT_BATCH_SIZE;
@@ -52,6 +53,11 @@ pub enum Command {
     /// the other (whole classes of the same puzzle go to one part), seeded.
     #[command(after_help = SPLIT_AFTER_HELP)]
     Split(SplitArgs),
+    /// Generate new puzzles: each with one solution, minimal, made from --seed and its place in
+    /// the stream alone (any record can be made again on its own), never two the same up to
+    /// symmetry; with targets for givens, symmetry, clue pattern, guesses, exclusions.
+    #[command(after_help = GENERATE_AFTER_HELP)]
+    Generate(GenerateArgs),
     /// Add up the --stats JSON of runs made side by side (the partitions of a Spark job) into
     /// one summary, percentiles included: JSON on stdout, the summary on stderr (check's
     /// --stats files too).
@@ -530,6 +536,201 @@ pub struct BenchArgs {
     /// No table on stdout and no notes on stderr (exports are still written; errors reported).
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+const GENERATE_AFTER_HELP: &str = "\
+Record i (from 1) of a stream depends only on --seed, i and the options: never on -j, timing or
+--start, so `--start K -n N` writes records K+1..K+N of the stream that `-n K+N` writes whole.
+No two records written are isomorphic (the same puzzle up to relabelling digits, moving rows,
+columns, bands, stacks, transposing): records are numbered as made, and a record isomorphic to
+an earlier one of the stream is not written (a repeat; counted in the summary), so -n N writes
+N records less its repeats. To leave out the same repeats, a run from --start K makes records
+1..K first (their classes only; --no-dedupe skips that, and the check). A record isomorphic to
+a puzzle of an --exclude file is never made: that record takes another try. The stream may
+change between versions of sudoku-batch, never within one.
+
+Output per record (blanks as `.` in the puzzle):
+  line   PUZZLE SOLUTION GIVENS GUESSES
+  csv    puzzle,solution,givens,guesses,record,tries[,symmetry]
+  jsonl  {\"puzzle\",\"solution\",\"givens\",\"guesses\",\"record\",\"tries\"[,\"symmetry\"]}
+  grid   # RECORD GIVENS GUESSES SOLUTION [SYMMETRY], then the puzzle's 9 rows (0 blank)
+GUESSES is what `solve --unique` reports for the puzzle as written (a difficulty proxy); RECORD
+the record's place in the stream, from 1; TRIES the candidate puzzles it took.
+
+Targets: --clues A..B (both ends included; A.. and ..B too), --symmetry KIND, --pattern (givens
+exactly on the marked cells), --from FILE (solution grids to carve, or puzzles whose givens are
+kept; record i starts from entry i mod the entries), --guesses A..B (reached by a seeded hill
+climb), --exclude FILE... A record takes tries until one meets every target; after --max-tries
+the run stops with a message and exit 1, the records before it written.
+
+Ctrl-C, SIGTERM or SIGHUP stop the run: the records made are written, whole and in order, and the
+summary says where the output ends; exit 130, 143, 129. A second one exits at once.
+
+Exit status: 0 when every record was made; 1 when a record met no target within --max-tries; 2
+for usage, I/O or format errors (a malformed --from or --exclude file); 130, 143, 129 as above.
+
+Examples:
+  sudoku-batch generate -n 1000 --seed 7 -o puzzles.txt
+  sudoku-batch generate --seed 7 --start 500 -n 500     # records 501..1000 of the first
+  sudoku-batch generate -n 100 --clues 22..24 --symmetry rot180 -O csv
+  sudoku-batch generate -n 10 --clues 30 --no-minimal
+  sudoku-batch generate -n 5 --pattern x..x.x..x......xx..x.x.......x.x....xx..x.........xx..........xxx....x....x...xx.
+  sudoku-batch generate -n 20 --from solutions.txt --exclude train.csv test.csv
+  sudoku-batch generate -n 20 --guesses 50.. -O jsonl -o hard.jsonl
+  sudoku-batch generate -n 100 --exclude kaggle.csv -c quizzes --max-tries 1000
+  sudoku-batch generate -n 100000000 --no-dedupe -j 2 --progress never -q -o big.txt";
+
+/// Arguments of `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Records to make (from the stream's start, or after --start), repeats of earlier ones
+    /// left out. E.g. -n 1000.
+    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1)]
+    pub count: u64,
+
+    /// Seed of the stream: the same seed and options give the same records. E.g. --seed 7.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Begin after the first K records of the stream: write records K+1..K+N, exactly as a
+    /// run from record 1 writes them. E.g. --start 5000 -n 5000.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub start: u64,
+
+    /// Givens each puzzle has: A..B (both included), A.., ..B or A. E.g. --clues 22..25.
+    #[arg(long, value_name = "A..B", value_parser = parse_bounds)]
+    pub clues: Option<Bounds>,
+
+    /// Stop removing givens at a number drawn from --clues (unique, not minimal). E.g.
+    /// --clues 30..35 --no-minimal.
+    #[arg(long)]
+    pub no_minimal: bool,
+
+    /// Symmetry of each puzzle's pattern of givens: kept by a half turn (rot180), a quarter
+    /// turn (rot90), mirroring about the middle row (mirror-h) or column (mirror-v) or both,
+    /// about the main diagonal (diagonal) or the other (antidiagonal) or both, all eight maps
+    /// (dihedral); random draws one of those per puzzle. E.g. --symmetry rot180.
+    #[arg(long, value_name = "KIND", default_value = "none", value_parser = symmetry_parser())]
+    pub symmetry: Symmetry,
+
+    /// Givens exactly on the marked cells: 81 cells, marks (x X * # o O @ or a digit) and blanks
+    /// (. 0 - _), as one argument or a file of them (9 rows of 9 are fine). E.g. --pattern
+    /// pattern.txt.
+    #[arg(long, value_name = "PATTERN|FILE")]
+    pub pattern: Option<String>,
+
+    /// Starting points, read like solve's inputs: a solution grid is carved into minimal
+    /// puzzles of it; a puzzle keeps its givens. Record i starts from entry i mod the number of
+    /// entries. E.g. --from grids.txt.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+
+    /// Guesses `solve --unique` needs for each puzzle: A..B, A.. or ..B, reached by a seeded
+    /// hill climb. E.g. --guesses 50..
+    #[arg(long, value_name = "A..B", value_parser = parse_bounds)]
+    pub guesses: Option<Bounds>,
+
+    /// Make no puzzle isomorphic to one in these files (read like solve's inputs). E.g.
+    /// --exclude train.txt test.txt.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub exclude: Vec<PathBuf>,
+
+    /// Tries a record may take before the run gives up on it (a try: one puzzle carved and
+    /// tested, or one step of the --guesses climb).
+    #[arg(long, value_name = "N", help = max_tries_help())]
+    pub max_tries: Option<u64>,
+
+    /// Do not keep the run's classes of puzzles: memory stays flat on endless runs, --start
+    /// does not make the records before it, and two records may then be isomorphic (never
+    /// seen with plain generation; see the README). E.g. -n 100000000 --no-dedupe.
+    #[arg(long)]
+    pub no_dedupe: bool,
+
+    #[command(flatten, next_help_heading = "Reading --from and --exclude files")]
+    #[allow(missing_docs)]
+    pub format: FormatArgs,
+
+    /// Threads (default: $RAYON_NUM_THREADS when set, else all cores). The records are the
+    /// same for any number. E.g. -j 2.
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
+
+    /// Progress bar on stderr: auto shows it when stderr is a terminal. E.g. --progress
+    /// never.
+    #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
+    pub progress: ProgressArg,
+
+    /// No progress bar and no summary on stderr (errors are still reported). E.g. -q.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Records per batch handed to the thread pool (default: 256, or 1 for the slow targets:
+    /// --guesses, --pattern, --from puzzles).
+    #[arg(long, value_name = "N", hide = true)]
+    pub batch_size: Option<NonZeroUsize>,
+
+    /// Output layout (see below). E.g. -O jsonl.
+    #[arg(short = 'O', long, value_enum, default_value_t = GenerateFormatArg::Auto)]
+    pub output_format: GenerateFormatArg,
+
+    /// Write the output to FILE instead of standard output (`-` for standard output); never
+    /// a file read by --from or --exclude. E.g. -o puzzles.csv (csv, by its name).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// The --max-tries help, with the defaults from the library.
+fn max_tries_help() -> String {
+    format!(
+        "Tries a record may take before the run gives up on it and stops (exit 1): one try is \
+         one puzzle carved and tested, or one step of the --guesses climb. E.g. --max-tries \
+         5000000 [default: \
+         {DEFAULT_MAX_TRIES}, or {DEFAULT_MAX_TRIES_GUESSES} with --guesses or --symmetry]"
+    )
+}
+
+/// `generate`'s `--output-format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GenerateFormatArg {
+    /// csv or jsonl when -o FILE's extension says so, else line.
+    Auto,
+    /// PUZZLE SOLUTION GIVENS GUESSES, one line per record.
+    Line,
+    /// A header, then puzzle, solution, givens, guesses, record, tries.
+    Csv,
+    /// One JSON object per record.
+    Jsonl,
+    /// A `#` line, then the puzzle's 9 rows; a blank line between records.
+    Grid,
+}
+
+impl From<GenerateFormatArg> for OutputFormat {
+    fn from(a: GenerateFormatArg) -> OutputFormat {
+        match a {
+            GenerateFormatArg::Auto => OutputFormat::Auto,
+            GenerateFormatArg::Line => OutputFormat::Line,
+            GenerateFormatArg::Csv => OutputFormat::Csv,
+            GenerateFormatArg::Jsonl => OutputFormat::Jsonl,
+            GenerateFormatArg::Grid => OutputFormat::Grid,
+        }
+    }
+}
+
+/// `--symmetry` text: a [`Symmetry`] by its name, the names offered in `--help` and shell
+/// completions (the library owns the names, so that the CLI and the output columns agree).
+fn symmetry_parser() -> impl clap::builder::TypedValueParser<Value = Symmetry> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Symmetry::ALL.map(Symmetry::name)).map(
+        |name: String| {
+            // only the names just offered get here
+            Symmetry::from_name(&name).unwrap_or(Symmetry::None)
+        },
+    )
+}
+
+/// `--clues` and `--guesses` text: a range (see [`Bounds`]).
+pub fn parse_bounds(text: &str) -> Result<Bounds, String> {
+    text.parse::<Bounds>().map_err(|e| e.to_string())
 }
 
 const MERGE_STATS_AFTER_HELP: &str = "\

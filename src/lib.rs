@@ -22,6 +22,7 @@
 pub mod bench;
 pub mod canon;
 pub mod check;
+pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod output;

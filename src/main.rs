@@ -18,6 +18,8 @@ fn main() -> ExitCode {
         cli::Command::Augment(args) => cmd::augment::run(args),
         cli::Command::Rate(args) => cmd::rate::run(args),
         cli::Command::Split(args) => cmd::split::run(args),
+        // 1 when a record met no target within --max-tries
+        cli::Command::Generate(args) => cmd::generate::run(args),
         cli::Command::Bench(args) => cmd::bench::run(args).map(|()| ExitCode::SUCCESS),
         cli::Command::MergeStats(args) => cmd::merge_stats::run(args).map(|()| ExitCode::SUCCESS),
         cli::Command::Completions(args) => cmd::docs::completions(args).map(|()| ExitCode::SUCCESS),

@@ -570,6 +570,93 @@ fn canonical<'py>(
     })
 }
 
+/// What [`generate`] returns: puzzles, solutions, numbers (see there) and the repeats left out.
+type Records<'py> = (
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    u64,
+);
+
+/// Records `start..start + n` of the `generate` stream of `seed` and the options (the CLI's
+/// names and texts: `clues` and `guesses` as `A..B`, `symmetry` by name), as the CLI writes
+/// them (repeats left out when `dedupe`): the puzzles (81 ASCII bytes each, blanks `.`), their
+/// solutions (81 digits each), per record its givens, guesses and number in the stream (three
+/// native u64), and the repeats left out. Options no puzzle meets raise `ValueError`; a record
+/// that meets no target within `max_tries` raises `RuntimeError` naming it.
+#[pyfunction]
+#[pyo3(signature = (n, seed, start, clues, minimal, symmetry, guesses, max_tries, dedupe, threads))]
+#[allow(clippy::too_many_arguments)] // one per keyword of the Python function
+fn generate<'py>(
+    py: Python<'py>,
+    n: u64,
+    seed: u64,
+    start: u64,
+    clues: Option<&str>,
+    minimal: bool,
+    symmetry: &str,
+    guesses: Option<&str>,
+    max_tries: Option<u64>,
+    dedupe: bool,
+    threads: Option<usize>,
+) -> PyResult<Records<'py>> {
+    use sudoku_batch::generate::{self as generator_api, Bounds, Generator, Symmetry};
+    let range = |text: Option<&str>, name: &str| {
+        text.map(|t| {
+            t.parse::<Bounds>()
+                .map_err(|e| PyValueError::new_err(format!("{name}={t:?}: {e}")))
+        })
+        .transpose()
+    };
+    if start.checked_add(n).is_none() {
+        return Err(PyValueError::new_err(format!(
+            "start={start}, n={n}: the stream has {} records at most",
+            u64::MAX
+        )));
+    }
+    let options = generator_api::Options {
+        seed,
+        clues: range(clues, "clues")?,
+        minimal,
+        symmetry: Symmetry::from_name(symmetry).ok_or_else(|| {
+            let names: Vec<&str> = Symmetry::ALL.iter().map(|s| s.name()).collect();
+            PyValueError::new_err(format!(
+                "symmetry={symmetry:?}: one of {}",
+                names.join(", ")
+            ))
+        })?,
+        guesses: range(guesses, "guesses")?,
+        max_tries,
+        ..generator_api::Options::default()
+    };
+    let generator = Generator::new(options).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (records, repeats, failure) = on_pool(py, threads, || {
+        generator_api::written(&generator, start, n, dedupe)
+    })?;
+    if let Some((index, failure)) = failure {
+        return Err(PyRuntimeError::new_err(format!(
+            "record {} gave up: {failure}; widen the targets or raise max_tries",
+            index + 1
+        )));
+    }
+    let mut puzzles = Vec::with_capacity(records.len() * CELLS);
+    let mut solutions = Vec::with_capacity(records.len() * CELLS);
+    let mut numbers = Vec::with_capacity(records.len() * 24);
+    for r in &records {
+        puzzles.extend_from_slice(&r.puzzle.to_line(b'.'));
+        solutions.extend_from_slice(&r.solution.to_line(b'0'));
+        for x in [u64::from(r.givens), r.guesses, r.index + 1] {
+            numbers.extend_from_slice(&x.to_ne_bytes());
+        }
+    }
+    Ok((
+        PyBytes::new(py, &puzzles),
+        PyBytes::new(py, &solutions),
+        PyBytes::new(py, &numbers),
+        repeats,
+    ))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(status_words, m)?)?;
@@ -577,6 +664,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(canonical, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(thread_limits, m)?)?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     Ok(())

@@ -62,7 +62,7 @@ import numpy as np
 
 from . import _native
 
-__all__ = ["solve", "check", "canonical", "STATUS_WORDS", "VERDICT_WORDS"]
+__all__ = ["solve", "check", "canonical", "generate", "STATUS_WORDS", "VERDICT_WORDS"]
 
 #: The statuses of :func:`solve`, as the CLI writes them.
 STATUS_WORDS: tuple[str, ...] = tuple(_native.status_words())
@@ -403,4 +403,72 @@ def canonical(puzzles, *, threads: int | None = None, output: str = "numpy"):
         "canonical": _grids(cells, n, shape),
         "hash": _u64(hashes),
         "reason": _reasons(n, reasons),
+    }
+
+
+def _range(value, name: str):
+    """``clues=``/``guesses=`` as the CLI's text: None, an int (exactly it), a ``(lo, hi)`` pair
+    (either end None: open) or a str such as ``"20..25"``, ``"50.."`` or ``"..23"``."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, tuple) and len(value) == 2:
+        lo, hi = value
+        return f"{'' if lo is None else operator.index(lo)}..{'' if hi is None else operator.index(hi)}"
+    if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{name} must be an int, a (lo, hi) pair or a str such as '20..25'")
+    return str(operator.index(value))
+
+
+def generate(
+    n: int,
+    *,
+    seed: int = 0,
+    start: int = 0,
+    clues=None,
+    minimal: bool = True,
+    symmetry: str = "none",
+    guesses=None,
+    max_tries: int | None = None,
+    dedupe: bool = True,
+    threads: int | None = None,
+):
+    """New puzzles: records ``start + 1 .. start + n`` of the stream ``sudoku-batch generate
+    -n N --seed S --start K`` writes, the same records (so partitions of one stream made apart,
+    by ``start``, join into it), with the same options: ``clues`` and ``guesses`` as ranges
+    (``"20..25"``, ``"50.."``, ``(20, 25)``, ``22``), ``minimal=False`` (``--no-minimal``),
+    ``symmetry`` by the CLI's names, ``max_tries``, ``dedupe=False`` (``--no-dedupe``).
+
+    Returns a dict of numpy arrays, one row per record written (repeats of earlier records of
+    the stream are left out, as the CLI leaves them out): ``puzzle`` (81 characters, blanks
+    ``.``), ``solution``, ``givens``, ``guesses`` (what :func:`solve` with ``unique=True``
+    reports) and ``record`` (its number in the stream, from 1). Options no puzzle can meet raise
+    ``ValueError``; a record that meets no target within ``max_tries`` raises ``RuntimeError``.
+    """
+    threads = _threads(threads)
+    for value, name in ((n, "n"), (seed, "seed"), (start, "start")):
+        if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not isinstance(symmetry, str):
+        raise TypeError(f"symmetry must be a str, not {type(symmetry).__name__}")
+    puzzles, solutions, numbers, _repeats = _native.generate(
+        operator.index(n),
+        operator.index(seed),
+        operator.index(start),
+        _range(clues, "clues"),
+        _flag(minimal, "minimal"),
+        symmetry,
+        _range(guesses, "guesses"),
+        None if max_tries is None else operator.index(max_tries),
+        _flag(dedupe, "dedupe"),
+        threads,
+    )
+    rows = len(puzzles) // _CELLS
+    numbers = np.frombuffer(numbers, dtype=np.uint64).reshape(rows, 3)
+    text = lambda b: np.frombuffer(b, dtype=np.uint8).astype(np.uint32).view(f"U{_CELLS}").reshape(rows)
+    return {
+        "puzzle": text(puzzles),
+        "solution": text(solutions),
+        "givens": numbers[:, 0].copy(),
+        "guesses": numbers[:, 1].copy(),
+        "record": numbers[:, 2].copy(),
     }

@@ -70,3 +70,19 @@ def canonical(
     puzzles: Puzzles, *, threads: Optional[int] = None, output: Literal["arrow"]
 ) -> pyarrow.Table:
     """Canonical (minlex) forms: a Table of canonical, hash, reason."""
+
+def generate(
+    n: int,
+    *,
+    seed: int = 0,
+    start: int = 0,
+    clues: Union[None, int, str, tuple[Optional[int], Optional[int]]] = None,
+    minimal: bool = True,
+    symmetry: str = "none",
+    guesses: Union[None, int, str, tuple[Optional[int], Optional[int]]] = None,
+    max_tries: Optional[int] = None,
+    dedupe: bool = True,
+    threads: Optional[int] = None,
+) -> dict[str, np.ndarray]:
+    """Records start+1..start+n of the CLI's generate stream: puzzle, solution, givens, guesses,
+    record."""

@@ -622,3 +622,49 @@ def test_arrow_output_without_pyarrow_says_what_to_install(monkeypatch):
     with pytest.raises(ImportError, match=r"^output='arrow' needs pyarrow \(pip install pyarrow\)"):
         sb.solve([PUZZLE], output="arrow")
     assert sb.solve([PUZZLE])["solution"].tolist() == [SOLUTION]
+
+
+def _cli_generate(*args):
+    binary = os.environ.get("SUDOKU_BATCH", str(REPO / "target" / "debug" / "sudoku-batch"))
+    return subprocess.run(
+        [binary, "generate", "-q", "-O", "csv", *args],
+        cwd=REPO, check=True, capture_output=True, text=True,
+    ).stdout.splitlines()[1:]
+
+
+def test_generate_gives_the_records_the_cli_writes():
+    for options, cli in (
+        (dict(seed=7), ["--seed", "7"]),
+        (dict(seed=3, clues="22..23", symmetry="rot180"), ["--seed", "3", "--clues", "22..23", "--symmetry", "rot180"]),
+        (dict(seed=5, guesses=(8, None)), ["--seed", "5", "--guesses", "8.."]),
+    ):
+        n = 40 if "guesses" not in options else 4
+        out = sb.generate(n, **options)
+        rows = [
+            f"{p},{s},{g},{q},{r}"
+            for p, s, g, q, r in zip(out["puzzle"], out["solution"], out["givens"], out["guesses"], out["record"])
+        ]
+        expected = [",".join(line.split(",")[:5]) for line in _cli_generate("-n", str(n), *cli)]
+        assert rows == expected, options
+    # partitions made apart by start join into the whole stream, whatever the threads
+    whole = sb.generate(60, seed=9)
+    parts = [sb.generate(20, seed=9, start=k, threads=t) for k, t in ((0, 1), (20, 2), (40, None))]
+    for column in ("puzzle", "solution", "record"):
+        assert np.concatenate([p[column] for p in parts]).tolist() == whole[column].tolist()
+    assert whole["record"].tolist() == list(range(1, 61))
+    # guesses as solve --unique reports them
+    assert sb.solve(whole["puzzle"], unique=True)["guesses"].tolist() == whole["guesses"].tolist()
+
+
+def test_generate_refuses_what_no_puzzle_meets_and_stops_at_the_limit():
+    with pytest.raises(ValueError, match="fewer than 17"):
+        sb.generate(1, clues="..16")
+    with pytest.raises(ValueError, match="symmetry"):
+        sb.generate(1, symmetry="spiral")
+    with pytest.raises(ValueError, match="range"):
+        sb.generate(1, clues="a..b")
+    with pytest.raises(TypeError):
+        sb.generate("3")
+    with pytest.raises(RuntimeError, match="record 1 gave up"):
+        sb.generate(2, clues=17, max_tries=50)
+    assert sb.generate(0)["puzzle"].tolist() == []

@@ -317,10 +317,10 @@ pub(super) fn digest(puzzle: &Grid) -> u128 {
     xxhash_rust::xxh3::xxh3_128(puzzle.cells())
 }
 
-/// The hasher of the duplicate table: its keys are digests already, so it takes their low 64 bits
-/// instead of hashing them again.
+/// The hasher of the duplicate table (and of `generate`'s classes): its keys are digests
+/// already, so it takes their low 64 bits instead of hashing them again.
 #[derive(Debug, Default)]
-struct Prehashed(u64);
+pub struct Prehashed(u64);
 
 impl Hasher for Prehashed {
     fn finish(&self) -> u64 {

@@ -35,7 +35,7 @@ pub mod summary;
 
 #[cfg(test)]
 use duplicates::digest;
-pub use duplicates::{DuplicateMode, Duplicates};
+pub use duplicates::{DuplicateMode, Duplicates, Prehashed};
 
 /// What checking one record found; the same words in every output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -110,11 +110,10 @@ mod probe {
     }
 }
 
-/// Fails when standard input is one of `inputs` (`-`, or no input at all) and was closed when
-/// the process started: it would read as empty, and an empty dataset is not what was meant.
-pub fn refuse_closed_stdin(inputs: &[PathBuf]) -> Result<()> {
-    let reads_stdin = inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-");
-    if reads_stdin && probe::closed_at_start(0) {
+/// Fails when standard input is one of `inputs` (`-`) and was closed when the process started:
+/// it would read as empty, and an empty dataset is not what was meant.
+fn refuse_closed_stdin(inputs: &[PathBuf]) -> Result<()> {
+    if inputs.iter().any(|p| p.as_os_str() == "-") && probe::closed_at_start(0) {
         anyhow::bail!("<stdin>: standard input is closed");
     }
     Ok(())
@@ -159,6 +158,15 @@ impl OutputPlan {
     /// left out (opening them fails later, with its own message); a closed standard input read
     /// as an input is refused.
     pub fn new(inputs: &[PathBuf]) -> Result<OutputPlan> {
+        if inputs.is_empty() {
+            return OutputPlan::reading(&[PathBuf::from("-")]);
+        }
+        OutputPlan::reading(inputs)
+    }
+
+    /// [`OutputPlan::new`] for a run that reads exactly `inputs` (`-` for standard input), and
+    /// nothing when there are none: `generate`, whose inputs are options.
+    pub fn reading(inputs: &[PathBuf]) -> Result<OutputPlan> {
         refuse_closed_stdin(inputs)?;
         let mut plan = OutputPlan {
             inputs: Vec::new(),
@@ -167,9 +175,6 @@ impl OutputPlan {
             created: Vec::new(),
             begun: false,
         };
-        if inputs.is_empty() {
-            plan.add_stdin();
-        }
         for path in inputs {
             if path.as_os_str() == "-" {
                 plan.add_stdin();

@@ -7,6 +7,7 @@ pub mod canon;
 pub mod check;
 pub mod docs;
 pub mod files;
+pub mod generate;
 pub mod merge_stats;
 pub mod progress;
 pub mod rate;
@@ -129,12 +130,17 @@ fn open_with(sources: Vec<Source>, args: &FormatArgs, options: &ReaderOptions) -
 pub fn thread_pool(args: &InputArgs) -> Result<rayon::ThreadPool> {
     // pipe mode: one thread unless -j says otherwise (an engine runs many processes)
     let pipe_default = args.pipe.then_some(NonZeroUsize::MIN);
-    let asked = args.threads.or(pipe_default).or_else(|| {
+    pool_of(args.threads.or(pipe_default), args.silent())
+}
+
+/// The rayon pool for `threads` threads when given, else `RAYON_NUM_THREADS` (as rayon reads
+/// it), else all cores; capped by [`thread_ceiling`], with a warning unless `quiet`.
+pub fn pool_of(threads: Option<NonZeroUsize>, quiet: bool) -> Result<rayon::ThreadPool> {
+    let asked = threads.or_else(|| {
         std::env::var("RAYON_NUM_THREADS")
             .ok()
             .and_then(|n| n.trim().parse::<NonZeroUsize>().ok())
     });
-    let quiet = args.silent();
     let threads = match asked {
         Some(n) => capped_threads(n, quiet).get(),
         None => logical_cpus(),

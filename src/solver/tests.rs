@@ -234,6 +234,94 @@ fn counts_zero_for_a_wrong_digit_in_a_unique_puzzle() {
 }
 
 #[test]
+fn solutions_differing_from_a_known_one_at_a_cell_are_those_of_the_other_digits() {
+    // The oracle: a solution differing from the known one at `cell` exists exactly when the
+    // puzzle with some other digit written there has one (the reference solver, no shared code).
+    let mut rng = XorShift(0x005E_ED0F_E8C1);
+    let grids = solutions();
+    let rounds = if cfg!(debug_assertions) { 120 } else { 1200 };
+    let (mut found, mut none) = (0, 0);
+    for round in 0..rounds {
+        let solution = grids[rng.below(grids.len())];
+        let puzzle = carve(&mut rng, &solution, [20, 24, 28, 35][round % 4]);
+        let blanks: Vec<usize> = (0..81).filter(|&i| puzzle.cells()[i] == 0).collect();
+        let cell = blanks[rng.below(blanks.len())];
+        let digit = solution.cells()[cell];
+        let others = (1..=9u8).filter(|&v| v != digit).any(|v| {
+            let mut cells = *puzzle.cells();
+            cells[cell] = v;
+            reference::solve(&Grid::from_values(cells).expect("digits"), 1).count > 0
+        });
+        let got = super::solve_other(&puzzle, &solution, Some(cell), 1).expect("no conflict");
+        assert_eq!(got.count > 0, others, "{puzzle} r{cell} without {digit}");
+        if let Some(s) = got.solution {
+            assert!(s.solves(&puzzle), "{puzzle} -> {s}");
+            assert_ne!(s.cells()[cell], digit, "{puzzle} -> {s}");
+            found += 1;
+        } else {
+            none += 1;
+        }
+        // limit 2 finds no solution holding the digit there either
+        let two = super::solve_other(&puzzle, &solution, Some(cell), 2).expect("no conflict");
+        for s in [two.solution, two.second].into_iter().flatten() {
+            assert_ne!(s.cells()[cell], digit, "{puzzle}");
+        }
+    }
+    assert!(
+        found > rounds / 10 && none > rounds / 10,
+        "found {found}, none {none}"
+    );
+}
+
+#[test]
+fn solutions_other_than_a_known_one_are_the_others_the_reference_finds() {
+    let mut rng = XorShift(0x07E7_5EED);
+    let grids = solutions();
+    let rounds = if cfg!(debug_assertions) { 150 } else { 1500 };
+    let (mut unique, mut more) = (0, 0);
+    for round in 0..rounds {
+        let solution = grids[rng.below(grids.len())];
+        let puzzle = carve(&mut rng, &solution, [20, 23, 26, 30, 45][round % 5]);
+        let oracle = reference::solve(&puzzle, 2);
+        let other = super::solve_other(&puzzle, &solution, None, 1).expect("no conflict");
+        assert_eq!(other.count, oracle.count - 1, "{puzzle}");
+        match other.solution {
+            Some(s) => {
+                assert!(s.solves(&puzzle) && s != solution, "{puzzle} -> {s}");
+                more += 1;
+            }
+            None => unique += 1,
+        }
+        // up to two others, neither of them the known one
+        let two = super::solve_other(&puzzle, &solution, None, 2).expect("no conflict");
+        assert!(two.count <= 2);
+        for s in [two.solution, two.second].into_iter().flatten() {
+            assert!(s.solves(&puzzle) && s != solution, "{puzzle}");
+        }
+        // a grid that is no solution skips nothing: the count is the plain search's
+        let none = super::solve_other(&puzzle, &Grid::EMPTY, None, 2).expect("no conflict");
+        assert_eq!(none.count, fast(&puzzle, 2).count, "{puzzle}");
+    }
+    assert!(
+        unique > rounds / 10 && more > rounds / 10,
+        "{unique} unique, {more} more"
+    );
+}
+
+#[test]
+fn ruling_out_a_digit_at_a_given_changes_nothing() {
+    for puzzle in every(&puzzles(HARDEST), 30) {
+        let solution = fast(&puzzle, 1).solution.expect("solved");
+        let cell = (0..81).find(|&i| puzzle.cells()[i] != 0).expect("a given");
+        let at = super::solve_other(&puzzle, &solution, Some(cell), 2).expect("no conflict");
+        let anywhere = super::solve_other(&puzzle, &solution, None, 2).expect("no conflict");
+        assert_eq!(at, anywhere, "{puzzle}");
+        // a unique puzzle: nothing besides the known solution
+        assert_eq!(at.count, 0, "{puzzle}");
+    }
+}
+
+#[test]
 fn counts_zero_when_a_cell_has_no_digit_left() {
     // Row 1 holds 1..8, column 9 holds a 9 lower down: r1c9 has no candidate, yet no two
     // givens clash.
@@ -324,19 +412,23 @@ fn guesses_only_when_deduction_stalls() {
 /// The search as compiled for the baseline target, whatever this CPU has.
 fn baseline(puzzle: &Grid, limit: u32) -> Outcome {
     let mut board = super::Board::from_givens(puzzle.cells()).expect("no conflicting givens");
-    let mut search = super::Search {
-        limit,
-        count: 0,
-        solution: None,
-        second: None,
-        guesses: 0,
-    };
+    let mut search = super::Search::new(limit);
     search.run_baseline(&mut board);
-    Outcome {
-        count: search.count,
-        solution: search.solution,
-        second: search.second,
-        guesses: search.guesses,
+    search.outcome()
+}
+
+#[test]
+fn aimed_baseline_search_matches_the_one_solve_other_runs() {
+    let mut rng = XorShift(0x000A_13ED);
+    let grids = solutions();
+    for round in 0..if cfg!(debug_assertions) { 100 } else { 1000 } {
+        let solution = grids[rng.below(grids.len())];
+        let puzzle = carve(&mut rng, &solution, [21, 25, 30][round % 3]);
+        let mut board = super::Board::from_givens(puzzle.cells()).expect("no conflict");
+        let mut search = super::Search::aimed(2, super::Aim { known: solution });
+        search.run_baseline(&mut board);
+        let want = super::solve_other(&puzzle, &solution, None, 2).expect("no conflict");
+        assert_eq!(search.outcome(), want, "{puzzle}");
     }
 }
 

@@ -54,6 +54,16 @@ const CASES: &[Case] = &[
         stdout: false,
     },
     Case {
+        args: &["generate", "-q", "-n", "2", "--from", IN],
+        outputs: &["-o"],
+        stdout: true,
+    },
+    Case {
+        args: &["generate", "-q", "-n", "2", "--exclude", IN],
+        outputs: &["-o"],
+        stdout: true,
+    },
+    Case {
         args: &["merge-stats", "-q", IN],
         outputs: &["-o"],
         stdout: true,

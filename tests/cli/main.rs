@@ -11,6 +11,7 @@ mod corpora;
 mod docs;
 mod faults;
 mod files;
+mod generate;
 mod input;
 mod pipe;
 mod placed;
