@@ -45,6 +45,10 @@ pub enum Command {
     /// random symmetries, other columns kept, the transform recorded.
     #[command(after_help = AUGMENT_AFTER_HELP)]
     Augment(AugmentArgs),
+    /// Rate how hard each puzzle is for a person on Sudoku Explainer's scale: ER (hardest
+    /// step), EP (hardest up to the first placed digit), ED (first step), as serate does.
+    #[command(after_help = RATE_AFTER_HELP)]
+    Rate(RateArgs),
     /// Split a dataset into train and test parts with no puzzle of one isomorphic to a puzzle of
     /// the other (whole classes of the same puzzle go to one part), seeded.
     #[command(after_help = SPLIT_AFTER_HELP)]
@@ -772,6 +776,77 @@ pub struct CanonArgs {
     /// Also write the transform that maps each puzzle onto its form.
     #[arg(long)]
     pub transform: bool,
+}
+
+const RATE_AFTER_HELP: &str = "\
+The rating is the one Sudoku Explainer's command line `serate` (2022.3.24, 1to9only's fork,
+commit b1f9ed4) prints by default: the puzzle is solved one step at a time, each step the first
+hint of the easiest family of techniques that has one (hidden single 1.0 ... nested forcing
+chains 9.5 and up), in Explainer's order and with its difficulties and chain-length bonus. ER is
+the hardest step, EP the hardest up to the first placed digit, ED the first step.
+
+Only puzzles with exactly one solution are rated (the uniqueness techniques rely on it; serate
+itself rates any grid and prints 20.0 when it gets stuck): the others get solve's status words
+multiple, unsolvable, contradiction or malformed, and no rating.
+
+Output per record:
+  line   ER EP ED HARDEST          or the status word
+  csv    input columns, status, er, ep, ed, hardest, micros
+  jsonl  file, line, puzzle, status, er, ep, ed, hardest, micros
+  grid   # ER EP ED HARDEST, then the puzzle's 9 rows
+Values have one decimal as serate prints them; with --max-er X a value known only to lie above
+X is written >X (a string in jsonl) and the hardest technique is left out. --explain (line and
+jsonl) follows each record with its path, one step a line: difficulty, technique, the digit
+placed, the candidates removed. The summary on stderr names the rater and counts the ratings.
+
+Examples:
+  sudoku-batch rate data/easy_300.txt
+  sudoku-batch rate --max-er 6.5 -O jsonl data/exchange_hard_200.txt
+  sudoku-batch rate --explain data/hardest_300.txt | head";
+
+/// Arguments of `rate`.
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub out: RecordOutputArgs,
+
+    /// Stop rating a puzzle once its ER is known to lie above X (0 to 20, one decimal at most):
+    /// such values are written >X. Filters such as "everything up to 7.0" run far faster.
+    #[arg(long, value_name = "X", value_parser = parse_rating)]
+    pub max_er: Option<u32>,
+
+    /// Follow each record with its solving path, one step a line (line and jsonl output).
+    #[arg(long)]
+    pub explain: bool,
+
+    /// Leave per-record rating times out of csv and jsonl output, so runs give identical bytes.
+    #[arg(long)]
+    pub no_timings: bool,
+}
+
+/// `--max-er` text: a rating from 0 to 20 with at most one decimal, in tenths.
+pub fn parse_rating(text: &str) -> Result<u32, String> {
+    let bad = || {
+        format!(
+            "expected a rating from 0 to 20 with at most one decimal, such as 7.2, not {text:?}"
+        )
+    };
+    let (whole, frac) = text.trim().split_once('.').unwrap_or((text.trim(), "0"));
+    let whole: u32 = whole.parse().map_err(|_| bad())?;
+    let frac: u32 = match frac.len() {
+        1 => frac.parse().map_err(|_| bad())?,
+        _ => return Err(bad()),
+    };
+    let tenths = whole * 10 + frac;
+    if tenths > 200 {
+        return Err(bad());
+    }
+    Ok(tenths)
 }
 
 const AUGMENT_AFTER_HELP: &str = "\

@@ -29,6 +29,7 @@ pub mod output;
 pub mod pipeline;
 #[cfg(test)]
 mod properties;
+pub mod rate;
 pub mod report;
 pub mod solver;
 pub mod stats;

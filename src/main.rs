@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Canon(args) => cmd::canon::run(args),
         cli::Command::Augment(args) => cmd::augment::run(args),
+        cli::Command::Rate(args) => cmd::rate::run(args),
         cli::Command::Split(args) => cmd::split::run(args),
         // 1 when a record met no target within --max-tries
         cli::Command::Generate(args) => cmd::generate::run(args),

@@ -1,4 +1,4 @@
-"""Solve (or check) a sudoku dataset with Apache Spark and sudoku-batch.
+"""Solve, check or rate a sudoku dataset with Apache Spark and sudoku-batch.
 
 The binary does the work, one process per partition, through Spark's record pipe: every input
 line goes in, exactly one output record comes out (`sudoku-batch solve --pipe`), so each record
@@ -10,7 +10,9 @@ keeps its key columns. Ship the binary with the job:
 Input: a text file of puzzles (one a line, other fields allowed: `KEY PUZZLE RATING`), or a CSV
 file with a header row (`--input-format csv`). Output: CSV or Parquet, the input's columns (for
 text: the whole line as `input` and its first field as `key`) then `status`, `solution` (`answer`
-for CSV input), `guesses`, `reason`.
+for CSV input), `guesses`, `reason`; with `--command rate`, `er`, `ep`, `ed` and `hardest` (Sudoku
+Explainer's ratings, the job that most needs a cluster: milliseconds a puzzle, seconds for some)
+instead of the solution and guesses.
 
 Two routes, same records: SQL's `TRANSFORM ... USING` (the default: lines stay in the JVM from
 the file to the writer) and `RDD.pipe` (`--route rdd`: PySpark pipes from its Python workers,
@@ -35,10 +37,19 @@ BINARY = "sudoku-batch"
 JSON_FIELDS = {
     "solve": ["file", "line", "puzzle", "input", "status", "solution", "guesses", "reason"],
     "check": ["file", "line", "puzzle", "input", "verdict", "detail", "solution"],
+    "rate": ["file", "line", "puzzle", "input", "status", "er", "ep", "ed", "hardest", "reason"],
 }
 CSV_APPENDED = {
     "solve": ["status", "answer", "guesses", "micros", "reason"],
     "check": ["verdict", "detail", "answer", "redundant"],
+    "rate": ["status", "er", "ep", "ed", "hardest", "micros", "reason"],
+}
+# the answer's columns kept from each command's records (ratings stay strings: `--max-er X`
+# writes ">X" for a value known only to lie above X)
+ANSWER = {
+    "solve": ["solution", "guesses"],
+    "check": ["solution"],
+    "rate": ["er", "ep", "ed", "hardest"],
 }
 
 
@@ -88,7 +99,7 @@ def pipe(lines, command, route):
 def solve_text(spark, path, binary, command, route):
     """Text input: each line with its answer; the first field of the line as `key`."""
     lines = spark.read.text(path)
-    timings = " --no-timings" if command == "solve" else ""
+    timings = "" if command == "check" else " --no-timings"
     line = f"{shlex.quote(binary)} {command} --pipe -I line --echo line -O jsonl{timings}"
     types = {"line": LongType(), "guesses": LongType()}
     schema = StructType([StructField(n, types.get(n, StringType())) for n in JSON_FIELDS[command]])
@@ -99,8 +110,7 @@ def solve_text(spark, path, binary, command, route):
         F.col("r.input").alias("input"),
         F.split(F.trim(F.col("r.input")), r"[\s:,]+").getItem(0).alias("key"),
         F.col(verdict).alias("status"),
-        F.col("r.solution").alias("solution"),
-        *([F.col("r.guesses").alias("guesses")] if command == "solve" else []),
+        *[F.col(f"r.{name}").alias(name) for name in ANSWER[command]],
         F.col(detail).alias("reason"),
     )
 
@@ -111,7 +121,7 @@ def solve_csv(spark, path, binary, command, route):
     header = lines.first().value
     columns = header.split(",")
     rows = lines.filter(F.col("value") != header)
-    timings = " --no-timings" if command == "solve" else ""
+    timings = "" if command == "check" else " --no-timings"
     line = (
         f"{shlex.quote(binary)} {command} --pipe --csv-columns {shlex.quote(header)}"
         f" -O csv{timings}"
@@ -121,7 +131,7 @@ def solve_csv(spark, path, binary, command, route):
     r = pipe(rows, line, route).select(F.from_csv("record", schema).alias("r")).select("r.*")
     if command == "check":
         r = r.withColumnRenamed("verdict", "status").withColumnRenamed("detail", "reason")
-    else:
+    elif command == "solve":
         r = r.withColumn("guesses", F.col("guesses").cast(LongType()))
     return r.drop("micros", "redundant")
 
@@ -137,7 +147,7 @@ def main():
         default="csv",
         help="summary: write nothing, print the count of each status",
     )
-    parser.add_argument("--command", choices=["solve", "check"], default="solve")
+    parser.add_argument("--command", choices=["solve", "check", "rate"], default="solve")
     parser.add_argument("--route", choices=["sql", "rdd"], default="sql")
     parser.add_argument(
         "--partitions", type=int, help="cut the input into about this many splits"

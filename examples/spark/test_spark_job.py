@@ -133,6 +133,45 @@ def test_text_input_every_line_comes_back_with_its_key_and_answer(
             assert row["solution"] == solution, key
 
 
+def test_rate_gives_every_line_its_key_and_its_ratings(tmp_path, spark):
+    """`--command rate` through the pipe: each line's ratings as the binary gives them directly,
+    malformed and blank lines kept with their reason."""
+    cells = (REPO / "data" / "easy_300.txt").read_text().split()[:30]
+    out = subprocess.run(
+        [str(BINARY), "rate", "-q", "-I", "line", "-O", "jsonl", "--no-timings", "-"],
+        input="\n".join(cells) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    ratings = [(r["er"], r["ep"], r["ed"], r["hardest"]) for r in map(json.loads, out.splitlines())]
+    lines, expected = [], {}
+    for i, (puzzle, rating) in enumerate(zip(cells, ratings)):
+        lines.append(f"key{i} {puzzle}")
+        expected[f"key{i}"] = rating
+        if i % 7 == 0:
+            lines.append("")
+            lines.append(f"bad{i} {puzzle[:70]}")
+            expected[f"bad{i}"] = None
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(lines) + "\n")
+    result = tmp_path / "out"
+    spark_submit(path, result, "--output-format", "parquet", "--command", "rate")
+    rows = read_output(spark, result, "parquet")
+    assert len(rows) == len(lines)
+    by_key = {r["key"]: r for r in rows if (r["input"] or "").strip()}
+    assert set(by_key) == set(expected)
+    assert sum(1 for r in rows if r["reason"] == "blank line") == lines.count("")
+    for key, rating in expected.items():
+        row = by_key[key]
+        if rating is None:
+            assert row["status"] == "malformed" and "found 70 cells" in row["reason"], key
+        else:
+            assert row["status"] == "unique", key
+            got = (float(row["er"]), float(row["ep"]), float(row["ed"]), row["hardest"])
+            assert got == rating, key
+
+
 def test_csv_input_keeps_every_column_and_pairs_rows_with_answers(tmp_path, spark):
     cells = puzzles(45)
     answers = truth(cells)

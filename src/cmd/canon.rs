@@ -25,5 +25,9 @@ pub fn run(args: &CanonArgs) -> Result<ExitCode> {
             output::canon_formatter(format, reader.header(), options, columns)
         },
         answer: &|record| record.puzzle.as_ref().ok().map(canon::canonical),
+        no_timings: true,
+        batch_cap: None,
+        tally: &|_| {},
+        report: &String::new,
     })
 }

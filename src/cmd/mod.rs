@@ -10,6 +10,7 @@ pub mod files;
 pub mod generate;
 pub mod merge_stats;
 pub mod progress;
+pub mod rate;
 pub mod records;
 pub mod signals;
 pub mod solve;

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 use std::io;
+use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -64,6 +65,16 @@ pub struct RecordCommand<'a, A> {
     pub format: &'a Formatter<'a, A>,
     /// A record's answer.
     pub answer: &'a (dyn Fn(&Record) -> A + Sync),
+    /// Leave per-record times out of the output.
+    pub no_timings: bool,
+    /// At most this many records a batch, whatever `--batch-size` says: for commands whose
+    /// records take milliseconds each, so that the batches in flight, which a signal lets
+    /// finish, end soon.
+    pub batch_cap: Option<NonZeroUsize>,
+    /// Sees each batch's answers once written, in input order (for the command's own summary).
+    pub tally: &'a (dyn Fn(&[A]) + Sync),
+    /// Lines added after the one-line summary (empty: none).
+    pub report: &'a dyn Fn() -> String,
 }
 
 /// Runs `command`; the exit code is 0, or 128 plus the number of a signal that stopped it.
@@ -83,7 +94,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);
     (command.setup)(&mut reader)?;
-    let options = super::output_options(&reader, args, true);
+    let options = super::output_options(&reader, args, command.no_timings);
     let resolved = super::record_format(out_args).resolve(reader.format());
     let format = (command.format)(&reader, &options, resolved);
     let mut output = Output::to(out, format.as_ref());
@@ -91,7 +102,10 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let placed = output.placed();
     let place = |batch: &Batch<A>| super::place_batch(placed.as_deref(), batch.at, &batch.out);
     let config = Config {
-        batch_size: args.batch_size.get(),
+        batch_size: command
+            .batch_cap
+            .map_or(args.batch_size, |cap| cap.min(args.batch_size))
+            .get(),
         ..Config::for_threads(threads)
     };
     let names = &options.names;
@@ -124,6 +138,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
             progress.add(batch_records.len());
             records += batch_records.len() as u64;
             malformed += batch.malformed;
+            (command.tally)(&batch.answers);
             ends.add(batch.at, batch.out.len(), batch_records.last());
             Ok(())
         },
@@ -148,6 +163,11 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         }));
         if let Some(interruption) = interrupted {
             let _ = write!(line, "; {interruption}");
+        }
+        let report = (command.report)();
+        if !report.is_empty() {
+            line.push('\n');
+            line.push_str(report.trim_end());
         }
         super::stderr_line(line);
     }

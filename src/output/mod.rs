@@ -1,7 +1,8 @@
 //! Writers: one [`Format`] per output format turns a record and its answer into bytes, with no
 //! state between records, so batches are formatted on any thread; [`Output`] writes the header
 //! once and the batches' bytes in order. `solve` formats [`Answer`]s ([`formatter`]), `check` its
-//! verdicts ([`crate::check::Check`], [`check_formatter`]). [`Sink`] ([`sink`], [`check_sink`])
+//! verdicts ([`crate::check::Check`], [`check_formatter`]), `rate` its ratings ([`RateAnswer`],
+//! [`rate_formatter`]). [`Sink`] ([`sink`], [`check_sink`])
 //! does both a record at a time, for callers that have records one by one.
 
 use std::io::{self, BufWriter, Write};
@@ -19,6 +20,7 @@ mod grid;
 mod jsonl;
 mod line;
 mod placed;
+mod rate;
 mod rows;
 
 pub use self::augment::{AugmentColumns, Augmented, augment_formatter};
@@ -27,6 +29,7 @@ pub use self::check::{CheckFormat, check_formatter, check_sink};
 pub use self::csv::csv_header;
 pub use self::generate::{GenerateColumns, generate_formatter};
 pub use self::placed::Placed;
+pub use self::rate::{RateAnswer, RateColumns, rate_formatter};
 pub use self::rows::rows_formatter;
 
 /// Layout of the output.

@@ -5,12 +5,13 @@ use std::process::Command;
 
 use crate::{Workdir, bin, stdout_ok};
 
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 10] = [
     "solve",
     "check",
     "bench",
     "canon",
     "augment",
+    "rate",
     "split",
     "merge-stats",
     "completions",

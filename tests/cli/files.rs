@@ -38,6 +38,12 @@ const CASES: &[Case] = &[
         stdout: true,
     },
     Case {
+        // a low bound: the input is the forum's hardest puzzles, and only the files matter here
+        args: &["rate", "-q", "--max-er", "1.5", IN],
+        outputs: &["-o"],
+        stdout: true,
+    },
+    Case {
         args: &["augment", "-q", "-n", "2", IN],
         outputs: &["-o"],
         stdout: true,

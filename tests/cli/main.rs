@@ -15,6 +15,7 @@ mod generate;
 mod input;
 mod pipe;
 mod placed;
+mod rate;
 mod signals;
 mod solve;
 mod split;

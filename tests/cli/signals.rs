@@ -5,6 +5,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
 use std::process::{Child, Stdio};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::{Workdir, command, jsonl, read_all, repo};
@@ -41,6 +42,22 @@ pub(crate) fn send(child: &Child, signal: i32) {
     // SAFETY: kill(2) with the pid of a child this test started and still holds.
     let done = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     assert_eq!(done, 0, "kill");
+}
+
+/// Starts `cmd` with stdout and stderr piped, and a thread that reads its stdout to the end.
+pub(crate) fn spawn_reading(cmd: &mut std::process::Command) -> (Child, JoinHandle<Vec<u8>>) {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reading = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        stdout.read_to_end(&mut out).unwrap();
+        out
+    });
+    (child, reading)
 }
 
 /// A tiny seeded generator (xorshift64), so the stop points are the same on every run.
@@ -114,18 +131,7 @@ fn runs_stopped_at_random_points_leave_whole_records_in_order_and_a_summary() {
             c.args(["-O", format, "--stats"]).arg(&stats);
             c
         };
-        let mut child = cmd
-            .arg(&input)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdout = child.stdout.take().unwrap();
-        let reading = std::thread::spawn(move || {
-            let mut out = Vec::new();
-            stdout.read_to_end(&mut out).unwrap();
-            out
-        });
+        let (mut child, reading) = spawn_reading(cmd.arg(&input));
         wait_for_handler(&child, signal);
         std::thread::sleep(Duration::from_millis(rng.below(600)));
         send(&child, signal);

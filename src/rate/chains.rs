@@ -1,0 +1,727 @@
+//! Chains of implications between candidates, and the simplest hints made of them: bidirectional
+//! X-, Y- and XY-cycles (6.5, 7.0) and forcing X- and XY-chains (6.6, 7.0), plus the length bonus
+//! every chain hint gets on top of its technique's base.
+//!
+//! A *potential* is a candidate assumed on (the cell holds the digit) or off. From an on
+//! potential follow the offs of the cell's other candidates (a Y-link, only when Y-links are in
+//! use) and of the digit's other places in the cell's houses; from an off potential follow the
+//! on of a bivalue cell's other candidate (Y) and of a digit's other place in a house where it
+//! has two (X). Each derived potential remembers the potentials it came from (its parents); a
+//! hint's *complexity* is the number of distinct potentials among its targets' ancestors, and
+//! its difficulty grows by 0.1 each time that count (less 2) passes 4, 6, 8, 12, 16, 24, ...
+//!
+//! Explainer keeps every chain hint it finds, sorts them by difficulty, complexity and kind (a
+//! stable sort) and takes the first. Which parent a potential gets is what its breadth-first
+//! search met first, so the searches here visit potentials in exactly Explainer's order.
+
+use std::collections::VecDeque;
+use std::ops::ControlFlow;
+
+use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET};
+use super::hint::{Hint, Sink, Technique};
+
+/// A candidate assumed on or off: `((cell * 9 + digit - 1) << 1) | on`.
+pub type Pot = u16;
+
+/// Number of distinct potentials.
+pub const POTS: usize = 81 * 9 * 2;
+
+/// The potential of `digit` in `cell`, on or off.
+#[inline]
+pub fn pot(cell: usize, digit: u8, on: bool) -> Pot {
+    (((cell * 9 + digit as usize - 1) << 1) | on as usize) as Pot
+}
+
+/// The cell of a potential.
+#[inline]
+pub fn cell_of(p: Pot) -> usize {
+    (p >> 1) as usize / 9
+}
+
+/// The digit of a potential.
+#[inline]
+pub fn digit_of(p: Pot) -> u8 {
+    ((p >> 1) % 9) as u8 + 1
+}
+
+/// True for an on potential.
+#[inline]
+pub fn is_on(p: Pot) -> bool {
+    p & 1 == 1
+}
+
+/// Why a potential follows from its first parent (Explainer keeps this to explain, and nested
+/// chains use it to find which removals a chain relied on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// An assumption.
+    Assumed,
+    /// The cell's other candidates (a naked single).
+    Cell,
+    /// The digit's places in a house of this kind (0 block, 1 row, 2 column).
+    House(u8),
+    /// A removal by another technique applied inside the chain (nested chains).
+    Advanced,
+}
+
+/// One derived potential.
+#[derive(Debug, Clone, Copy)]
+pub struct Node {
+    /// The potential.
+    pub pot: Pot,
+    /// Why it follows.
+    pub cause: Cause,
+    start: u32,
+    len: u32,
+}
+
+/// The potentials one search derived, each with its parents.
+#[derive(Debug, Default, Clone)]
+pub struct Arena {
+    nodes: Vec<Node>,
+    parents: Vec<u32>,
+}
+
+/// A node index in an [`Arena`].
+pub type Id = u32;
+
+impl Arena {
+    /// Forgets every node.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.parents.clear();
+    }
+
+    /// A new node with the given parents.
+    pub fn push(&mut self, pot: Pot, cause: Cause, parents: &[Id]) -> Id {
+        let start = self.parents.len() as u32;
+        self.parents.extend_from_slice(parents);
+        self.nodes.push(Node {
+            pot,
+            cause,
+            start,
+            len: parents.len() as u32,
+        });
+        (self.nodes.len() - 1) as Id
+    }
+
+    /// Adds one more parent to the node just pushed.
+    pub fn add_parent(&mut self, id: Id, parent: Id) {
+        debug_assert_eq!(id as usize, self.nodes.len() - 1);
+        self.parents.push(parent);
+        self.nodes[id as usize].len += 1;
+    }
+
+    /// The node `id`.
+    #[inline]
+    pub fn node(&self, id: Id) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// The potential of node `id`.
+    #[inline]
+    pub fn pot(&self, id: Id) -> Pot {
+        self.nodes[id as usize].pot
+    }
+
+    /// The parents of node `id`, the one it was derived from first.
+    #[inline]
+    pub fn parents(&self, id: Id) -> &[Id] {
+        let n = &self.nodes[id as usize];
+        &self.parents[n.start as usize..(n.start + n.len) as usize]
+    }
+
+    /// True when a potential equal to `p` lies on the first-parent line above `id`.
+    pub fn has_ancestor(&self, id: Id, p: Pot) -> bool {
+        let mut cur = id;
+        while let Some(&up) = self.parents(cur).first() {
+            if self.pot(up) == p {
+                return true;
+            }
+            cur = up;
+        }
+        false
+    }
+
+    /// Number of distinct potentials among `id` and its ancestors, counted as Explainer counts
+    /// them: level by level from `id`, a potential met again (even as another node) not followed
+    /// again.
+    pub fn ancestors(&self, id: Id, seen: &mut PotSet) -> u32 {
+        seen.clear();
+        let mut level = vec![id];
+        let mut next = Vec::new();
+        let mut count = 0;
+        while !level.is_empty() {
+            for &n in &level {
+                if seen.insert(self.pot(n)) {
+                    count += 1;
+                    next.extend_from_slice(self.parents(n));
+                }
+            }
+            std::mem::swap(&mut level, &mut next);
+            next.clear();
+        }
+        count
+    }
+}
+
+/// A set of potentials.
+#[derive(Clone)]
+pub struct PotSet([u64; POTS.div_ceil(64)]);
+
+impl Default for PotSet {
+    fn default() -> Self {
+        PotSet([0; POTS.div_ceil(64)])
+    }
+}
+
+impl PotSet {
+    /// Empties the set.
+    pub fn clear(&mut self) {
+        self.0 = [0; POTS.div_ceil(64)];
+    }
+
+    /// Adds `p`; false when it was there.
+    #[inline]
+    pub fn insert(&mut self, p: Pot) -> bool {
+        let (w, b) = (p as usize / 64, p % 64);
+        let was = self.0[w] >> b & 1;
+        self.0[w] |= 1 << b;
+        was == 0
+    }
+
+    /// True when `p` is in the set.
+    #[inline]
+    pub fn contains(&self, p: Pot) -> bool {
+        self.0[p as usize / 64] >> (p % 64) & 1 != 0
+    }
+}
+
+/// The length bonus of a chain hint of the given complexity.
+pub fn length_difficulty(complexity: u32) -> f64 {
+    let mut added = 0.0;
+    let mut ceil = 4i64;
+    let length = complexity as i64 - 2;
+    let mut odd = false;
+    while length > ceil {
+        added += 0.1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+/// A candidate grid both ways, kept in step: each cell's digits, and each digit's cells (what
+/// the links look up: a house's places of a digit are one AND away).
+#[derive(Debug, Clone, Copy)]
+pub struct Grid2 {
+    /// The candidates of each cell.
+    pub cells: [Digits; 81],
+    /// The cells of each digit (index 1..=9).
+    pub places: [Cells; 10],
+}
+
+impl Grid2 {
+    /// The grid of `cells`.
+    pub fn new(cells: [Digits; 81]) -> Grid2 {
+        let mut places = [0 as Cells; 10];
+        for (c, &ds) in cells.iter().enumerate() {
+            for d in super::board::digits_of(ds) {
+                places[d as usize] |= 1 << c;
+            }
+        }
+        Grid2 { cells, places }
+    }
+
+    /// Removes `digit` from `cell`.
+    #[inline]
+    pub fn remove(&mut self, cell: usize, digit: u8) {
+        self.cells[cell] &= !(1 << digit);
+        self.places[digit as usize] &= !(1 << cell);
+    }
+}
+
+/// The potentials an on potential `p` forces off, in Explainer's order: the cell's other
+/// candidates (with Y-links), then the digit's other places in the block, row and column (a
+/// place met twice kept at its first mention; a house's cells in increasing order).
+pub fn on_to_off(g: &Grid2, p: Pot, y_links: bool, out: &mut Vec<(Pot, Cause)>) {
+    out.clear();
+    let (cell, digit) = (cell_of(p), digit_of(p));
+    if y_links {
+        let mut others = g.cells[cell] & !(1 << digit);
+        while others != 0 {
+            let d = others.trailing_zeros() as u8;
+            others &= others - 1;
+            out.push((pot(cell, d, false), Cause::Cell));
+        }
+    }
+    let mut seen: Cells = 1 << cell;
+    for (k, &h) in HOUSES_OF[cell].iter().enumerate() {
+        let mut set = g.places[digit as usize] & HOUSE_SET[h as usize] & !seen;
+        seen |= set;
+        while set != 0 {
+            let c = set.trailing_zeros() as usize;
+            set &= set - 1;
+            out.push((pot(c, digit, false), Cause::House(k as u8)));
+        }
+    }
+}
+
+/// The potentials an off potential `p` forces on, in Explainer's order: a bivalue cell's other
+/// candidate (with Y-links), then the digit's other place in each house (block, row, column)
+/// where it has two (with X-links); a potential met twice kept at its first mention.
+pub fn off_to_on(g: &Grid2, p: Pot, y_links: bool, x_links: bool, out: &mut Vec<(Pot, Cause)>) {
+    out.clear();
+    let (cell, digit) = (cell_of(p), digit_of(p));
+    if y_links && g.cells[cell].count_ones() == 2 {
+        let other = (g.cells[cell] & !(1 << digit)).trailing_zeros() as u8;
+        out.push((pot(cell, other, true), Cause::Cell));
+    }
+    if x_links {
+        for (k, &h) in HOUSES_OF[cell].iter().enumerate() {
+            let set = g.places[digit as usize] & HOUSE_SET[h as usize];
+            if set.count_ones() == 2 {
+                // the other place (the lower one if `cell` has lost the digit already)
+                let other = (set & !(1 << cell)).trailing_zeros() as usize;
+                let q = pot(other, digit, true);
+                if !out.iter().any(|&(o, _)| o == q) {
+                    out.push((q, Cause::House(k as u8)));
+                }
+            }
+        }
+    }
+}
+
+/// A chain hint before Explainer's sort.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// The hint.
+    pub hint: Hint,
+    /// Distinct potentials in its chains.
+    pub complexity: u32,
+    /// Explainer's tie-break between kinds of chain hint.
+    pub sort_key: u8,
+}
+
+/// Sorts chain hints as Explainer does (difficulty, complexity, kind; stable) and sends them,
+/// repeats of the same removals left out.
+pub fn send_sorted(mut found: Vec<Candidate>, sink: Sink) -> ControlFlow<()> {
+    found.sort_by(|a, b| {
+        a.hint
+            .difficulty
+            .partial_cmp(&b.hint.difficulty)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.complexity.cmp(&b.complexity))
+            .then(a.sort_key.cmp(&b.sort_key))
+    });
+    let mut sent: Vec<Vec<(u8, Digits)>> = Vec::new();
+    for c in found {
+        if sent.contains(&c.hint.eliminations) {
+            continue;
+        }
+        sent.push(c.hint.eliminations.clone());
+        sink(c.hint)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Bidirectional cycles and forcing X/XY-chains, Explainer's "Forcing Chains & Cycles": every
+/// hint, in Explainer's order.
+pub fn chains_and_cycles(board: &Board, sink: Sink) -> ControlFlow<()> {
+    let mut found = Found::all();
+    unary(board, &mut found);
+    send_sorted(found.into_all(), sink)
+}
+
+/// The first hint [`chains_and_cycles`] sends, found with the search cut wherever it can only
+/// find hints that sort after the best so far.
+pub fn first_chain_or_cycle(board: &Board) -> Option<Hint> {
+    let mut found = Found::best();
+    unary(board, &mut found);
+    found.into_best()
+}
+
+/// What sorts chain hints: difficulty, complexity, kind.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Key(pub f64, pub u32, pub u8);
+
+impl Key {
+    /// True when `self` sorts strictly before `other`.
+    pub fn before(self, other: Key) -> bool {
+        match self.0.partial_cmp(&other.0) {
+            Some(std::cmp::Ordering::Less) => true,
+            Some(std::cmp::Ordering::Equal) => (self.1, self.2) < (other.1, other.2),
+            _ => false,
+        }
+    }
+}
+
+/// The chain hints found so far: all of them, or only the one Explainer would take (the first
+/// of the least key; a later hint replaces it only with a smaller key).
+pub struct Found {
+    all: Option<Vec<Candidate>>,
+    best: Option<Candidate>,
+}
+
+impl Found {
+    /// Keeps every hint.
+    pub fn all() -> Found {
+        Found {
+            all: Some(Vec::new()),
+            best: None,
+        }
+    }
+
+    /// Keeps the best hint only.
+    pub fn best() -> Found {
+        Found {
+            all: None,
+            best: None,
+        }
+    }
+
+    /// The key a new hint must sort before to matter (`None`: any hint matters).
+    pub fn bound(&self) -> Option<Key> {
+        match &self.all {
+            Some(_) => None,
+            None => self.best.as_ref().map(Candidate::key),
+        }
+    }
+
+    /// True when a hint of key `key`, found now, would matter.
+    pub fn wants(&self, key: Key) -> bool {
+        self.bound().is_none_or(|b| key.before(b))
+    }
+
+    /// Adds a hint.
+    pub fn push(&mut self, c: Candidate) {
+        match &mut self.all {
+            Some(all) => all.push(c),
+            None => {
+                if self.best.as_ref().is_none_or(|b| c.key().before(b.key())) {
+                    self.best = Some(c);
+                }
+            }
+        }
+    }
+
+    /// Every hint kept, in the order found.
+    pub fn into_all(self) -> Vec<Candidate> {
+        self.all.unwrap_or_default()
+    }
+
+    /// The best hint.
+    pub fn into_best(self) -> Option<Hint> {
+        self.best.map(|c| c.hint)
+    }
+}
+
+impl Candidate {
+    /// Its sort key.
+    pub fn key(&self) -> Key {
+        Key(self.hint.difficulty, self.complexity, self.sort_key)
+    }
+}
+
+/// The candidates of every cell.
+pub fn cands_of(board: &Board) -> [Digits; 81] {
+    std::array::from_fn(|c| board.cands(c))
+}
+
+/// The three passes of Explainer's unary chaining: X-links, Y-links, both.
+fn unary(board: &Board, found: &mut Found) {
+    let mut s = Unary::default();
+    for (y, x) in [(false, true), (true, false), (true, true)] {
+        // the least key a hint of this pass can have: a cycle of 4, a chain of 4 potentials
+        let (cycle_base, chain_base) = bases(y, x);
+        let least_cycle = Key(cycle_base, 4, sort_key(y, x));
+        let least_chain = Key(chain_base, 4, sort_key(y, x));
+        if !(found.wants(least_cycle) || x && found.wants(least_chain)) {
+            continue;
+        }
+        s.links.build(board, y, x);
+        for cell in 0..81 {
+            if board.value(cell) != 0 || board.count(cell) < 2 {
+                continue;
+            }
+            for digit in super::board::digits_of(board.cands(cell)) {
+                s.from(board, cell, digit, y, x, found);
+            }
+        }
+    }
+}
+
+/// Base difficulties of the cycles and forcing chains of a pass.
+fn bases(y: bool, x: bool) -> (f64, f64) {
+    if x && y { (7.0, 7.0) } else { (6.5, 6.6) }
+}
+
+/// The links of every potential for one pass, computed once per grid.
+#[derive(Default)]
+struct Links {
+    start: Vec<u32>,
+    to: Vec<(Pot, Cause)>,
+}
+
+impl Links {
+    fn build(&mut self, board: &Board, y: bool, x: bool) {
+        self.start.clear();
+        self.to.clear();
+        let mut out = Vec::new();
+        let cands = Grid2::new(cands_of(board));
+        for p in 0..POTS as Pot {
+            self.start.push(self.to.len() as u32);
+            let cell = cell_of(p);
+            if cands.cells[cell] >> digit_of(p) & 1 == 0 {
+                continue;
+            }
+            if is_on(p) {
+                on_to_off(&cands, p, y, &mut out);
+            } else {
+                off_to_on(&cands, p, y, x, &mut out);
+            }
+            self.to.extend_from_slice(&out);
+        }
+        self.start.push(self.to.len() as u32);
+    }
+
+    #[inline]
+    fn of(&self, p: Pot) -> &[(Pot, Cause)] {
+        &self.to[self.start[p as usize] as usize..self.start[p as usize + 1] as usize]
+    }
+}
+
+/// Scratch space of the unary searches.
+#[derive(Default)]
+struct Unary {
+    links: Links,
+    arena: Arena,
+    on: PotSet,
+    off: PotSet,
+    pending_on: VecDeque<Id>,
+    pending_off: VecDeque<Id>,
+    frontier: Vec<Pot>,
+    next: Vec<Pot>,
+}
+
+impl Unary {
+    /// Cycles and forcing chains from one candidate assumed on (and, for chains, off).
+    fn from(&mut self, board: &Board, cell: usize, digit: u8, y: bool, x: bool, found: &mut Found) {
+        if board.count(cell) > 2 && !x {
+            return; // Y-cycles start from bivalue cells only
+        }
+        let source = pot(cell, digit, true);
+        let (cycle_base, chain_base) = bases(y, x);
+        let sk = sort_key(y, x);
+        // the last layer worth searching: a cycle closing at layer L has L potentials
+        let cycle_last = (4..=POTS as u32 + 1)
+            .take_while(|&l| found.wants(Key(cycle_base + length_difficulty(l), l, sk)))
+            .last();
+        if let Some(last) = cycle_last {
+            self.arena.clear();
+            let root = self.arena.push(source, Cause::Assumed, &[]);
+            for dst in self.cycles(root, last) {
+                if let Some(c) = self.cycle_hint(board, dst, y, x) {
+                    found.push(c);
+                }
+            }
+        }
+        if !x {
+            return; // forcing Y-chains do not exist
+        }
+        for start in [source, source ^ 1] {
+            // a target reached at layer L closes a chain of L + 1 potentials
+            let chain_last = (3..=POTS as u32)
+                .take_while(|&l| found.wants(Key(chain_base + length_difficulty(l + 1), l + 1, sk)))
+                .last();
+            let Some(last) = chain_last else { continue };
+            if let Some(layer) = self.distance(start, start ^ 1, last) {
+                found.push(self.chain_hint(board, start ^ 1, layer + 1, y, x));
+            }
+        }
+    }
+
+    /// Explainer's cycle search up to layer `last`: breadth first, alternating off and on layers;
+    /// an off is not re-derived from a potential it lies above, an on is derived once; the
+    /// source met again at layer 4 or later closes a cycle.
+    fn cycles(&mut self, root: Id, last: u32) -> Vec<Id> {
+        self.on.clear();
+        self.pending_on.clear();
+        self.pending_off.clear();
+        let source = self.arena.pot(root);
+        self.on.insert(source);
+        self.pending_on.push_back(root);
+        let mut cycles = Vec::new();
+        let mut length = 0;
+        while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
+            length += 1;
+            if length >= last {
+                break; // offs here could only close cycles past `last`
+            }
+            while let Some(p) = self.pending_on.pop_front() {
+                let pp = self.arena.pot(p);
+                for i in 0..self.links.of(pp).len() {
+                    let (q, cause) = self.links.of(pp)[i];
+                    if !self.arena.has_ancestor(p, q) {
+                        let n = self.arena.push(q, cause, &[p]);
+                        self.pending_off.push_back(n);
+                    }
+                }
+            }
+            length += 1;
+            let more = length < last;
+            while let Some(p) = self.pending_off.pop_front() {
+                let pp = self.arena.pot(p);
+                for i in 0..self.links.of(pp).len() {
+                    let (q, cause) = self.links.of(pp)[i];
+                    if length >= 4 && q == source {
+                        cycles.push(self.arena.push(q, cause, &[p]));
+                    } else if more && self.on.insert(q) {
+                        let n = self.arena.push(q, cause, &[p]);
+                        self.pending_on.push_back(n);
+                    }
+                }
+            }
+        }
+        cycles
+    }
+
+    /// The layer of Explainer's forcing chain search from `start` at which `target` is first
+    /// derived, if it is by layer `last` (a plain breadth-first distance: each potential is
+    /// expanded once, on and off layers alternating).
+    fn distance(&mut self, start: Pot, target: Pot, last: u32) -> Option<u32> {
+        self.on.clear();
+        self.off.clear();
+        if is_on(start) {
+            self.on.insert(start);
+        } else {
+            self.off.insert(start);
+        }
+        self.frontier.clear();
+        self.frontier.push(start);
+        for layer in 1..=last {
+            self.next.clear();
+            for i in 0..self.frontier.len() {
+                let p = self.frontier[i];
+                for &(q, _) in self.links.of(p) {
+                    if q == target {
+                        return Some(layer);
+                    }
+                    let set = if is_on(q) {
+                        &mut self.on
+                    } else {
+                        &mut self.off
+                    };
+                    if set.insert(q) {
+                        self.next.push(q);
+                    }
+                }
+            }
+            if self.next.is_empty() {
+                return None;
+            }
+            std::mem::swap(&mut self.frontier, &mut self.next);
+        }
+        None
+    }
+
+    /// The removals of a cycle: a candidate outside the cycle that sees one of its on potentials
+    /// and one of its off potentials of the same digit.
+    fn cycle_hint(&mut self, board: &Board, dst: Id, y: bool, x: bool) -> Option<Candidate> {
+        let mut in_cycle = 0u128;
+        let mut length = 0;
+        let mut p = dst;
+        while let Some(&up) = self.arena.parents(p).first() {
+            in_cycle |= 1 << cell_of(self.arena.pot(p));
+            length += 1;
+            p = up;
+        }
+        let mut forward = [0u128; 10];
+        let mut backward = [0u128; 10];
+        let mut p = dst;
+        while let Some(&up) = self.arena.parents(p).first() {
+            let q = self.arena.pot(p);
+            let (cell, digit) = (cell_of(q), digit_of(q));
+            let seen = PEER_SET[cell] & !in_cycle & board.cells_with(digit);
+            if is_on(q) {
+                forward[digit as usize] |= seen;
+            } else {
+                backward[digit as usize] |= seen;
+            }
+            p = up;
+        }
+        let mut eliminations: Vec<(u8, Digits)> = Vec::new();
+        for d in 1..=9u8 {
+            for c in super::board::cells_of(forward[d as usize] & backward[d as usize]) {
+                match eliminations.iter_mut().find(|(e, _)| *e as usize == c) {
+                    Some((_, m)) => *m |= 1 << d,
+                    None => eliminations.push((c as u8, 1 << d)),
+                }
+            }
+        }
+        if eliminations.is_empty() {
+            return None;
+        }
+        // the path's potentials are distinct but for the source, met at both ends
+        let complexity = length;
+        let (base, _) = bases(y, x);
+        Some(Candidate {
+            hint: Hint::eliminate(
+                Technique::Cycle {
+                    x,
+                    y,
+                    four: in_cycle.count_ones() == 4,
+                },
+                base + length_difficulty(complexity),
+                eliminations,
+            ),
+            complexity,
+            sort_key: sort_key(y, x),
+        })
+    }
+
+    /// A forcing chain: its target off is removed; its target on is placed.
+    fn chain_hint(
+        &self,
+        board: &Board,
+        target: Pot,
+        complexity: u32,
+        y: bool,
+        x: bool,
+    ) -> Candidate {
+        let (cell, digit) = (cell_of(target), digit_of(target));
+        let (_, base) = bases(y, x);
+        let technique = Technique::ForcingChain {
+            x,
+            y,
+            turbot: x && !y && complexity == 6,
+        };
+        let hint = if is_on(target) {
+            Hint {
+                technique,
+                difficulty: base + length_difficulty(complexity),
+                placement: Some((cell as u8, digit)),
+                eliminations: vec![(cell as u8, board.cands(cell) & !(1 << digit))],
+            }
+        } else {
+            Hint::eliminate(
+                technique,
+                base + length_difficulty(complexity),
+                vec![(cell as u8, 1 << digit)],
+            )
+        };
+        Candidate {
+            hint,
+            complexity,
+            sort_key: sort_key(y, x),
+        }
+    }
+}
+
+fn sort_key(y: bool, x: bool) -> u8 {
+    match (y, x) {
+        (true, true) => 4,
+        (true, false) => 3,
+        _ => 2,
+    }
+}

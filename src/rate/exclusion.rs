@@ -1,0 +1,156 @@
+//! Aligned exclusion: for two (6.2) or three (7.5) cells, try every combination of their
+//! candidates; a combination is impossible when two cells that see each other get the same digit,
+//! or when it would empty a cell that sees all of them (an "excluder", a cell of at most two or
+//! three candidates). A candidate in no possible combination goes.
+//!
+//! Cells and excluders are listed and paired as Explainer does: base cells in cell order (only
+//! cells whose peers include no cell left with one candidate), pairs in the order (0,1), (0,2),
+//! (1,2), (0,3)...; for triplets the third cell comes from the excluders of the first two.
+
+use std::ops::ControlFlow;
+
+use super::board::{Board, Cells, Digits, PEERS, cells_of, sees};
+use super::hint::{Hint, Sink, Technique};
+
+/// Aligned pair (`size` 2) or triplet (`size` 3) exclusions.
+pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<()> {
+    let mut bases: Vec<u8> = Vec::new();
+    let mut base_set: Cells = 0;
+    // each base cell's excluders: peers of 2 to `size` candidates
+    let mut excluders = [0 as Cells; 81];
+    for cell in 0..81 {
+        if board.count(cell) < 2 {
+            continue;
+        }
+        let mut single = false;
+        let mut set: Cells = 0;
+        for &p in &PEERS[cell] {
+            let n = board.count(p as usize) as usize;
+            single |= n == 1;
+            if (2..=size).contains(&n) {
+                set |= 1 << p;
+            }
+        }
+        if !single && set != 0 {
+            bases.push(cell as u8);
+            base_set |= 1 << cell;
+            excluders[cell] = set;
+        }
+    }
+    if bases.len() < size {
+        return ControlFlow::Continue(());
+    }
+    for n2 in 1..bases.len() {
+        for n1 in 0..n2 {
+            let (a, b) = (bases[n1] as usize, bases[n2] as usize);
+            let common = excluders[a] & excluders[b];
+            if size == 2 {
+                if common.count_ones() >= 2 {
+                    if let Some(hint) = exclusion_hint(board, &[a, b], common) {
+                        sink(hint)?;
+                    }
+                }
+                continue;
+            }
+            if common.count_ones() < 2 {
+                continue; // a third cell only narrows the common excluders
+            }
+            // the third cell: an excluder of either, in their peer order, that is itself a
+            // base cell
+            let mut seen: Cells = 1 << a | 1 << b;
+            let from = |x: usize| PEERS[x].iter().map(move |&t| (x, t as usize));
+            for (x, t) in from(a).chain(from(b)) {
+                let twin = excluders[x] >> t & 1 != 0 && base_set >> t & 1 != 0;
+                if !twin || seen >> t & 1 != 0 {
+                    continue;
+                }
+                seen |= 1 << t;
+                let common3 = common & excluders[t];
+                if common3.count_ones() >= 2 {
+                    if let Some(hint) = exclusion_hint(board, &[a, b, t], common3) {
+                        sink(hint)?;
+                    }
+                }
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+fn exclusion_hint(board: &Board, cells: &[usize], excluders: Cells) -> Option<Hint> {
+    let n = cells.len();
+    let mut cands = [[0u8; 9]; 3];
+    let mut counts = [0usize; 3];
+    for (i, &c) in cells.iter().enumerate() {
+        for d in super::board::digits_of(board.cands(c)) {
+            cands[i][counts[i]] = d;
+            counts[i] += 1;
+        }
+    }
+    let mut excl = [0 as Digits; 20];
+    let mut n_excl = 0;
+    for e in cells_of(excluders) {
+        excl[n_excl] = board.cands(e);
+        n_excl += 1;
+    }
+    let excl = &excl[..n_excl];
+    let sees_ij: [[bool; 3]; 3] = std::array::from_fn(|i| {
+        std::array::from_fn(|j| i < n && j < n && sees(cells[i], cells[j]))
+    });
+    let valid = |digits: &[u8; 3]| {
+        let clash = (0..n).any(|i| (i + 1..n).any(|j| digits[i] == digits[j] && sees_ij[i][j]));
+        let used: Digits = digits[..n].iter().fold(0, |m, &d| m | 1 << d);
+        !clash && !excl.iter().any(|&e| e & !used == 0)
+    };
+    // digits of some allowed combination, per cell: for each candidate not yet known to be in
+    // one, the other cells' combinations are tried until one is allowed (most candidates find
+    // one at once, so few of the up to 729 combinations are looked at)
+    let mut allowed = [0 as Digits; 3];
+    for i in 0..n {
+        for k in 0..counts[i] {
+            if allowed[i] >> cands[i][k] & 1 != 0 {
+                continue;
+            }
+            let mut pick = [0usize; 3];
+            pick[i] = k;
+            loop {
+                let digits: [u8; 3] =
+                    std::array::from_fn(|j| if j < n { cands[j][pick[j]] } else { 0 });
+                if valid(&digits) {
+                    for j in 0..n {
+                        allowed[j] |= 1 << digits[j];
+                    }
+                    break;
+                }
+                // next combination of the other cells, odometer style
+                let mut j = 0;
+                while j < n {
+                    if j != i {
+                        pick[j] += 1;
+                        if pick[j] < counts[j] {
+                            break;
+                        }
+                        pick[j] = 0;
+                    }
+                    j += 1;
+                }
+                if j == n {
+                    break;
+                }
+            }
+        }
+    }
+    let eliminations: Vec<(u8, Digits)> = (0..n)
+        .filter_map(|i| {
+            let gone = board.cands(cells[i]) & !allowed[i];
+            (gone != 0).then_some((cells[i] as u8, gone))
+        })
+        .collect();
+    (!eliminations.is_empty()).then(|| {
+        Hint::eliminate(
+            Technique::AlignedExclusion(n as u8),
+            if n == 2 { 6.2 } else { 7.5 },
+            eliminations,
+        )
+    })
+}

@@ -1,0 +1,773 @@
+//! Forcing chains over the whole grid: Explainer's Nishio (7.5), multiple (8.0), dynamic (8.5)
+//! and dynamic chains that use simple techniques along the way, "(+)" (9.0), plus the length
+//! bonus of [`super::chains`].
+//!
+//! One *run* assumes a potential (or several) and derives everything that follows, on potentials
+//! first: an on potential is expanded as soon as there is one, an off only when no on waits.
+//! In the dynamic forms each off potential, once expanded, also leaves the candidates (so later
+//! links see the reduced grid), and an on potential found that way also descends from the
+//! removals that made it (its "hidden" parents). A run stops at its first contradiction. From the
+//! runs of each cell with two or more candidates (in cell order, digits in order) come:
+//! contradictions (the assumption is false), double forcing (a potential follows from a candidate
+//! on and from it off), cell forcing (follows from every candidate of a cell) and region forcing
+//! (from every place of a digit in a house). With `(+)`, a run that stalls also applies pointing,
+//! claiming, hidden and naked pairs and X-Wings to its reduced grid, in that order, each removal
+//! descending from the removals the technique relied on.
+
+use std::collections::VecDeque;
+use std::ops::ControlFlow;
+
+use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, digits_of};
+use super::chains::{
+    Arena, Candidate, Cause, Grid2, Id, Pot, PotSet, cands_of, cell_of, digit_of, is_on,
+    length_difficulty, off_to_on, on_to_off, pot, send_sorted,
+};
+use super::hint::{Chains, Hint, Shape, Sink, Technique};
+
+/// Which of Explainer's chain engines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mode {
+    /// Cell and region forcing with cells and digits of any number of candidates / places.
+    pub multiple: bool,
+    /// Removals along the way count.
+    pub dynamic: bool,
+    /// Nishio: X-links only, contradictions only.
+    pub nishio: bool,
+    /// 0, or 1 for "(+)": simple techniques inside the runs.
+    pub level: u8,
+}
+
+impl Mode {
+    /// Nishio forcing chains.
+    pub const NISHIO: Mode = Mode {
+        multiple: false,
+        dynamic: true,
+        nishio: true,
+        level: 0,
+    };
+    /// Multiple forcing chains.
+    pub const MULTIPLE: Mode = Mode {
+        multiple: true,
+        dynamic: false,
+        nishio: false,
+        level: 0,
+    };
+    /// Dynamic forcing chains.
+    pub const DYNAMIC: Mode = Mode {
+        multiple: true,
+        dynamic: true,
+        nishio: false,
+        level: 0,
+    };
+    /// Dynamic forcing chains (+).
+    pub const DYNAMIC_PLUS: Mode = Mode {
+        multiple: true,
+        dynamic: true,
+        nishio: false,
+        level: 1,
+    };
+
+    /// The technique's base difficulty.
+    pub fn difficulty(self) -> f64 {
+        if self.level > 0 {
+            8.5 + 0.5 * self.level as f64
+        } else if self.nishio {
+            7.5
+        } else if self.dynamic {
+            8.5
+        } else {
+            8.0
+        }
+    }
+
+    fn technique(self, shape: Shape) -> Technique {
+        Technique::Chains(Chains {
+            shape,
+            level: self.level,
+            dynamic: self.dynamic,
+            nishio: self.nishio,
+        })
+    }
+}
+
+/// The hints of one chain engine, sorted as Explainer sorts them.
+pub fn forcing_chains(board: &Board, mode: Mode, sink: Sink) -> ControlFlow<()> {
+    let cands = cands_of(board);
+    let mut engine = Engine {
+        mode,
+        values: *board.values(),
+        cands,
+        grid: Grid2::new(cands),
+        links: Vec::new(),
+        seen: PotSet::default(),
+        spare: Vec::new(),
+    };
+    let mut found = Vec::new();
+    for (cell, c) in cands.iter().enumerate() {
+        let n = c.count_ones();
+        if board.value(cell) == 0 && (n > 2 || (n > 1 && mode.dynamic)) {
+            engine.cell(cell, &mut found);
+        }
+    }
+    send_sorted(found, sink)
+}
+
+/// What one run derived.
+#[derive(Default)]
+struct Run {
+    arena: Arena,
+    on: PotMap,
+    off: PotMap,
+}
+
+impl Run {
+    fn clear(&mut self) {
+        self.arena.clear();
+        self.on.clear();
+        self.off.clear();
+    }
+}
+
+/// Potentials derived by a run, in the order derived, each with its node.
+struct PotMap {
+    node: Vec<u32>,
+    order: Vec<Pot>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Default for PotMap {
+    fn default() -> Self {
+        PotMap {
+            node: vec![NONE; super::chains::POTS],
+            order: Vec::new(),
+        }
+    }
+}
+
+impl PotMap {
+    fn clear(&mut self) {
+        for &p in &self.order {
+            self.node[p as usize] = NONE;
+        }
+        self.order.clear();
+    }
+
+    #[inline]
+    fn get(&self, p: Pot) -> Option<Id> {
+        let n = self.node[p as usize];
+        (n != NONE).then_some(n)
+    }
+
+    #[inline]
+    fn contains(&self, p: Pot) -> bool {
+        self.node[p as usize] != NONE
+    }
+
+    fn insert(&mut self, p: Pot, id: Id) {
+        debug_assert!(!self.contains(p));
+        self.node[p as usize] = id;
+        self.order.push(p);
+    }
+}
+
+/// The on or off potentials of a run.
+fn side(run: &Run, on: bool) -> &PotMap {
+    if on { &run.on } else { &run.off }
+}
+
+struct Engine {
+    mode: Mode,
+    values: [u8; 81],
+    cands: [Digits; 81],
+    /// `cands` both ways, what each run starts from.
+    grid: Grid2,
+    links: Vec<(Pot, Cause)>,
+    seen: PotSet,
+    spare: Vec<Run>,
+}
+
+impl Engine {
+    fn take_run(&mut self) -> Run {
+        self.spare.pop().unwrap_or_default()
+    }
+
+    fn give_back(&mut self, mut run: Run) {
+        run.clear();
+        self.spare.push(run);
+    }
+
+    /// Everything Explainer derives from one cell's candidates.
+    fn cell(&mut self, cell: usize, found: &mut Vec<Candidate>) {
+        let n = self.cands[cell].count_ones();
+        let mut value_runs: Vec<(u8, Run)> = Vec::new();
+        for digit in digits_of(self.cands[cell]) {
+            let p_on = pot(cell, digit, true);
+            let double = n >= 3 && !self.mode.nishio && self.mode.dynamic;
+            let contradiction = self.mode.dynamic || self.mode.nishio;
+            let on_run = self.binary(p_on, found, double, contradiction);
+            if !self.mode.nishio {
+                self.regions(cell, digit, &on_run, found);
+            }
+            value_runs.push((digit, on_run));
+        }
+        if !self.mode.nishio && (n == 2 || (self.mode.multiple && n > 2)) {
+            self.cell_forcing(cell, &value_runs, found);
+        }
+        for (_, run) in value_runs {
+            self.give_back(run);
+        }
+    }
+
+    /// A run from the potentials `roots`; `Some((on, off))` at the first contradiction.
+    fn run(&mut self, run: &mut Run, roots: &[Pot]) -> Option<(Id, Id)> {
+        let mut pending_on: VecDeque<Id> = VecDeque::new();
+        let mut pending_off: VecDeque<Id> = VecDeque::new();
+        for &r in roots {
+            let id = run.arena.push(r, Cause::Assumed, &[]);
+            if is_on(r) {
+                run.on.insert(r, id);
+                pending_on.push_back(id);
+            } else {
+                run.off.insert(r, id);
+                pending_off.push_back(id);
+            }
+        }
+        let y_links = !self.mode.nishio;
+        let mut work = self.grid;
+        loop {
+            if let Some(p) = pending_on.pop_front() {
+                on_to_off(&work, run.arena.pot(p), y_links, &mut self.links);
+                for &(q, cause) in &self.links {
+                    if let Some(on) = run.on.get(q ^ 1) {
+                        let off = run.arena.push(q, cause, &[p]);
+                        return Some((on, off));
+                    }
+                    if !run.off.contains(q) {
+                        let id = run.arena.push(q, cause, &[p]);
+                        run.off.insert(q, id);
+                        pending_off.push_back(id);
+                    }
+                }
+            } else if let Some(p) = pending_off.pop_front() {
+                let pp = run.arena.pot(p);
+                off_to_on(&work, pp, y_links, true, &mut self.links);
+                if self.mode.dynamic {
+                    work.remove(cell_of(pp), digit_of(pp));
+                }
+                let links = std::mem::take(&mut self.links);
+                for &(q, cause) in &links {
+                    let id = run.arena.push(q, cause, &[p]);
+                    if self.mode.dynamic {
+                        self.hidden_parents(run, id, q, cause, &work.cells, pp);
+                    }
+                    if let Some(off) = run.off.get(q ^ 1) {
+                        self.links = links;
+                        return Some((id, off));
+                    }
+                    if !run.on.contains(q) {
+                        run.on.insert(q, id);
+                        pending_on.push_back(id);
+                    }
+                }
+                self.links = links;
+            } else {
+                break;
+            }
+            if pending_on.is_empty() && pending_off.is_empty() && self.mode.level > 0 {
+                for (q, parents) in self.advanced(run, &work.cells) {
+                    if !run.off.contains(q) {
+                        let id = run.arena.push(q, Cause::Advanced, &parents);
+                        run.off.insert(q, id);
+                        pending_off.push_back(id);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The removals that made an on potential possible besides its trigger: the cell's other
+    /// candidates gone (a naked single) or the digit's other places gone from the house. `work`
+    /// is the grid as it was when the trigger `trigger` was expanded (before its own removal).
+    fn hidden_parents(
+        &self,
+        run: &mut Run,
+        id: Id,
+        q: Pot,
+        cause: Cause,
+        work: &[Digits; 81],
+        trigger: Pot,
+    ) {
+        let (cell, digit) = (cell_of(q), digit_of(q));
+        // `work` already lacks the trigger; it must not count as its own hidden parent
+        let (tc, td) = (cell_of(trigger), digit_of(trigger));
+        let gone = |c: usize, d: u8| {
+            self.cands[c] >> d & 1 != 0 && work[c] >> d & 1 == 0 && !(c == tc && d == td)
+        };
+        match cause {
+            Cause::Cell => {
+                for d in 1..=9u8 {
+                    if gone(cell, d) {
+                        let parent = run.off.get(pot(cell, d, false));
+                        if let Some(parent) = parent {
+                            run.arena.add_parent(id, parent);
+                        }
+                    }
+                }
+            }
+            Cause::House(k) => {
+                let house = HOUSES_OF[cell][k as usize] as usize;
+                for &c in &HOUSE_CELLS[house] {
+                    if gone(c as usize, digit) {
+                        if let Some(parent) = run.off.get(pot(c as usize, digit, false)) {
+                            run.arena.add_parent(id, parent);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Assumes `p_on` on, then off; contradictions and double forcing. Returns the on run.
+    fn binary(
+        &mut self,
+        p_on: Pot,
+        found: &mut Vec<Candidate>,
+        double: bool,
+        contradiction: bool,
+    ) -> Run {
+        let mut on_run = self.take_run();
+        let absurd = self.run(&mut on_run, &[p_on]);
+        if contradiction {
+            if let Some((on, off)) = absurd {
+                let complexity = self.ancestors(&on_run, on) + self.ancestors(&on_run, off);
+                self.push_off(found, p_on, Shape::Contradiction, complexity, 7);
+            }
+        }
+        let mut off_run = self.take_run();
+        let absurd = self.run(&mut off_run, &[p_on ^ 1]);
+        if contradiction {
+            if let Some((on, off)) = absurd {
+                let complexity = self.ancestors(&off_run, on) + self.ancestors(&off_run, off);
+                self.push_on(found, p_on, Shape::Contradiction, complexity, 7);
+            }
+        }
+        if double {
+            for i in 0..on_run.on.order.len() {
+                let q = on_run.on.order[i];
+                if let Some(b) = off_run.on.get(q) {
+                    let a = on_run.on.get(q).unwrap_or(0);
+                    let complexity = self.ancestors(&on_run, a) + self.ancestors(&off_run, b);
+                    self.push_on(found, q, Shape::Double, complexity, 1);
+                }
+            }
+            for i in 0..on_run.off.order.len() {
+                let q = on_run.off.order[i];
+                if let Some(b) = off_run.off.get(q) {
+                    let a = on_run.off.get(q).unwrap_or(0);
+                    let complexity = self.ancestors(&on_run, a) + self.ancestors(&off_run, b);
+                    self.push_off(found, q ^ 1, Shape::Double, complexity, 1);
+                }
+            }
+        }
+        self.give_back(off_run);
+        on_run
+    }
+
+    fn ancestors(&mut self, run: &Run, id: Id) -> u32 {
+        run.arena.ancestors(id, &mut self.seen)
+    }
+
+    /// A hint placing the digit of the on potential `q` (removing the cell's other candidates).
+    fn push_on(
+        &self,
+        found: &mut Vec<Candidate>,
+        q: Pot,
+        shape: Shape,
+        complexity: u32,
+        sort_key: u8,
+    ) {
+        let (cell, digit) = (cell_of(q), digit_of(q));
+        let others = self.cands[cell] & !(1 << digit);
+        if others == 0 {
+            return; // nothing to remove: not worth a hint
+        }
+        found.push(Candidate {
+            hint: Hint {
+                technique: self.mode.technique(shape),
+                difficulty: self.mode.difficulty() + length_difficulty(complexity),
+                placement: Some((cell as u8, digit)),
+                eliminations: vec![(cell as u8, others)],
+            },
+            complexity,
+            sort_key,
+        });
+    }
+
+    /// A hint removing the candidate of the on potential `q`.
+    fn push_off(
+        &self,
+        found: &mut Vec<Candidate>,
+        q: Pot,
+        shape: Shape,
+        complexity: u32,
+        sort_key: u8,
+    ) {
+        let (cell, digit) = (cell_of(q), digit_of(q));
+        found.push(Candidate {
+            hint: Hint {
+                technique: self.mode.technique(shape),
+                difficulty: self.mode.difficulty() + length_difficulty(complexity),
+                placement: None,
+                eliminations: vec![(cell as u8, 1 << digit)],
+            },
+            complexity,
+            sort_key,
+        });
+    }
+
+    /// Region forcing: every place of `digit` in a house of `cell` (met first at `cell`).
+    fn regions(&mut self, cell: usize, digit: u8, own: &Run, found: &mut Vec<Candidate>) {
+        for &house in &HOUSES_OF[cell] {
+            let house = house as usize;
+            let places: Vec<usize> = HOUSE_CELLS[house]
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| self.cands[c] >> digit & 1 != 0)
+                .collect();
+            let n = places.len();
+            if !(n == 2 || (self.mode.multiple && n > 2)) || places[0] != cell {
+                continue;
+            }
+            let mut others: Vec<Run> = Vec::new();
+            for &c in &places[1..] {
+                let mut run = self.take_run();
+                self.run(&mut run, &[pot(c, digit, true)]);
+                others.push(run);
+            }
+            for on in [true, false] {
+                let map = |r| side(r, on);
+                for i in 0..map(own).order.len() {
+                    let q = map(own).order[i];
+                    if others.iter().all(|r| map(r).contains(q)) {
+                        let mut complexity = self.ancestors(own, map(own).get(q).unwrap_or(0));
+                        for r in &others {
+                            complexity += self.ancestors(r, map(r).get(q).unwrap_or(0));
+                        }
+                        if on {
+                            self.push_on(found, q, Shape::Region, complexity, 6);
+                        } else {
+                            self.push_off(found, q ^ 1, Shape::Region, complexity, 6);
+                        }
+                    }
+                }
+            }
+            for r in others {
+                self.give_back(r);
+            }
+        }
+    }
+
+    /// Cell forcing: potentials that follow from every candidate of `cell`.
+    fn cell_forcing(&mut self, _cell: usize, runs: &[(u8, Run)], found: &mut Vec<Candidate>) {
+        let Some((_, first)) = runs.first() else {
+            return;
+        };
+        for on in [true, false] {
+            let map = |r| side(r, on);
+            for i in 0..map(first).order.len() {
+                let q = map(first).order[i];
+                if runs.iter().all(|(_, r)| map(r).contains(q)) {
+                    let mut complexity = 0;
+                    for (_, r) in runs {
+                        complexity += self.ancestors(r, map(r).get(q).unwrap_or(0));
+                    }
+                    if on {
+                        self.push_on(found, q, Shape::Cell, complexity, 5);
+                    } else {
+                        self.push_off(found, q ^ 1, Shape::Cell, complexity, 5);
+                    }
+                }
+            }
+        }
+    }
+
+    /// "(+)": removals by simple techniques on a run's reduced grid (the first technique that
+    /// finds any), each with the run's removals it relied on as parents.
+    fn advanced(&self, run: &Run, work: &[Digits; 81]) -> Vec<(Pot, Vec<Id>)> {
+        let mut out = Vec::new();
+        for rule in 0..4 {
+            let mut add = |removals: &[(usize, Digits)], parents: &[(usize, u8)]| {
+                let ids: Vec<Id> = parents
+                    .iter()
+                    .filter_map(|&(c, d)| run.off.get(pot(c, d, false)))
+                    .collect();
+                if parents.is_empty() {
+                    return;
+                }
+                let mut sorted = removals.to_vec();
+                sorted.sort_by_key(|&(c, d)| (c, d.trailing_zeros()));
+                for (c, ds) in sorted {
+                    for d in digits_of(ds) {
+                        out.push((pot(c, d, false), ids.clone()));
+                    }
+                }
+            };
+            match rule {
+                0 => simple::locking(&self.cands, work, &mut add),
+                1 => simple::hidden_pairs(&self.values, &self.cands, work, &mut add),
+                2 => simple::naked_pairs(&self.values, &self.cands, work, &mut add),
+                _ => simple::x_wings(&self.values, &self.cands, work, &mut add),
+            }
+            if !out.is_empty() {
+                break;
+            }
+        }
+        out
+    }
+}
+
+/// The simple techniques "(+)" chains apply inside a run, on a bare candidate grid, each
+/// reporting its removals and the removals it relied on (Explainer's "rule parents"): what the
+/// original grid (`init`) had and the reduced one (`work`) lacks where the technique needed it.
+mod simple {
+    use super::super::Combinations;
+    use super::super::board::{Digits, HOUSE_CELLS, HOUSE_SET, Kind, PEER_SET, cells_of};
+
+    type Add<'a> = &'a mut dyn FnMut(&[(usize, Digits)], &[(usize, u8)]);
+
+    fn positions(work: &[Digits; 81], house: usize, digit: u8) -> u16 {
+        let mut m = 0;
+        for (j, &c) in HOUSE_CELLS[house].iter().enumerate() {
+            m |= ((work[c as usize] >> digit) & 1) << j;
+        }
+        m
+    }
+
+    fn cells_with(work: &[Digits; 81], house: usize, digit: u8) -> u128 {
+        HOUSE_CELLS[house]
+            .iter()
+            .filter(|&&c| work[c as usize] >> digit & 1 != 0)
+            .fold(0, |s, &c| s | 1u128 << c)
+    }
+
+    /// The cells of `set` that had `digit` in `init` and lost it in `work`.
+    fn lost(init: &[Digits; 81], work: &[Digits; 81], set: u128, digit: u8) -> Vec<(usize, u8)> {
+        cells_of(set)
+            .filter(|&c| init[c] >> digit & 1 != 0 && work[c] >> digit & 1 == 0)
+            .map(|c| (c, digit))
+            .collect()
+    }
+
+    /// Pointing and claiming, then generalized intersections (Explainer's `Locking`).
+    pub fn locking(init: &[Digits; 81], work: &[Digits; 81], add: Add) {
+        const PAIRS: [(Kind, Kind); 4] = [
+            (Kind::Block, Kind::Column),
+            (Kind::Block, Kind::Row),
+            (Kind::Column, Kind::Block),
+            (Kind::Row, Kind::Block),
+        ];
+        for (k1, k2) in PAIRS {
+            for i1 in 0..9 {
+                let h1 = k1.house(i1);
+                for i2 in 0..9 {
+                    let h2 = k2.house(i2);
+                    if HOUSE_SET[h1] & HOUSE_SET[h2] == 0 {
+                        continue;
+                    }
+                    for digit in 1..=9u8 {
+                        let cells = cells_with(work, h1, digit);
+                        if cells.count_ones() > 1 && cells & !HOUSE_SET[h2] == 0 {
+                            let victims = cells_with(work, h2, digit) & !HOUSE_SET[h1];
+                            if victims != 0 {
+                                let removals: Vec<(usize, Digits)> =
+                                    cells_of(victims).map(|c| (c, 1 << digit)).collect();
+                                // the base house's places gone outside the cover house
+                                let parents =
+                                    lost(init, work, HOUSE_SET[h1] & !HOUSE_SET[h2], digit);
+                                add(&removals, &parents);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for kind in [Kind::Block, Kind::Column, Kind::Row] {
+            for i in 0..9 {
+                let house = kind.house(i);
+                for digit in 1..=9u8 {
+                    let cells = cells_with(work, house, digit);
+                    let n = cells.count_ones();
+                    if !(2..8).contains(&n) {
+                        continue;
+                    }
+                    let seen =
+                        cells_of(cells).fold(!0u128, |s, c| s & PEER_SET[c]) & !HOUSE_SET[house];
+                    let victims: Vec<(usize, Digits)> = cells_of(seen)
+                        .filter(|&c| work[c] >> digit & 1 != 0)
+                        .map(|c| (c, 1 << digit))
+                        .collect();
+                    if !victims.is_empty() {
+                        let parents = lost(init, work, HOUSE_SET[house], digit);
+                        add(&victims, &parents);
+                    }
+                }
+            }
+        }
+    }
+
+    const KINDS: [Kind; 3] = [Kind::Block, Kind::Column, Kind::Row];
+
+    /// Blank cells of a house (runs place no digit: the board's blanks).
+    fn empty_count(values: &[u8; 81], house: usize) -> u32 {
+        HOUSE_CELLS[house]
+            .iter()
+            .filter(|&&c| values[c as usize] == 0)
+            .count() as u32
+    }
+
+    /// Hidden pairs.
+    pub fn hidden_pairs(values: &[u8; 81], init: &[Digits; 81], work: &[Digits; 81], add: Add) {
+        for kind in KINDS {
+            for i in 0..9 {
+                let house = kind.house(i);
+                if empty_count(values, house) <= 4 {
+                    continue;
+                }
+                for set in Combinations::new(2, 9) {
+                    let digits: Digits = (set as Digits) << 1;
+                    let mut union = 0u16;
+                    let mut ok = true;
+                    for j in super::super::bits(set) {
+                        let p = positions(work, house, j as u8 + 1);
+                        ok &= p.count_ones() > 1;
+                        union |= p;
+                    }
+                    if !ok || union.count_ones() != 2 {
+                        continue;
+                    }
+                    let cells = &HOUSE_CELLS[house];
+                    let removals: Vec<(usize, Digits)> = super::super::bits(union as u64)
+                        .map(|j| cells[j] as usize)
+                        .filter_map(|c| {
+                            let d = work[c] & !digits;
+                            (d != 0).then_some((c, d))
+                        })
+                        .collect();
+                    if removals.is_empty() {
+                        continue;
+                    }
+                    // the set's digits the other cells of the house had in the original grid
+                    let mut parents = Vec::new();
+                    for j in (0..9).filter(|&j| union >> j & 1 == 0) {
+                        let c = cells[j] as usize;
+                        for d in super::super::board::digits_of(digits) {
+                            if init[c] >> d & 1 != 0 {
+                                parents.push((c, d));
+                            }
+                        }
+                    }
+                    add(&removals, &parents);
+                }
+            }
+        }
+    }
+
+    /// Naked pairs.
+    pub fn naked_pairs(values: &[u8; 81], init: &[Digits; 81], work: &[Digits; 81], add: Add) {
+        for kind in KINDS {
+            for i in 0..9 {
+                let house = kind.house(i);
+                if empty_count(values, house) < 4 {
+                    continue;
+                }
+                let cells = &HOUSE_CELLS[house];
+                for set in Combinations::new(2, 9) {
+                    let mut union: Digits = 0;
+                    let mut ok = true;
+                    for j in super::super::bits(set) {
+                        let c = work[cells[j] as usize];
+                        ok &= c.count_ones() > 1;
+                        union |= c;
+                    }
+                    if !ok || union.count_ones() != 2 {
+                        continue;
+                    }
+                    let removals: Vec<(usize, Digits)> = (0..9)
+                        .filter(|&j| set >> j & 1 == 0)
+                        .map(|j| cells[j] as usize)
+                        .filter_map(|c| {
+                            let d = work[c] & union;
+                            (d != 0).then_some((c, d))
+                        })
+                        .collect();
+                    if removals.is_empty() {
+                        continue;
+                    }
+                    // the set cells' other candidates of the original grid
+                    let mut parents = Vec::new();
+                    for j in super::super::bits(set) {
+                        let c = cells[j] as usize;
+                        for d in super::super::board::digits_of(init[c] & !union) {
+                            parents.push((c, d));
+                        }
+                    }
+                    add(&removals, &parents);
+                }
+            }
+        }
+    }
+
+    /// X-Wings.
+    pub fn x_wings(values: &[u8; 81], init: &[Digits; 81], work: &[Digits; 81], add: Add) {
+        // digits placed: the runs place none, so these are the board's
+        let mut placed = [0u32; 10];
+        for &v in values {
+            placed[v as usize] += 1;
+        }
+        for (base, cover) in [(Kind::Column, Kind::Row), (Kind::Row, Kind::Column)] {
+            for set in Combinations::new(2, 9) {
+                for digit in 1..=9u8 {
+                    if placed[digit as usize] + 4 > 9 {
+                        continue;
+                    }
+                    let mut union = 0u16;
+                    let mut ok = true;
+                    for i in super::super::bits(set) {
+                        let p = positions(work, base.house(i), digit);
+                        ok &= p.count_ones() > 1;
+                        union |= p;
+                    }
+                    if !ok || union.count_ones() != 2 {
+                        continue;
+                    }
+                    let mut removals = Vec::new();
+                    for i in super::super::bits(union as u64) {
+                        let line = cover.house(i);
+                        let outside = positions(work, line, digit) & !(set as u16);
+                        for j in super::super::bits(outside as u64) {
+                            removals.push((HOUSE_CELLS[line][j] as usize, 1 << digit));
+                        }
+                    }
+                    if removals.is_empty() {
+                        continue;
+                    }
+                    let mut parents = Vec::new();
+                    let cover_set = super::super::bits(union as u64)
+                        .fold(0u128, |s, i| s | HOUSE_SET[cover.house(i)]);
+                    for i in super::super::bits(set) {
+                        parents.extend(lost(
+                            init,
+                            work,
+                            HOUSE_SET[base.house(i)] & !cover_set,
+                            digit,
+                        ));
+                    }
+                    add(&removals, &parents);
+                }
+            }
+        }
+    }
+}
