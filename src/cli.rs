@@ -824,6 +824,11 @@ pub struct RateArgs {
     #[arg(long)]
     pub explain: bool,
 
+    /// Write the run's summary (the rater and its settings, counts by band, the hardest
+    /// rating) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+
     /// Leave per-record rating times out of csv and jsonl output, so runs give identical bytes.
     #[arg(long)]
     pub no_timings: bool,

@@ -29,5 +29,6 @@ pub fn run(args: &CanonArgs) -> Result<ExitCode> {
         batch_cap: None,
         tally: &|_| {},
         report: &String::new,
+        stats: None,
     })
 }

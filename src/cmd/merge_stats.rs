@@ -31,7 +31,13 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         };
         let value: serde_json::Value = serde_json::from_str(&text)
             .with_context(|| format!("{name}: not the --stats JSON of a run"))?;
-        let is_check = value.get("command").and_then(|c| c.as_str()) == Some(summary::COMMAND);
+        let command = value.get("command").and_then(|c| c.as_str());
+        if let Some(other) = command.filter(|c| *c != summary::COMMAND && *c != "solve") {
+            anyhow::bail!(
+                "{name}: the stats of a {other} run: merge-stats adds up solve or check runs"
+            );
+        }
+        let is_check = command == Some(summary::COMMAND);
         let (this, other) = if is_check {
             ("check", "solve")
         } else {

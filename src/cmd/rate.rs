@@ -13,7 +13,7 @@ use sudoku_batch::output::{self, OutputFormat, RateAnswer, RateColumns};
 use sudoku_batch::rate::{self, End, RateError, tenths};
 use sudoku_batch::status::Status;
 
-use super::records::{self, RecordCommand};
+use super::records::{self, RecordCommand, RunFacts, StatsJson};
 use crate::cli::RateArgs;
 
 /// Records a batch at most. A rating takes from tens of microseconds to a second (8.0 and up
@@ -29,6 +29,8 @@ struct Tally {
     bands: [u64; 3],
     /// Rated records known only to lie above `--max-er`.
     above: u64,
+    /// Records whose path needs nested forcing chains (not implemented): ER 9.5 or above.
+    nested: u64,
     /// Records with no rating, by status.
     unrated: [u64; Status::ALL.len()],
     /// The highest ER and its technique.
@@ -42,9 +44,16 @@ impl Tally {
                 self.unrated[a.status as usize] += 1;
                 continue;
             };
-            if r.end == End::Above {
-                self.above += 1;
-                continue;
+            match r.end {
+                End::Above => {
+                    self.above += 1;
+                    continue;
+                }
+                End::Stuck => {
+                    self.nested += 1;
+                    continue;
+                }
+                End::Solved => {}
             }
             let er = tenths(r.er);
             self.bands[match er {
@@ -60,13 +69,19 @@ impl Tally {
     }
 
     fn report(&self, max_er: Option<u32>) -> String {
-        let rated: u64 = self.bands.iter().sum::<u64>() + self.above;
+        let rated: u64 = self.bands.iter().sum::<u64>() + self.above + self.nested;
         let mut text = format!(
             "rated:      {rated} (ER below 6.5: {}, 6.5 to 7.9: {}, 8.0 and up: {}",
             self.bands[0], self.bands[1], self.bands[2]
         );
         if let Some(bound) = max_er {
             text += &format!("; above {}.{}: {}", bound / 10, bound % 10, self.above);
+        }
+        if self.nested > 0 {
+            text += &format!(
+                "; past what is implemented (nested forcing chains, ER 9.5 or above): {}",
+                self.nested
+            );
         }
         text += ")";
         if let Some((er, name)) = &self.max {
@@ -82,6 +97,41 @@ impl Tally {
         }
         text += &format!("\nrater:      {}", rate::RATER);
         text
+    }
+
+    /// The `--stats` JSON: the rater and its settings, the run's facts and the counts.
+    fn json(&self, options: &rate::Options, run: &RunFacts) -> serde_json::Value {
+        let tenths = |er: u32| format!("{}.{}", er / 10, er % 10);
+        let no_rating: serde_json::Map<String, serde_json::Value> = Status::ALL
+            .iter()
+            .filter(|s| self.unrated[**s as usize] > 0)
+            .map(|s| (s.to_string(), self.unrated[*s as usize].into()))
+            .collect();
+        serde_json::json!({
+            "command": "rate",
+            "version": env!("CARGO_PKG_VERSION"),
+            "rater": rate::RATER,
+            "settings": {
+                "max_er": options.max_er.map(tenths),
+                "explain": options.explain,
+            },
+            "records": run.records,
+            "malformed": run.malformed,
+            "rated": self.bands.iter().sum::<u64>() + self.above + self.nested,
+            "er_below_6_5": self.bands[0],
+            "er_6_5_to_7_9": self.bands[1],
+            "er_8_0_and_up": self.bands[2],
+            "above_max_er": self.above,
+            "er_9_5_or_above_not_rated_exactly": self.nested,
+            "no_rating": no_rating,
+            "hardest": self.max.as_ref().map(|(er, name)| serde_json::json!({
+                "er": tenths(*er),
+                "technique": name,
+            })),
+            "seconds": run.seconds,
+            "threads": run.threads,
+            "interrupted": run.interrupted,
+        })
     }
 }
 
@@ -106,6 +156,12 @@ pub fn run(args: &RateArgs) -> Result<ExitCode> {
         explain: args.explain,
     };
     let tally = Mutex::new(Tally::default());
+    let stats_json = |run: &RunFacts| {
+        tally
+            .lock()
+            .map(|t| t.json(&options, run))
+            .unwrap_or_default()
+    };
     let out = &args.out;
     records::run(&RecordCommand::<RateAnswer> {
         name: "rate",
@@ -160,5 +216,9 @@ pub fn run(args: &RateArgs) -> Result<ExitCode> {
                 .map(|t| t.report(args.max_er))
                 .unwrap_or_default()
         },
+        stats: args
+            .stats
+            .as_deref()
+            .map(|path| (path, &stats_json as &StatsJson<'_>)),
     })
 }

@@ -5,15 +5,18 @@
 use std::fmt::Write as _;
 use std::io;
 use std::num::NonZeroUsize;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::Result;
+use serde::Serialize;
 
 use sudoku_batch::input::{Block, Reader, Record};
 use sudoku_batch::output::{Format, Output, OutputFormat, OutputOptions};
 use sudoku_batch::pipeline::{self, Config, Steps};
+use sudoku_batch::stats::Interruption;
 
 use super::OutputEnd;
 use super::files::OutputPlan;
@@ -75,6 +78,22 @@ pub struct RecordCommand<'a, A> {
     pub tally: &'a (dyn Fn(&[A]) + Sync),
     /// Lines added after the one-line summary (empty: none).
     pub report: &'a dyn Fn() -> String,
+    /// Where to write the run's summary as JSON (`--stats`), and the JSON from the run's facts.
+    pub stats: Option<(&'a Path, &'a StatsJson<'a>)>,
+}
+
+/// A command's `--stats` JSON, made from the run's facts (and what the command tallied).
+pub type StatsJson<'f> = dyn Fn(&RunFacts) -> serde_json::Value + 'f;
+
+/// What every record command knows of its run when it ends, for its `--stats` JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunFacts {
+    pub records: u64,
+    pub malformed: u64,
+    pub seconds: f64,
+    pub threads: usize,
+    /// How a signal stopped the run and where its output ends; `None`: it ran to the end.
+    pub interrupted: Option<Interruption>,
 }
 
 /// Runs `command`; the exit code is 0, or 128 plus the number of a signal that stopped it.
@@ -86,10 +105,16 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let threads = pool.current_num_threads();
     let mut plan = OutputPlan::new(&args.inputs)?;
     let out = plan.add(out_args.output.as_deref(), "output")?;
+    let stats_file = command
+        .stats
+        .map(|(path, _)| plan.add(Some(path), "stats"))
+        .transpose()?;
     let output_name = super::output_name(out_args.output.as_deref());
     let mut reader = super::open_reader(args, signals.stop_flag())?;
-    // the inputs are open: now the output may be emptied
-    let out = plan.begin()?.take_destination(out);
+    // the inputs are open: now the outputs may be emptied
+    let mut files = plan.begin()?;
+    let out = files.take_destination(out);
+    let stats_file = stats_file.map(|slot| files.take(slot));
     // files are read by the threads that parse them when there are several (see
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);
@@ -146,8 +171,14 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     );
     progress.finish();
     let last = super::finish_output(result, &mut output, &mut ends, names, &output_name)?;
+    let secs = start.elapsed().as_secs_f64();
+    let interrupted = signals.interruption(last.map(|(source, line)| {
+        (
+            names.get(source as usize).cloned().unwrap_or_default(),
+            line,
+        )
+    }));
     if !args.silent() {
-        let secs = start.elapsed().as_secs_f64();
         let mut line = format!(
             "{}: {records} record{}, {malformed} malformed, in {secs:.3} s ({:.0} records/s, \
              {threads} threads)",
@@ -155,13 +186,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
             if records == 1 { "" } else { "s" },
             records as f64 / secs.max(1e-9),
         );
-        let interrupted = signals.interruption(last.map(|(source, line)| {
-            (
-                names.get(source as usize).cloned().unwrap_or_default(),
-                line,
-            )
-        }));
-        if let Some(interruption) = interrupted {
+        if let Some(interruption) = &interrupted {
             let _ = write!(line, "; {interruption}");
         }
         let report = (command.report)();
@@ -170,6 +195,16 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
             line.push_str(report.trim_end());
         }
         super::stderr_line(line);
+    }
+    if let (Some(file), Some((path, json))) = (stats_file, command.stats) {
+        let facts = RunFacts {
+            records,
+            malformed,
+            seconds: secs,
+            threads,
+            interrupted,
+        };
+        super::write_stats(file, path, &json(&facts))?;
     }
     Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }

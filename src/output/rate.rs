@@ -23,7 +23,7 @@ use super::{Format, OutputFormat, OutputOptions, push_json_str, push_micros, pus
 use crate::grid::cell_name;
 use crate::input::Record;
 use crate::rate::board::digits_of;
-use crate::rate::{End, Hint, Rating, tenths};
+use crate::rate::{self, End, Hint, Rating, tenths};
 use crate::status::Status;
 
 /// What `rate` gives a record.
@@ -86,8 +86,12 @@ fn push_tenths(out: &mut Vec<u8>, t: u32) {
 
 /// The three values of a rating, each exact or known only to lie above the bound.
 fn values(rating: &Rating, max_er: Option<u32>) -> [Result<u32, u32>; 3] {
-    let bound = max_er.unwrap_or(0);
-    let above = rating.end == End::Above;
+    // stuck (a path past what is implemented): the rating lies at nested chains' 9.5 or above
+    let (above, bound) = match rating.end {
+        End::Above => (true, max_er.unwrap_or(0)),
+        End::Stuck => (true, rate::NESTED - 1),
+        End::Solved => (false, 0),
+    };
     [
         if above {
             Err(bound)
@@ -120,7 +124,7 @@ fn push_value(out: &mut Vec<u8>, v: Result<u32, u32>) {
 
 /// The hardest technique's name, for an exact rating.
 fn hardest(rating: &Rating) -> Option<String> {
-    (rating.end != End::Above)
+    (rating.end == End::Solved)
         .then(|| rating.hardest.map(|t| t.name()))
         .flatten()
 }

@@ -57,9 +57,16 @@ pub enum End {
     /// Stopped because the rating lies above `Options::max_er`: ER (and EP, ED where
     /// `known_*` says so) only bounded from below.
     Above,
-    /// No technique found a step: Explainer's 20.0.
+    /// No technique found a step: Explainer's 20.0 in `er`. A puzzle with one solution gets here
+    /// only where its path needs nested forcing chains, which are not implemented: its ER (and
+    /// EP, ED where `known_*` says not) then lies at [`NESTED`] or above, and outputs say so
+    /// (`>9.4`) rather than print 20.0.
     Stuck,
 }
+
+/// Explainer's lowest difficulty for a nested forcing chain, in tenths: what a path that gets
+/// stuck with every other technique tried needs next, at the least.
+pub const NESTED: u32 = 95;
 
 /// A puzzle's rating.
 #[derive(Debug, Clone, PartialEq)]
