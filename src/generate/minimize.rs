@@ -95,6 +95,17 @@ fn differing(a: &[u8; CELLS], b: &[u8; CELLS]) -> u128 {
     set | u128::from(a[80] != b[80]) << 80
 }
 
+/// The cells that see one of `cells`.
+#[inline]
+fn peers_of(mut cells: u128) -> u128 {
+    let mut seen = 0;
+    while cells != 0 {
+        seen |= PEERS[cells.trailing_zeros() as usize];
+        cells &= cells - 1;
+    }
+    seen
+}
+
 /// A solution grid, the puzzle being carved out of it, and what was learnt about the grid.
 pub(crate) struct Carver {
     /// The grid, and its cells.
@@ -114,6 +125,9 @@ pub(crate) struct Carver {
     necessary: u128,
     /// Per digit (index 1..=9), the cells of the grid that hold it.
     digit_cells: [u128; 10],
+    /// Per digit (index 0 for 1), the cells that see one of its givens: with `digit_cells`,
+    /// the candidates a uniqueness check starts from, kept up to date as givens go.
+    seen: [u128; 9],
     /// Givens that stay whatever else goes: found needed by the carving, or [`Carver::necessary`].
     kept: u128,
     /// Searches run (for the benchmarks and tests).
@@ -139,9 +153,36 @@ impl Carver {
                 }
                 cells
             },
+            seen: [0; 9],
             kept: 0,
             searches: 0,
         }
+        .with_seen()
+    }
+
+    /// Sets [`Carver::seen`] for the current givens.
+    fn with_seen(mut self) -> Carver {
+        self.refresh_seen(0x3fe);
+        self
+    }
+
+    /// Sets [`Carver::seen`] anew for the digits `digits` (bit per digit, 1..=9).
+    fn refresh_seen(&mut self, digits: u16) {
+        for (d, seen) in self.seen.iter_mut().enumerate() {
+            if digits >> (d + 1) & 1 != 0 {
+                *seen = peers_of(self.digit_cells[d + 1] & self.givens);
+            }
+        }
+    }
+
+    /// The digits (bit per digit, 1..=9) of the grid's cells `cells`.
+    fn digits_of(&self, mut cells: u128) -> u16 {
+        let mut digits = 0u16;
+        while cells != 0 {
+            digits |= 1 << (self.solution[cells.trailing_zeros() as usize] & 15);
+            cells &= cells - 1;
+        }
+        digits
     }
 
     /// True when, without its given, the cell `cell` is a single of the givens left (no
@@ -195,6 +236,7 @@ impl Carver {
         }
         self.necessary = 0;
         self.kept = 0;
+        self.refresh_seen(0x3fe);
         self.refresh_necessary(ALL_CELLS);
     }
 
@@ -216,6 +258,7 @@ impl Carver {
             self.cells[bits.trailing_zeros() as usize] = 0;
             bits &= bits - 1;
         }
+        self.refresh_seen(self.digits_of(cells));
         self.refresh_necessary(cells);
     }
 
@@ -332,19 +375,28 @@ impl Carver {
         if remove & (remove - 1) == 0 && self.forced(remove.trailing_zeros() as usize) {
             return Ok(());
         }
-        let mut cells = self.cells;
-        let mut bits = remove;
-        while bits != 0 {
-            cells[bits.trailing_zeros() as usize] = 0;
-            bits &= bits - 1;
-        }
-        let puzzle = Grid::from_values(cells).unwrap_or(Grid::EMPTY);
         self.searches += 1;
+        // the candidates of the puzzle without `remove`: a digit's givens left, and the open
+        // cells that see none of them (only the digits removed see fewer cells)
+        let givens = self.givens & !remove;
+        let open = ALL_CELLS & !givens;
+        let touched = self.digits_of(remove);
+        let mut cand = [0u128; 9];
+        for (d, cand) in cand.iter_mut().enumerate() {
+            let own = self.digit_cells[d + 1] & givens;
+            let seen = match touched >> (d + 1) & 1 {
+                0 => self.seen[d],
+                _ => peers_of(own),
+            };
+            *cand = own | open & !seen;
+        }
         // one given removed: a solution that differs from the grid there
         let differ_at = (remove & (remove - 1) == 0).then(|| remove.trailing_zeros() as usize);
-        let other = solver::solve_other(&puzzle, &self.grid, differ_at, 1)
-            .ok()
-            .and_then(|out| out.solution);
+        if let Some(cell) = differ_at {
+            cand[usize::from(self.solution[cell].wrapping_sub(1)) % 9] &= !remove;
+        }
+        let other =
+            solver::solve_other_candidates(&self.grid, &cand, givens, differ_at, 1).solution;
         match other {
             None => Ok(()),
             // a set whose only given is the one removed makes that given necessary, and
