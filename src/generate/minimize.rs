@@ -13,7 +13,7 @@
 //!   (a puzzle with fewer givens has every solution of one with more), so when the puzzle without
 //!   the next `k` givens of the order still has one solution, removing them one by one would have
 //!   kept it unique at every step: all `k` go after one search. When it does not, a shorter run
-//!   is tried, down to one given. From a full grid the first 30-odd removals nearly always pass,
+//!   is tried, down to one given. From a full grid the first 20-odd removals nearly always pass,
 //!   so a few searches do their work; below [`SINGLES_BELOW`] givens, where most would fail,
 //!   givens are tried one at a time. The result is exactly that of one given at a time.
 //! - **Known unavoidable sets.** When the puzzle without some givens has a second solution `T`,
@@ -67,7 +67,9 @@ const UNITS_OF: [[u128; 3]; CELLS] = {
 pub(crate) const KNOWN: usize = 64;
 
 /// The largest two-digit unavoidable set noted at the start (see [`Carver::learn_pair_sets`]).
-const LARGEST_PAIR_SET: u32 = 12;
+/// Measured (instructions a puzzle, 400 puzzles of seed 1): one at a time below 35 givens, 4
+/// cells 417k, 8 385k, 12 386k, 18 (all of them) 403k; below 60 givens, 8 374k, 12 375k.
+const LARGEST_PAIR_SET: u32 = 8;
 
 /// Units the first run of removals takes.
 const FIRST_RUN: usize = 16;
@@ -77,8 +79,10 @@ const LONGEST_RUN: usize = 32;
 
 /// Givens below which units are tried one at a time. Measured (instructions a puzzle,
 /// callgrind, 300 puzzles): runs all the way down 398k, one at a time below 40 givens 364k, below
-/// 35 365k, below 45 368k.
-const SINGLES_BELOW: u32 = 35;
+/// 35 365k, below 45 368k. Measured again once a single removal often cost no search (singles,
+/// necessary givens; 400 puzzles of seed 1, with a pair set at most 12 cells): below 35 386k,
+/// 40 379k, 45 377k, 50 377k, 55 376k, 60 375k, 70 394k, always 405k; seed 2: 35 387k, 60 376k.
+const SINGLES_BELOW: u32 = 60;
 
 /// The cells where `a` and `b` differ, 8 cells at a time: a byte of `a ^ b` is not 0 exactly
 /// when adding 0x7f to it sets its top bit (cells are 0..=9, so no carry crosses bytes), and a
