@@ -83,6 +83,27 @@ pub fn cell_name(cell: usize) -> String {
     format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
 }
 
+/// The peers of each cell (its row, column and box, itself left out), a bit per cell: shared
+/// by the solver and the generator.
+pub(crate) const PEERS: [u128; CELLS] = {
+    let mut peers = [0u128; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        let mut j = 0;
+        while j < CELLS {
+            let same_row = i / 9 == j / 9;
+            let same_col = i % 9 == j % 9;
+            let same_box = i / 27 == j / 27 && i % 9 / 3 == j % 9 / 3;
+            if i != j && (same_row || same_col || same_box) {
+                peers[i] |= 1u128 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    peers
+};
+
 /// The 27 units as lists of cells: rows 0..9, columns 9..18, boxes 18..27.
 pub const UNITS: [[u8; 9]; 27] = {
     let mut units = [[0u8; 9]; 27];

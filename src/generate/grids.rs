@@ -19,25 +19,7 @@ use crate::transform::Rng;
 
 use super::symmetry::ALL_CELLS;
 
-/// The peers of each cell (its row, column and box, itself left out).
-pub(crate) const PEERS: [u128; CELLS] = {
-    let mut peers = [0u128; CELLS];
-    let mut i = 0;
-    while i < CELLS {
-        let mut j = 0;
-        while j < CELLS {
-            let same_row = i / 9 == j / 9;
-            let same_col = i % 9 == j % 9;
-            let same_box = i / 27 == j / 27 && i % 9 / 3 == j % 9 / 3;
-            if i != j && (same_row || same_col || same_box) {
-                peers[i] |= 1u128 << j;
-            }
-            j += 1;
-        }
-        i += 1;
-    }
-    peers
-};
+pub(crate) use crate::grid::PEERS;
 
 /// A grid being filled: its cells and the candidates of its open cells.
 #[derive(Clone, Copy)]

@@ -13,13 +13,14 @@
 //!   (a puzzle with fewer givens has every solution of one with more), so when the puzzle without
 //!   the next `k` givens of the order still has one solution, removing them one by one would have
 //!   kept it unique at every step: all `k` go after one search. When it does not, a shorter run
-//!   is tried, down to one given. From a full grid the first 30-odd removals nearly always pass,
+//!   is tried, down to one given. From a full grid the first 20-odd removals nearly always pass,
 //!   so a few searches do their work; below [`SINGLES_BELOW`] givens, where most would fail,
 //!   givens are tried one at a time. The result is exactly that of one given at a time.
 //! - **Known unavoidable sets.** When the puzzle without some givens has a second solution `T`,
 //!   the cells where `T` differs from the grid `S` form an *unavoidable set*: every puzzle of
-//!   `S` with no given in it is solved by `T` as well. The small ones made of two digits are
-//!   found on the grid at the start ([`Carver::learn_pair_sets`]), and those found along the way
+//!   `S` with no given in it is solved by `T` as well. The small ones made of two digits, and
+//!   those of two rows of a band or two columns of a stack, are found on the grid at the start
+//!   ([`Carver::learn_pair_sets`], [`Carver::learn_line_sets`]), and those found along the way
 //!   are kept (the last [`KNOWN`]). A given that is the last one left of a known set is
 //!   *necessary* (a bit mask, kept up to date), and a removal that would empty a set is refused
 //!   with no search. The set also says which given of a failed run was the last one needed to
@@ -67,7 +68,14 @@ const UNITS_OF: [[u128; 3]; CELLS] = {
 pub(crate) const KNOWN: usize = 64;
 
 /// The largest two-digit unavoidable set noted at the start (see [`Carver::learn_pair_sets`]).
-const LARGEST_PAIR_SET: u32 = 12;
+/// Measured (instructions a puzzle, 400 puzzles of seed 1): one at a time below 35 givens, 4
+/// cells 417k, 8 385k, 12 386k, 18 (all of them) 403k; below 60 givens, 8 374k, 12 375k.
+const LARGEST_PAIR_SET: u32 = 8;
+
+/// The most digits of a cycle between two lines noted at the start (see
+/// [`Carver::learn_line_sets`]). Measured (instructions a puzzle, 400 puzzles of seed 1): no
+/// such sets 360k, 3 digits 350k, 4 347k, 6 348k.
+const LONGEST_CYCLE: usize = 4;
 
 /// Units the first run of removals takes.
 const FIRST_RUN: usize = 16;
@@ -77,8 +85,10 @@ const LONGEST_RUN: usize = 32;
 
 /// Givens below which units are tried one at a time. Measured (instructions a puzzle,
 /// callgrind, 300 puzzles): runs all the way down 398k, one at a time below 40 givens 364k, below
-/// 35 365k, below 45 368k.
-const SINGLES_BELOW: u32 = 35;
+/// 35 365k, below 45 368k. Measured again once a single removal often cost no search (singles,
+/// necessary givens; 400 puzzles of seed 1, with a pair set at most 12 cells): below 35 386k,
+/// 40 379k, 45 377k, 50 377k, 55 376k, 60 375k, 70 394k, always 405k; seed 2: 35 387k, 60 376k.
+const SINGLES_BELOW: u32 = 60;
 
 /// The cells where `a` and `b` differ, 8 cells at a time: a byte of `a ^ b` is not 0 exactly
 /// when adding 0x7f to it sets its top bit (cells are 0..=9, so no carry crosses bytes), and a
@@ -93,6 +103,17 @@ fn differing(a: &[u8; CELLS], b: &[u8; CELLS]) -> u128 {
         set |= u128::from(bits) << (8 * k);
     }
     set | u128::from(a[80] != b[80]) << 80
+}
+
+/// The cells that see one of `cells`.
+#[inline]
+fn peers_of(mut cells: u128) -> u128 {
+    let mut seen = 0;
+    while cells != 0 {
+        seen |= PEERS[cells.trailing_zeros() as usize];
+        cells &= cells - 1;
+    }
+    seen
 }
 
 /// A solution grid, the puzzle being carved out of it, and what was learnt about the grid.
@@ -114,6 +135,9 @@ pub(crate) struct Carver {
     necessary: u128,
     /// Per digit (index 1..=9), the cells of the grid that hold it.
     digit_cells: [u128; 10],
+    /// Per digit (index 0 for 1), the cells that see one of its givens: with `digit_cells`,
+    /// the candidates a uniqueness check starts from, kept up to date as givens go.
+    seen: [u128; 9],
     /// Givens that stay whatever else goes: found needed by the carving, or [`Carver::necessary`].
     kept: u128,
     /// Searches run (for the benchmarks and tests).
@@ -139,9 +163,36 @@ impl Carver {
                 }
                 cells
             },
+            seen: [0; 9],
             kept: 0,
             searches: 0,
         }
+        .with_seen()
+    }
+
+    /// Sets [`Carver::seen`] for the current givens.
+    fn with_seen(mut self) -> Carver {
+        self.refresh_seen(0x3fe);
+        self
+    }
+
+    /// Sets [`Carver::seen`] anew for the digits `digits` (bit per digit, 1..=9).
+    fn refresh_seen(&mut self, digits: u16) {
+        for (d, seen) in self.seen.iter_mut().enumerate() {
+            if digits >> (d + 1) & 1 != 0 {
+                *seen = peers_of(self.digit_cells[d + 1] & self.givens);
+            }
+        }
+    }
+
+    /// The digits (bit per digit, 1..=9) of the grid's cells `cells`.
+    fn digits_of(&self, mut cells: u128) -> u16 {
+        let mut digits = 0u16;
+        while cells != 0 {
+            digits |= 1 << (self.solution[cells.trailing_zeros() as usize] & 15);
+            cells &= cells - 1;
+        }
+        digits
     }
 
     /// True when, without its given, the cell `cell` is a single of the givens left (no
@@ -195,6 +246,7 @@ impl Carver {
         }
         self.necessary = 0;
         self.kept = 0;
+        self.refresh_seen(0x3fe);
         self.refresh_necessary(ALL_CELLS);
     }
 
@@ -216,6 +268,7 @@ impl Carver {
             self.cells[bits.trailing_zeros() as usize] = 0;
             bits &= bits - 1;
         }
+        self.refresh_seen(self.digits_of(cells));
         self.refresh_necessary(cells);
     }
 
@@ -283,6 +336,54 @@ impl Carver {
         }
     }
 
+    /// Notes the unavoidable sets that two rows of a band, or two columns of a stack, make
+    /// with three digits or more: where row `a` holds digit `x`, row `b` holds some `y`; where
+    /// `a` holds `y`, `b` holds some `z`, and so on back to `x` (a cycle of the map from `a`'s
+    /// digits to `b`'s). Swapping the two rows' digits along a cycle leaves each row with its
+    /// digits, and each column and box (the two cells of a place share them) with theirs: a
+    /// second grid, so the cycle's cells are an unavoidable set. Cycles of two digits are the
+    /// rectangles [`Carver::learn_pair_sets`] finds; longer than [`LONGEST_CYCLE`] are left out.
+    pub(crate) fn learn_line_sets(&mut self) {
+        for band in 0..3 {
+            for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+                let (a, b) = (3 * band + i, 3 * band + j);
+                self.learn_cycles(|k| 9 * a + k, |k| 9 * b + k);
+                self.learn_cycles(|k| 9 * k + a, |k| 9 * k + b);
+            }
+        }
+    }
+
+    /// The cycles (see [`Carver::learn_line_sets`]) between the lines whose `k`-th cells are
+    /// `a(k)` and `b(k)`.
+    #[inline(always)]
+    fn learn_cycles(&mut self, a: impl Fn(usize) -> usize, b: impl Fn(usize) -> usize) {
+        // the place of each digit in line `a`
+        let mut place = [0usize; 10];
+        for k in 0..9 {
+            place[usize::from(self.solution[a(k)]) % 10] = k;
+        }
+        let mut done = 0u16;
+        for first in 1..10usize {
+            if done >> first & 1 != 0 {
+                continue;
+            }
+            let (mut digit, mut set, mut len) = (first, 0u128, 0);
+            loop {
+                done |= 1 << digit;
+                let k = place[digit];
+                set |= 1u128 << a(k) | 1u128 << b(k);
+                len += 1;
+                digit = usize::from(self.solution[b(k)]) % 10;
+                if digit == first || len > 9 {
+                    break;
+                }
+            }
+            if (3..=LONGEST_CYCLE).contains(&len) {
+                self.learn_set(set);
+            }
+        }
+    }
+
     fn learn_set(&mut self, set: u128) {
         let left = set & self.givens;
         if left.count_ones() == 1 {
@@ -332,19 +433,28 @@ impl Carver {
         if remove & (remove - 1) == 0 && self.forced(remove.trailing_zeros() as usize) {
             return Ok(());
         }
-        let mut cells = self.cells;
-        let mut bits = remove;
-        while bits != 0 {
-            cells[bits.trailing_zeros() as usize] = 0;
-            bits &= bits - 1;
-        }
-        let puzzle = Grid::from_values(cells).unwrap_or(Grid::EMPTY);
         self.searches += 1;
+        // the candidates of the puzzle without `remove`: a digit's givens left, and the open
+        // cells that see none of them (only the digits removed see fewer cells)
+        let givens = self.givens & !remove;
+        let open = ALL_CELLS & !givens;
+        let touched = self.digits_of(remove);
+        let mut cand = [0u128; 9];
+        for (d, cand) in cand.iter_mut().enumerate() {
+            let own = self.digit_cells[d + 1] & givens;
+            let seen = match touched >> (d + 1) & 1 {
+                0 => self.seen[d],
+                _ => peers_of(own),
+            };
+            *cand = own | open & !seen;
+        }
         // one given removed: a solution that differs from the grid there
         let differ_at = (remove & (remove - 1) == 0).then(|| remove.trailing_zeros() as usize);
-        let other = solver::solve_other(&puzzle, &self.grid, differ_at, 1)
-            .ok()
-            .and_then(|out| out.solution);
+        if let Some(cell) = differ_at {
+            cand[usize::from(self.solution[cell].wrapping_sub(1)) % 9] &= !remove;
+        }
+        let other =
+            solver::solve_other_candidates(&self.grid, &cand, givens, differ_at, 1).solution;
         match other {
             None => Ok(()),
             // a set whose only given is the one removed makes that given necessary, and
@@ -594,5 +704,44 @@ mod tests {
             found > 400 && rectangles > 50,
             "{found} sets, {rectangles} of 4 cells"
         );
+    }
+
+    #[test]
+    fn sets_of_two_lines_found_on_the_grid_are_unavoidable() {
+        let mut rng = Rng::new(9);
+        let mut found = 0;
+        for _ in 0..200 {
+            let solution = random_grid(&mut rng);
+            let mut carver = Carver::new(&solution);
+            carver.learn_line_sets();
+            let sets: Vec<u128> = carver.known[..carver.known_len].to_vec();
+            for set in sets {
+                let size = set.count_ones() as usize;
+                assert!(size % 2 == 0 && (6..=2 * LONGEST_CYCLE).contains(&size));
+                // two rows of a band or two columns of a stack, half the cells in each
+                let rows: std::collections::BTreeSet<usize> = (0..81)
+                    .filter(|&c| set >> c & 1 != 0)
+                    .map(|c| c / 9)
+                    .collect();
+                let cols: std::collections::BTreeSet<usize> = (0..81)
+                    .filter(|&c| set >> c & 1 != 0)
+                    .map(|c| c % 9)
+                    .collect();
+                let two = |lines: &std::collections::BTreeSet<usize>| {
+                    lines.len() == 2
+                        && lines
+                            .iter()
+                            .map(|l| l / 3)
+                            .collect::<Vec<_>>()
+                            .windows(2)
+                            .all(|w| w[0] == w[1])
+                };
+                assert!(two(&rows) || two(&cols), "{set:#x}");
+                carver.set_givens(ALL_CELLS & !set);
+                assert_eq!(reference::solve(&carver.puzzle(), 2).count, 2);
+                found += 1;
+            }
+        }
+        assert!(found > 400, "{found} sets");
     }
 }

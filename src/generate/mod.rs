@@ -329,6 +329,7 @@ impl Generator {
         rng.shuffle(&mut units[..len]);
         let mut carver = Carver::new(&solution);
         carver.learn_pair_sets();
+        carver.learn_line_sets();
         Some(Carving {
             carver,
             symmetry,

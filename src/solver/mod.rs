@@ -144,6 +144,31 @@ pub fn solve_other(
     Ok(search.outcome())
 }
 
+/// [`solve_other`] for a puzzle given as its candidates before any deduction: per digit
+/// (`cand[0]` for 1), its givens and the open cells that see none of them, a bit per cell (bit
+/// `i` for cell `i`); `givens` the cells given. `known` solves the puzzle. With `differ_at`, the
+/// solutions that differ from `known` there (the caller has ruled `known`'s digit out of that
+/// open cell in `cand`), searched as the plain search; without, the solutions other than `known`.
+///
+/// The generator's uniqueness checks run some thirty times a puzzle, each on a few givens fewer
+/// than a puzzle it holds: it keeps these masks up to date as givens go, so that a check sets up
+/// its board from them with no grid to read or clash to look for.
+pub(crate) fn solve_other_candidates(
+    known: &Grid,
+    cand: &[u128; 9],
+    givens: u128,
+    differ_at: Option<usize>,
+    limit: u32,
+) -> Outcome {
+    let mut board = Board::from_candidates(cand, givens);
+    if differ_at.is_some() {
+        return search_from(&mut board, limit);
+    }
+    let mut search = Search::aimed(limit, Aim { known: *known });
+    search.run_baseline(&mut board);
+    search.outcome()
+}
+
 /// Searches below `board` up to `limit` solutions (0 is taken as 1).
 fn search_from(board: &mut Board, limit: u32) -> Outcome {
     let mut search = Search::new(limit);
@@ -251,6 +276,24 @@ impl Board {
             todo: 0x7_7777_7777,
             unsolved,
         })
+    }
+
+    /// The board of a puzzle from its candidates before any deduction (see
+    /// [`solve_other_candidates`]): what [`Board::from_givens`] sets up for that puzzle.
+    fn from_candidates(cand: &[u128; 9], givens: u128) -> Board {
+        let mut bands = [[0; lanes::LANES]; 4];
+        let mut unsolved = [0; 4];
+        for (b, band) in bands.iter_mut().take(3).enumerate() {
+            for (d, &mask) in cand.iter().enumerate() {
+                band[lane(d)] = (mask >> (27 * b)) as u32 & BAND;
+            }
+            unsolved[b] = !(givens >> (27 * b)) as u32 & BAND;
+        }
+        Board {
+            cand: bands,
+            todo: 0x7_7777_7777,
+            unsolved,
+        }
     }
 
     /// Keeps only the cells `keep` of digit `d` in band `b`, queueing that (digit, band) for

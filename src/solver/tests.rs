@@ -592,3 +592,57 @@ fn column_permutations_clear_a_box_column_locked_elsewhere() {
     board.cand[0][0] = others | super::COLUMN;
     assert!(board.column_permutations::<false>().is_err());
 }
+
+/// The candidates before any deduction of the puzzle of `solution`'s digits at `givens`, as a
+/// plain loop over every cell and its peers (per digit, index 0 for 1).
+fn candidates_cell_by_cell(solution: &Grid, givens: u128) -> [u128; 9] {
+    let digit = |i: usize| usize::from(solution.cells()[i] - 1);
+    let mut cand = [0u128; 9];
+    for (d, cand) in cand.iter_mut().enumerate() {
+        for i in 0..81 {
+            let fits = match givens >> i & 1 {
+                1 => digit(i) == d,
+                _ => (0..81).all(|j| givens >> j & 1 == 0 || digit(j) != d || !peers_of(i, j)),
+            };
+            *cand |= u128::from(fits) << i;
+        }
+    }
+    cand
+}
+
+#[test]
+fn searches_from_candidate_masks_answer_as_from_the_grid() {
+    let mut rng = XorShift(0x0C0F_FEE5);
+    let grids = solutions();
+    let rounds = if cfg!(debug_assertions) { 100 } else { 1000 };
+    let (mut unique, mut more) = (0, 0);
+    for round in 0..rounds {
+        let solution = grids[rng.below(grids.len())];
+        let puzzle = carve(&mut rng, &solution, [20, 23, 26, 30, 45][round % 5]);
+        let givens = (0..81)
+            .filter(|&i| puzzle.cells()[i] != 0)
+            .fold(0u128, |m, i| m | 1u128 << i);
+        let cand = candidates_cell_by_cell(&solution, givens);
+        // every solution but the known one: the whole outcome (guesses too) is solve_other's
+        let want = super::solve_other(&puzzle, &solution, None, 2).expect("no conflict");
+        let got = super::solve_other_candidates(&solution, &cand, givens, None, 2);
+        assert_eq!(got, want, "{puzzle}");
+        // those that differ at an open cell, the known digit ruled out there by the caller
+        let cell = (0..81)
+            .find(|&i| givens >> i & 1 == 0)
+            .expect("an open cell");
+        let mut ruled = cand;
+        ruled[usize::from(solution.cells()[cell] - 1)] &= !(1u128 << cell);
+        let want = super::solve_other(&puzzle, &solution, Some(cell), 2).expect("no conflict");
+        let got = super::solve_other_candidates(&solution, &ruled, givens, Some(cell), 2);
+        assert_eq!(got, want, "{puzzle} at {cell}");
+        match want.count {
+            0 => unique += 1,
+            _ => more += 1,
+        }
+    }
+    assert!(
+        unique > rounds / 10 && more > rounds / 10,
+        "{unique} unique, {more} more"
+    );
+}
