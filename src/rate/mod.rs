@@ -367,6 +367,30 @@ pub fn parse_serate(line: &str) -> Option<(&str, [u32; 3])> {
     parts.next().is_none().then_some((puzzle, values))
 }
 
+/// Every rated line of the serate output files in `dir` (files in name order, lines in order):
+/// (file name, puzzle, [ER, EP, ED] in tenths). The reference ratings kept as test fixtures.
+pub fn read_serate_dir(dir: &std::path::Path) -> std::io::Result<Vec<(String, String, [u32; 3])>> {
+    let mut files = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        for line in std::fs::read_to_string(&path)?.lines() {
+            // a puzzle serate did not finish in time has no rating
+            if let Some((puzzle, r)) = parse_serate(line) {
+                out.push((name.clone(), puzzle.to_string(), r));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Sets of `k` of the numbers 0..n as bit masks, in increasing order of the masks (Explainer's
 /// order of combinations).
 pub struct Combinations {

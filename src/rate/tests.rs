@@ -84,21 +84,7 @@ fn max_er_stops_once_the_rating_is_known_to_lie_above() {
 /// Explainer's ratings of the fixture puzzles: (file, puzzle, [er, ep, ed] in tenths).
 fn fixtures() -> Vec<(String, String, [u32; 3])> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/se/out");
-    let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.sort();
-    for path in files {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        for line in std::fs::read_to_string(&path).unwrap().lines() {
-            // a puzzle serate did not finish in time has no rating
-            if let Some((puzzle, r)) = parse_serate(line) {
-                out.push((name.clone(), puzzle.to_string(), r));
-            }
-        }
-    }
-    out
+    read_serate_dir(std::path::Path::new(dir)).unwrap()
 }
 
 /// Every step of `rating`'s path is sound for `puzzle`: placements are the solution's digits,

@@ -2,29 +2,13 @@
 //! output kept in tests/fixtures/se/ (see its README), plus the record plumbing every command
 //! shares: one output record per input record in order, every format, status words, `--pipe`.
 
-use sudoku_batch::rate::parse_serate;
+use sudoku_batch::rate::read_serate_dir;
 
 use crate::{Workdir, bin, jsonl, repo, stdout_ok};
 
 /// serate's ratings of the fixture puzzles: (file, puzzle, [ER, EP, ED] in tenths).
 fn fixtures() -> Vec<(String, String, [u32; 3])> {
-    let dir = repo("tests/fixtures/se/out");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for path in files {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        for line in std::fs::read_to_string(&path).unwrap().lines() {
-            // a puzzle serate did not finish in time has no rating
-            if let Some((puzzle, r)) = parse_serate(line) {
-                out.push((name.clone(), puzzle.to_string(), r));
-            }
-        }
-    }
-    out
+    read_serate_dir(&repo("tests/fixtures/se/out")).unwrap()
 }
 
 /// Tenths from a jsonl value written with one decimal.
