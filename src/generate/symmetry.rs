@@ -109,16 +109,7 @@ impl Symmetry {
             Symmetry::Diagonal => &[Identity, Transpose],
             Symmetry::Antidiagonal => &[Identity, AntiTranspose],
             Symmetry::DiagonalBoth => &[Identity, Transpose, AntiTranspose, HalfTurn],
-            Symmetry::Dihedral => &[
-                Identity,
-                QuarterTurn,
-                HalfTurn,
-                ThreeQuarterTurn,
-                FlipRows,
-                FlipColumns,
-                Transpose,
-                AntiTranspose,
-            ],
+            Symmetry::Dihedral => &Map::ALL,
         }
     }
 
@@ -154,6 +145,20 @@ enum Map {
     FlipColumns,
     Transpose,
     AntiTranspose,
+}
+
+impl Map {
+    /// Every map: the dihedral group of the square.
+    const ALL: [Map; 8] = [
+        Map::Identity,
+        Map::QuarterTurn,
+        Map::HalfTurn,
+        Map::ThreeQuarterTurn,
+        Map::FlipRows,
+        Map::FlipColumns,
+        Map::Transpose,
+        Map::AntiTranspose,
+    ];
 }
 
 /// Where `map` sends the cell at row `r`, column `c`.
