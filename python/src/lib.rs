@@ -365,8 +365,23 @@ impl Row {
 /// A record's answer, given its index and its puzzle.
 type Answer<'a> = dyn Fn(usize, Result<Grid, String>) -> Row + Sync + 'a;
 
-/// Records a task takes at a time (a multiple of 8, so each task has whole bytes of a bitmap).
-const CHUNK: usize = 1024;
+/// How [`answer_into`] lays out its work and its grids column.
+#[derive(Clone, Copy)]
+struct Shape {
+    /// Records a task takes at a time (a multiple of 8, so each task has whole bytes of a
+    /// bitmap).
+    chunk: usize,
+    /// Bytes a record in the grids column: [`CELLS`], or 1 for a function without grids (a
+    /// column of zeros then, never read, that keeps the chunks in step).
+    grids: usize,
+}
+
+/// The shape of `solve`, `check` and `canonical`: microseconds a record, so 1,024 records a
+/// task keep the pool's overhead small.
+const GRIDS: Shape = Shape {
+    chunk: 1024,
+    grids: CELLS,
+};
 
 /// Each record of `column` answered by `answer` straight into the output columns, in parallel a
 /// chunk at a time on the pool `threads` asks for (no column of intermediate answers). The
@@ -375,30 +390,35 @@ fn answer_into<'py>(
     py: Python<'py>,
     threads: Option<usize>,
     column: &Column,
+    shape: Shape,
     answer: &Answer<'_>,
 ) -> PyResult<Packed<'py>> {
     let n = column.len();
     let digits = column.digits();
+    let Shape {
+        chunk,
+        grids: width,
+    } = shape;
     let mut codes = vec![0u8; n];
     let mut numbers = vec![0u8; n * 8];
     let mut present = vec![0u8; n.div_ceil(8)];
     let mut notes = Vec::new();
-    let grids = PyBytes::new_with(py, n * CELLS, |grids| {
+    let grids = PyBytes::new_with(py, n * width, |grids| {
         notes = on_pool(py, threads, || {
             codes
-                .par_chunks_mut(CHUNK)
-                .zip(grids.par_chunks_mut(CHUNK * CELLS))
-                .zip(numbers.par_chunks_mut(CHUNK * 8))
-                .zip(present.par_chunks_mut(CHUNK / 8))
+                .par_chunks_mut(chunk)
+                .zip(grids.par_chunks_mut(chunk * width))
+                .zip(numbers.par_chunks_mut(chunk * 8))
+                .zip(present.par_chunks_mut(chunk / 8))
                 .enumerate()
                 .flat_map_iter(|(k, (((codes, grids), numbers), present))| {
                     let mut notes = Vec::new();
                     let rows = codes
                         .iter_mut()
-                        .zip(grids.chunks_exact_mut(CELLS))
+                        .zip(grids.chunks_exact_mut(width))
                         .zip(numbers.chunks_exact_mut(8));
                     for (j, ((code, cells), number)) in rows.enumerate() {
-                        let i = k * CHUNK + j;
+                        let i = k * chunk + j;
                         let row = answer(i, column.read(i));
                         *code = row.code;
                         number.copy_from_slice(&row.number.to_ne_bytes());
@@ -475,7 +495,7 @@ fn solve<'py>(
     threads: Option<usize>,
 ) -> PyResult<Packed<'py>> {
     let column = Column::new(puzzles, n, "puzzles")?;
-    answer_into(py, threads, &column, &|_, puzzle| match puzzle {
+    answer_into(py, threads, &column, GRIDS, &|_, puzzle| match puzzle {
         Ok(grid) => {
             let a = solver::answer_with(&grid, unique, false);
             Row {
@@ -516,7 +536,7 @@ fn check<'py>(
         }
     }
     let options = Options::default();
-    answer_into(py, threads, &column, &|i, puzzle| {
+    answer_into(py, threads, &column, GRIDS, &|i, puzzle| {
         let grid = match puzzle {
             Ok(grid) => grid,
             Err(reason) => return Row::unread(Verdict::Malformed as u8, reason),
@@ -556,7 +576,7 @@ fn canonical<'py>(
     threads: Option<usize>,
 ) -> PyResult<Packed<'py>> {
     let column = Column::new(puzzles, n, "puzzles")?;
-    answer_into(py, threads, &column, &|_, puzzle| match puzzle {
+    answer_into(py, threads, &column, GRIDS, &|_, puzzle| match puzzle {
         Ok(grid) => {
             let form = canon::minlex(&grid);
             Row {
@@ -567,6 +587,82 @@ fn canonical<'py>(
             }
         }
         Err(reason) => Row::unread(1, reason),
+    })
+}
+
+/// The shape of `rate`: a rating takes from tens of microseconds to a second, so a task takes
+/// 16 records (the CLI's batch), which keeps the pool's threads evenly loaded on a few hundred
+/// puzzles; there is no grid.
+const RATINGS: Shape = Shape {
+    chunk: 16,
+    grids: 1,
+};
+
+/// A value of [`rate`]'s u64 column that is not there (no rating, or only bounded).
+const NO_VALUE: u16 = u16::MAX;
+
+/// ER, EP, ED and the bound of a rating packed in the u64 column, 16 bits each from the lowest:
+/// in tenths (72 for 7.2), [`NO_VALUE`] where there is none. A value the CLI writes `>X` is
+/// [`NO_VALUE`], and X the bound.
+fn packed_rating(values: Option<[Result<u32, u32>; 3]>) -> u64 {
+    let mut bound = NO_VALUE;
+    let mut fields = [NO_VALUE; 3];
+    for (field, v) in fields.iter_mut().zip(values.into_iter().flatten()) {
+        match v {
+            Ok(t) => *field = t as u16,
+            Err(x) => bound = x as u16,
+        }
+    }
+    let [er, ep, ed] = fields.map(u64::from);
+    er | ep << 16 | ed << 32 | u64::from(bound) << 48
+}
+
+/// The rater's name, version and settings (the CLI's `rater:` line).
+#[pyfunction]
+fn rater() -> &'static str {
+    sudoku_batch::rate::RATER
+}
+
+/// Rates a column of puzzles (see [`Column::new`]) on Sudoku Explainer's scale, as [`Packed`]:
+/// status codes, no grids, the ratings (see [`packed_rating`]) and a note per record: the
+/// hardest technique of a rated puzzle with an exact ER, or why a record is malformed (a record
+/// has at most one of them). `max_er` (tenths) is the CLI's `--max-er`.
+#[pyfunction]
+#[pyo3(signature = (puzzles, n, max_er, threads))]
+fn rate<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    n: Option<usize>,
+    max_er: Option<u32>,
+    threads: Option<usize>,
+) -> PyResult<Packed<'py>> {
+    use sudoku_batch::output::{hardest_name, rating_values};
+    use sudoku_batch::rate as rater_api;
+    let column = Column::new(puzzles, n, "puzzles")?;
+    let options = rater_api::Options {
+        max_er,
+        explain: false,
+    };
+    answer_into(py, threads, &column, RATINGS, &|_, puzzle| {
+        let grid = match puzzle {
+            Ok(grid) => grid,
+            Err(reason) => {
+                return Row {
+                    number: packed_rating(None),
+                    ..Row::unread(status_code(Status::Malformed), reason)
+                };
+            }
+        };
+        let (status, rating) = match rater_api::rate(&grid, &options) {
+            Ok(rating) => (Status::Unique, Some(rating)),
+            Err(e) => (Status::from(e), None),
+        };
+        Row {
+            code: status_code(status),
+            number: packed_rating(rating.as_ref().map(|r| rating_values(r, max_er))),
+            grid: None,
+            note: rating.as_ref().and_then(hardest_name),
+        }
     })
 }
 
@@ -664,6 +760,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(canonical, m)?)?;
+    m.add_function(wrap_pyfunction!(rate, m)?)?;
+    m.add_function(wrap_pyfunction!(rater, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(thread_limits, m)?)?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;

@@ -1,4 +1,4 @@
-"""Whole columns of sudoku puzzles solved, checked and canonicalised on every core.
+"""Whole columns of sudoku puzzles solved, checked, rated and canonicalised on every core.
 
 Every function takes a column of puzzles, and :func:`check` a column of solutions in the same
 forms, one of:
@@ -18,9 +18,10 @@ one row per input row, in order, whatever the pool, as ``output=`` asks:
   needs pyarrow). Words (``status``, ``verdict``) are dictionary-encoded strings (int8 indices,
   the words as large_string); grids (``solution``, ``canonical``) are large_string for text
   input, fixed-size lists of 81 uint8 cell values (9 lists of 9 for ``(n, 9, 9)`` input) for
-  cell input; ``guesses`` and ``hash`` are uint64; ``reason`` and ``detail`` are large_string.
-  Where the numpy output has ``""`` or zeros for a row without a grid, or None for one without
-  a note, the table has a null (a malformed row's ``hash`` too: it has no form to hash).
+  cell input; ``guesses`` and ``hash`` are uint64; ``er``, ``ep``, ``ed`` and ``above`` are
+  float64; ``reason``, ``detail`` and ``hardest`` are large_string.
+  Where the numpy output has ``""`` or zeros for a row without a grid, NaN for one without a
+  rating, or None for one without a note, the table has a null (a malformed row's ``hash`` too: it has no form to hash).
   ``pl.from_arrow(table)`` makes it a polars DataFrame (the words Categorical),
   ``table.to_pandas()`` a pandas one (the words Categorical, nulls missing values).
 
@@ -53,6 +54,8 @@ position from 0 in row order (``puzzles[3] is an int``):
 
 from __future__ import annotations
 
+import math
+import numbers
 import operator
 import sys
 import warnings
@@ -62,12 +65,17 @@ import numpy as np
 
 from . import _native
 
-__all__ = ["solve", "check", "canonical", "generate", "STATUS_WORDS", "VERDICT_WORDS"]
+__all__ = [
+    "solve", "check", "canonical", "rate", "generate", "STATUS_WORDS", "VERDICT_WORDS", "RATER"
+]
 
 #: The statuses of :func:`solve`, as the CLI writes them.
 STATUS_WORDS: tuple[str, ...] = tuple(_native.status_words())
 #: The verdicts of :func:`check`, as the CLI writes them.
 VERDICT_WORDS: tuple[str, ...] = tuple(_native.verdict_words())
+#: The rater of :func:`rate`: its name, version and settings (the CLI's ``rater:`` line), to keep
+#: beside the ratings, since they shift between Sudoku Explainer's versions and modes.
+RATER: str = _native.rater()
 
 _CELLS = 81
 
@@ -403,6 +411,93 @@ def canonical(puzzles, *, threads: int | None = None, output: str = "numpy"):
         "canonical": _grids(cells, n, shape),
         "hash": _u64(hashes),
         "reason": _reasons(n, reasons),
+    }
+
+
+def _max_er(value):
+    """``max_er=`` as the CLI's ``--max-er`` takes it, in tenths: a number from 0 to 20 with one
+    decimal at most (7, 6.5), or None."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"max_er must be a number or None, not {type(value).__name__}")
+    scaled = float(value) * 10
+    tenths = round(scaled) if math.isfinite(scaled) else -1
+    # a float such as 6.6 is 65.99999999999999 tenths: one decimal within rounding
+    if not (0 <= tenths <= 200) or abs(scaled - tenths) > 1e-6:
+        raise ValueError(
+            f"max_er must be a rating from 0 to 20 with one decimal at most, such as 7.2, "
+            f"not {value!r}"
+        )
+    return tenths
+
+
+def _ratings(ratings: bytes, arrow):
+    """The native ratings column (ER, EP, ED and the bound, 16 bits each from the lowest, in
+    tenths; 0xFFFF where there is none) as four float64 columns with one decimal: NaN where there
+    is none (numpy), null (Arrow)."""
+    packed = np.frombuffer(ratings, dtype=np.uint64)
+    columns = []
+    for k in range(4):
+        tenths = (packed >> np.uint64(16 * k)) & np.uint64(0xFFFF)
+        missing = tenths == 0xFFFF
+        # a tenth over ten, correctly rounded, is the float the one-decimal text reads as
+        values = np.where(missing, np.nan, tenths / 10.0)
+        columns.append(arrow.floats(values, missing) if arrow else values)
+    return columns
+
+
+def rate(puzzles, *, max_er=None, threads: int | None = None, output: str = "numpy"):
+    """Rates every puzzle on Sudoku Explainer's scale, as ``sudoku-batch rate`` does (the same
+    numbers; :data:`RATER` names the rater and its settings).
+
+    Returns ``status`` (``unique`` for a rated puzzle, else the CLI's word for why there is no
+    rating: multiple, unsolvable, contradiction, malformed), ``er``, ``ep``, ``ed`` (float64 with
+    one decimal, as the CLI prints them: the hardest step, the hardest up to the first placed
+    digit, the first step), ``above``, ``hardest`` (the hardest technique's name) and ``reason``
+    (why a record is malformed, else None).
+
+    A value the CLI writes ``>X`` (known only to lie above X) is NaN, and X is in ``above``:
+    ``max_er`` for a rating stopped by it, 9.4 for a path that needs nested forcing chains (not
+    implemented; they start at 9.5). ``above`` is NaN where every value is exact, ``er``, ``ep``,
+    ``ed`` are NaN where there is no rating, ``hardest`` is None where ER is not exact.
+
+    ``max_er`` (the CLI's ``--max-er``; a number from 0 to 20, one decimal at most) stops rating
+    a puzzle once its ER is known to lie above it: ``rate(p, max_er=7.0)["er"] <= 7.0`` keeps
+    "everything up to 7.0", far faster than full ratings. A rating takes from tens of
+    microseconds to seconds (8.0 and up), and a call returns only when all are done.
+
+    ``output="numpy"`` (the default) returns a dict of numpy arrays; ``output="arrow"`` a
+    ``pyarrow.Table`` of the same columns, null where numpy has NaN or None:
+    ``pl.from_arrow(table)`` or ``table.to_pandas()`` for polars or pandas.
+    """
+    max_er, threads = _max_er(max_er), _threads(threads)
+    arrow = _output(output)
+    kind, payload, n, _shape = _column(puzzles, "puzzles")
+    codes, _no_grids, ratings, _present, notes = _native.rate(
+        payload, _count(kind, n), max_er, threads
+    )
+    n = len(codes)  # the rows read (a list is read as it is then)
+    er, ep, ed, above = _ratings(ratings, arrow)
+    # a record's note is its hardest technique, or, for a malformed one, the reason
+    malformed = np.frombuffer(codes, dtype=np.uint8) == STATUS_WORDS.index("malformed")
+    if arrow:
+        note = arrow.notes(n, notes)
+        return arrow.table(
+            status=arrow.words(STATUS_WORDS, codes),
+            er=er, ep=ep, ed=ed, above=above,
+            hardest=arrow.where(~malformed, note),
+            reason=arrow.where(malformed, note),
+        )
+    note = _reasons(n, notes)
+    hardest, reason = note.copy(), note
+    hardest[malformed] = None
+    reason[~malformed] = None
+    return {
+        "status": _words(STATUS_WORDS, codes),
+        "er": er, "ep": ep, "ed": ed, "above": above,
+        "hardest": hardest,
+        "reason": reason,
     }
 
 

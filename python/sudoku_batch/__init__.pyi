@@ -13,11 +13,12 @@ Puzzles = Union[Iterable[Optional[Union[str, bytes]]], npt.NDArray[Any], Any]
 # threads: None (a pool kept for the process, one thread per logical CPU) or an int from 1,
 # capped at max(4 * logical CPUs, 64) with a RuntimeWarning; the threads of a call end with it.
 # output: "numpy" (the default) for a dict of numpy arrays, "arrow" for a pyarrow.Table of the
-# same columns (nulls where numpy has "", zeros or None for no grid or note; pl.from_arrow and
-# Table.to_pandas take it on); anything else raises before any work.
+# same columns (nulls where numpy has "", zeros, NaN or None for no grid, rating or note;
+# pl.from_arrow and Table.to_pandas take it on); anything else raises before any work.
 
 STATUS_WORDS: tuple[str, ...]
 VERDICT_WORDS: tuple[str, ...]
+RATER: str
 
 @overload
 def solve(
@@ -70,6 +71,27 @@ def canonical(
     puzzles: Puzzles, *, threads: Optional[int] = None, output: Literal["arrow"]
 ) -> pyarrow.Table:
     """Canonical (minlex) forms: a Table of canonical, hash, reason."""
+
+@overload
+def rate(
+    puzzles: Puzzles,
+    *,
+    max_er: Optional[float] = None,
+    threads: Optional[int] = None,
+    output: Literal["numpy"] = "numpy",
+) -> dict[str, np.ndarray]:
+    """Sudoku Explainer ratings: status, er, ep, ed, above, hardest, reason (one row per input
+    row; NaN where a value is missing or, as the CLI's >X, only bounded by X in `above`)."""
+
+@overload
+def rate(
+    puzzles: Puzzles,
+    *,
+    max_er: Optional[float] = None,
+    threads: Optional[int] = None,
+    output: Literal["arrow"],
+) -> pyarrow.Table:
+    """Sudoku Explainer ratings: a Table of status, er, ep, ed, above, hardest, reason."""
 
 def generate(
     n: int,

@@ -77,3 +77,16 @@ def notes(n: int, packed) -> pa.Array:
         pa.large_string(), n, [validity, pa.py_buffer(offsets), pa.py_buffer(text)],
         null_count=nulls,
     )
+
+
+def floats(values, missing) -> pa.Array:
+    """A float64 column of ``values``, null where ``missing`` (ratings: the values are NaN there).
+    """
+    return pa.array(values, pa.float64(), mask=missing)
+
+
+def where(keep, column: pa.Array) -> pa.Array:
+    """``column`` with its rows outside ``keep`` (a numpy bool array) made null."""
+    import pyarrow.compute as pc
+
+    return pc.if_else(pa.array(keep), column, pa.scalar(None, column.type))

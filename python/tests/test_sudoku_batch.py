@@ -1,5 +1,6 @@
 """The Python package against the real extension and, where it says so, the real CLI."""
 
+import json
 import os
 import re
 import resource
@@ -611,7 +612,7 @@ def test_output_rejects_an_unknown_format_before_any_work():
         (None, TypeError, r"^output must be 'numpy' or 'arrow', not NoneType$"),
         (pa.Table, TypeError, r"^output must be 'numpy' or 'arrow', not type$"),
     ]:
-        for call in (sb.solve, sb.check, sb.canonical):
+        for call in (sb.solve, sb.check, sb.canonical, sb.rate):
             with pytest.raises(error, match=message):
                 call(rows(), output=output)
     assert read == [], "the column was read before output= was checked"
@@ -668,3 +669,184 @@ def test_generate_refuses_what_no_puzzle_meets_and_stops_at_the_limit():
     with pytest.raises(RuntimeError, match="record 1 gave up"):
         sb.generate(2, clues=17, max_tries=50)
     assert sb.generate(0)["puzzle"].tolist() == []
+
+
+SE = REPO / "tests" / "fixtures" / "se"
+# the first puzzle of the forum's hardest list (serate: 11.1/11.1/2.6): its path needs nested
+# forcing chains, past what is implemented, after a first step of 2.6
+NESTED = "98.7..6..7..5.......4.8..7.4...9..3..98...2....3..1....4..3..9......5..6.....21.."
+
+
+def serate(name):
+    """serate's ratings of a fixture file: (puzzle, (er, ep, ed)) for each puzzle it rated."""
+    out = []
+    for line in (SE / "out" / f"{name}.txt").read_text().splitlines():
+        puzzle, _, rest = line.partition(" ED=")
+        if rest:
+            out.append((puzzle, tuple(float(v) for v in rest.split("/"))))
+    return out
+
+
+def cli_rate(path, *options):
+    """`sudoku-batch rate -O jsonl` of a file, each record as the Python function gives it:
+    status, er, ep, ed, above (the X of ">X"), hardest; NaN for null or >X."""
+    binary = os.environ.get("SUDOKU_BATCH", str(REPO / "target" / "debug" / "sudoku-batch"))
+    run = subprocess.run(
+        [binary, "rate", "-q", "-O", "jsonl", "--no-timings", *options, str(path)],
+        cwd=REPO, check=True, capture_output=True, text=True,
+    )
+    rows = []
+    for r in map(json.loads, run.stdout.splitlines()):
+        values, above = [], float("nan")
+        for key in ("er", "ep", "ed"):
+            v = r[key]
+            if isinstance(v, str):
+                assert v.startswith(">"), v
+                above = float(v[1:])
+                v = None
+            values.append(float("nan") if v is None else v)
+        rows.append((r["status"], *values, above, r["hardest"]))
+    return rows
+
+
+def python_rows(out):
+    """The Python function's columns as rows, like :func:`cli_rate`'s."""
+    return list(zip(
+        out["status"].tolist(), out["er"].tolist(), out["ep"].tolist(), out["ed"].tolist(),
+        out["above"].tolist(), out["hardest"].tolist(),
+    ))
+
+
+def same(a, b):
+    """Rows equal, NaN equal to NaN."""
+    nan = lambda v: isinstance(v, float) and v != v
+    return len(a) == len(b) and all(
+        len(x) == len(y) and all(u == v or (nan(u) and nan(v)) for u, v in zip(x, y))
+        for x, y in zip(a, b)
+    )
+
+
+def test_rate_gives_the_numbers_the_cli_writes(tmp_path):
+    puzzles = [p for p, _ in serate("exchange_hard")]
+    rows = puzzles[:150] + [OPEN, DEAD, CLASH, "12x"] + puzzles[150:]
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(rows) + "\n")
+    for options, cli in ((dict(), []), (dict(max_er=4.4), ["--max-er", "4.4"])):
+        expected = cli_rate(path, *cli)
+        assert len(expected) == len(rows)
+        for threads in (None, 1, 2):
+            out = sb.rate(rows, threads=threads, **options)
+            assert same(python_rows(out), expected), (options, threads)
+        assert out["reason"].tolist()[150:154] == [None] * 3 + ["found 3 cells, expected 81"]
+    # the sample spans the bands up to 7.2, and --max-er 4.4 bounded some of it
+    full = sb.rate(rows)
+    assert np.nanmin(full["er"]) == 2.0 and np.nanmax(full["er"]) == 7.2
+    bounded = sb.rate(rows, max_er=4.4)
+    assert set(np.unique(bounded["above"][~np.isnan(bounded["above"])])) == {4.4}
+    assert (np.isnan(bounded["above"]) == (full["er"] <= 4.4)).sum() == len(rows) - 4
+
+
+def test_rate_agrees_with_serate_on_its_fixtures():
+    """serate's own ratings (tests/fixtures/se): every puzzle of these samples exactly, from
+    1.2 to past 9."""
+    for name in ("kaggle", "exchange_diabolical", "transformed", "magictour"):
+        rated = serate(name)
+        out = sb.rate([p for p, _ in rated])
+        got = list(zip(out["er"].tolist(), out["ep"].tolist(), out["ed"].tolist()))
+        wrong = [(p, e, g) for (p, e), g in zip(rated, got) if e != g]
+        assert wrong == [], (name, len(wrong), wrong[:3])
+        assert set(out["status"].tolist()) == {"unique"}
+        assert None not in out["hardest"].tolist()
+        assert np.isnan(out["above"]).all()
+    assert max(e[0] for _, e in serate("magictour")) >= 9.0
+
+
+def test_rate_bounds_what_it_cannot_rate_as_the_cli_writes_it():
+    """A path that needs nested forcing chains: the CLI's `>9.4 >9.4 2.6`, as NaN, NaN, 2.6
+    with 9.4 in `above`; serate's ER and EP lie above the bound and its ED is ours."""
+    (line,) = [e for p, e in serate("hardest11") if p == NESTED]
+    out = sb.rate([NESTED])
+    assert out["status"].tolist() == ["unique"]
+    assert np.isnan(out["er"][0]) and np.isnan(out["ep"][0])
+    assert out["above"][0] == 9.4 and out["ed"][0] == line[2] == 2.6
+    assert line[0] > 9.4 and line[1] > 9.4
+    assert out["hardest"].tolist() == [None]
+
+
+def test_rate_max_er_keeps_exactly_the_puzzles_up_to_the_bound():
+    puzzles = [p for p, _ in serate("exchange_diabolical")]
+    full = sb.rate(puzzles)
+    for bound in (0.0, 2.6, 6.6, 7.0, 20.0):
+        out = sb.rate(puzzles, max_er=bound)
+        exact = ~np.isnan(out["er"])
+        assert (exact == (full["er"] <= bound)).all(), bound
+        assert np.array_equal(out["er"][exact], full["er"][exact])
+        assert (np.isnan(out["above"]) == exact).all() and (out["above"][~exact] == bound).all()
+        # an EP or ED known before stopping is the full rating's
+        for key in ("ep", "ed"):
+            known = ~np.isnan(out[key])
+            assert np.array_equal(out[key][known], full[key][known]), (bound, key)
+        assert [h for h, e in zip(out["hardest"], exact) if not e] == [None] * (~exact).sum()
+
+
+def test_rate_returns_an_arrow_table_with_the_numpy_columns():
+    rows = [PUZZLE, OPEN, DEAD, CLASH, "12x", None, NESTED]
+    for options in (dict(), dict(max_er=1.0)):
+        numpy = sb.rate(rows, **options)
+        table = sb.rate(rows, output="arrow", **options)
+        table.validate(full=True)
+        assert table.column_names == list(numpy) == [
+            "status", "er", "ep", "ed", "above", "hardest", "reason"
+        ]
+        assert table.schema.types == [pa.dictionary(pa.int8(), pa.large_string())] + [
+            pa.float64()
+        ] * 4 + [pa.large_string()] * 2
+        assert table["status"].to_pylist() == numpy["status"].tolist() == [
+            "unique", "multiple", "unsolvable", "contradiction", "malformed", "malformed",
+            "unique",
+        ]
+        for key in ("er", "ep", "ed", "above"):
+            assert table[key].to_pylist() == [
+                None if v != v else v for v in numpy[key].tolist()
+            ], key
+        for key in ("hardest", "reason"):
+            assert table[key].to_pylist() == numpy[key].tolist(), key
+    assert numpy["reason"].tolist()[4:6] == ["found 3 cells, expected 81", "missing puzzle (None)"]
+    full = sb.rate(rows, output="arrow")
+    assert full["hardest"].to_pylist() == ["Hidden Single"] + [None] * 6
+    assert pl.from_arrow(full)["er"].to_list()[:2] == [1.2, None]
+    assert sb.rate([], output="arrow").num_rows == 0
+    assert sb.rate([])["er"].tolist() == []
+
+
+def test_rate_takes_every_input_form_and_refuses_wrong_arguments():
+    puzzles = [p for p, _ in serate("kaggle")][:20]
+    expected = python_rows(sb.rate(puzzles))
+    cells = np.array([[int(c) for c in p.replace(".", "0")] for p in puzzles], dtype=np.uint8)
+    for name, column in {
+        "numpy (n, 81)": cells,
+        "numpy (n, 9, 9)": cells.reshape(-1, 9, 9),
+        "pandas": pd.Series(puzzles),
+        "pyarrow": pa.array(puzzles),
+        "polars": pl.Series(puzzles),
+        "bytes": [p.encode() for p in puzzles],
+    }.items():
+        assert same(python_rows(sb.rate(column)), expected), name
+    with pytest.raises(TypeError, match="not a single str"):
+        sb.rate(PUZZLE)
+    with pytest.raises(TypeError, match=r"puzzles\[1\] is an int"):
+        sb.rate([PUZZLE, 7])
+    with pytest.raises(TypeError, match="max_er must be a number or None, not str"):
+        sb.rate([PUZZLE], max_er="7.0")
+    with pytest.raises(TypeError, match="max_er must be a number or None, not bool"):
+        sb.rate([PUZZLE], max_er=True)
+    for bad in (7.25, -0.1, 20.1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="from 0 to 20 with one decimal at most"):
+            sb.rate([PUZZLE], max_er=bad)
+    with pytest.raises(ValueError, match="threads"):
+        sb.rate([PUZZLE], threads=0)
+    with pytest.raises(TypeError, match="threads"):
+        sb.rate([PUZZLE], threads=1.5)
+    assert sb.rate([PUZZLE], max_er=np.float32(6.6))["er"].tolist() == [1.2]
+    assert sb.rate([PUZZLE], max_er=7)["er"].tolist() == [1.2]
+    assert "Sudoku Explainer" in sb.RATER and "b1f9ed4" in sb.RATER

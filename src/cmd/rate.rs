@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 
 use sudoku_batch::output::{self, OutputFormat, RateAnswer, RateColumns};
-use sudoku_batch::rate::{self, End, RateError, tenths};
+use sudoku_batch::rate::{self, End, tenths};
 use sudoku_batch::status::Status;
 
 use super::records::{self, RecordCommand, RunFacts, StatsJson};
@@ -187,9 +187,7 @@ pub fn run(args: &RateArgs) -> Result<ExitCode> {
                 let nanos = start.elapsed().as_nanos() as u64;
                 let (status, rating) = match result {
                     Ok(r) => (Status::Unique, Some(r)),
-                    Err(RateError::Multiple) => (Status::Multiple, None),
-                    Err(RateError::Unsolvable) => (Status::Unsolvable, None),
-                    Err(RateError::Contradiction) => (Status::Contradiction, None),
+                    Err(e) => (Status::from(e), None),
                 };
                 RateAnswer {
                     status,

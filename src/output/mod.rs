@@ -30,6 +30,10 @@ pub use self::csv::csv_header;
 pub use self::generate::{GenerateColumns, generate_formatter};
 pub use self::placed::Placed;
 pub use self::rate::{RateAnswer, RateColumns, rate_formatter};
+/// A rating as every writer of `rate` shows it (the Python package too): its ER, EP, ED in
+/// tenths, each exact (`Ok`) or known only to lie above X (`Err(X)`, written `>X`), and the
+/// hardest technique of an exact rating.
+pub use self::rate::{hardest as hardest_name, values as rating_values};
 pub use self::rows::rows_formatter;
 
 /// Layout of the output.

@@ -23,7 +23,7 @@ use super::{Format, OutputFormat, OutputOptions, push_json_str, push_micros, pus
 use crate::grid::cell_name;
 use crate::input::Record;
 use crate::rate::board::digits_of;
-use crate::rate::{self, End, Hint, Rating, tenths};
+use crate::rate::{self, End, Hint, RateError, Rating, tenths};
 use crate::status::Status;
 
 /// What `rate` gives a record.
@@ -35,6 +35,17 @@ pub struct RateAnswer {
     pub rating: Option<Rating>,
     /// Time spent rating (and checking the solution count), nanoseconds.
     pub nanos: u64,
+}
+
+/// The status of a puzzle that gets no rating: `solve`'s word for why.
+impl From<RateError> for Status {
+    fn from(e: RateError) -> Status {
+        match e {
+            RateError::Multiple => Status::Multiple,
+            RateError::Unsolvable => Status::Unsolvable,
+            RateError::Contradiction => Status::Contradiction,
+        }
+    }
 }
 
 /// What the formats write besides the ratings.
@@ -85,7 +96,7 @@ fn push_tenths(out: &mut Vec<u8>, t: u32) {
 }
 
 /// The three values of a rating, each exact or known only to lie above the bound.
-fn values(rating: &Rating, max_er: Option<u32>) -> [Result<u32, u32>; 3] {
+pub fn values(rating: &Rating, max_er: Option<u32>) -> [Result<u32, u32>; 3] {
     // stuck (a path past what is implemented): the rating lies at nested chains' 9.5 or above
     let (above, bound) = match rating.end {
         End::Above => (true, max_er.unwrap_or(0)),
@@ -123,7 +134,7 @@ fn push_value(out: &mut Vec<u8>, v: Result<u32, u32>) {
 }
 
 /// The hardest technique's name, for an exact rating.
-fn hardest(rating: &Rating) -> Option<String> {
+pub fn hardest(rating: &Rating) -> Option<String> {
     (rating.end == End::Solved)
         .then(|| rating.hardest.map(|t| t.name()))
         .flatten()
