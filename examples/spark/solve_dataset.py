@@ -12,7 +12,8 @@ file with a header row (`--input-format csv`). Output: CSV or Parquet, the input
 text: the whole line as `input` and its first field as `key`) then `status`, `solution` (`answer`
 for CSV input), `guesses`, `reason`; with `--command rate`, `er`, `ep`, `ed` and `hardest` (Sudoku
 Explainer's ratings, the job that most needs a cluster: milliseconds a puzzle, seconds for some)
-instead of the solution and guesses.
+instead of the solution and guesses, as the CLI writes them (`rate_dataset.py` makes them numbers,
+with `--max-er` and a count by band).
 
 Two routes, same records: SQL's `TRANSFORM ... USING` (the default: lines stay in the JVM from
 the file to the writer) and `RDD.pipe` (`--route rdd`: PySpark pipes from its Python workers,
@@ -96,11 +97,18 @@ def pipe(lines, command, route):
     )
 
 
-def solve_text(spark, path, binary, command, route):
-    """Text input: each line with its answer; the first field of the line as `key`."""
+def command_line(binary, command, *arguments):
+    """The shell line that runs `command` of the binary with these arguments (options such as
+    `--max-er 7.0` included), quoted."""
+    timings = [] if command == "check" else ["--no-timings"]
+    return " ".join(shlex.quote(a) for a in [binary, command, "--pipe", *arguments, *timings])
+
+
+def solve_text(spark, path, binary, command, route, options=()):
+    """Text input: each line with its answer; the first field of the line as `key`. `options`
+    go to the command as they are."""
     lines = spark.read.text(path)
-    timings = "" if command == "check" else " --no-timings"
-    line = f"{shlex.quote(binary)} {command} --pipe -I line --echo line -O jsonl{timings}"
+    line = command_line(binary, command, "-I", "line", "--echo", "line", "-O", "jsonl", *options)
     types = {"line": LongType(), "guesses": LongType()}
     schema = StructType([StructField(n, types.get(n, StringType())) for n in JSON_FIELDS[command]])
     r = pipe(lines, line, route).select(F.from_json("record", schema).alias("r"))
@@ -115,17 +123,14 @@ def solve_text(spark, path, binary, command, route):
     )
 
 
-def solve_csv(spark, path, binary, command, route):
-    """CSV input with a header row: every column kept, the answer's columns appended."""
+def solve_csv(spark, path, binary, command, route, options=()):
+    """CSV input with a header row: every column kept, the answer's columns appended. `options`
+    go to the command as they are."""
     lines = spark.read.text(path)
     header = lines.first().value
     columns = header.split(",")
     rows = lines.filter(F.col("value") != header)
-    timings = "" if command == "check" else " --no-timings"
-    line = (
-        f"{shlex.quote(binary)} {command} --pipe --csv-columns {shlex.quote(header)}"
-        f" -O csv{timings}"
-    )
+    line = command_line(binary, command, "--csv-columns", header, "-O", "csv", *options)
     names = columns + CSV_APPENDED[command]
     schema = ", ".join(f"`{name}` STRING" for name in names)
     r = pipe(rows, line, route).select(F.from_csv("record", schema).alias("r")).select("r.*")
@@ -162,21 +167,29 @@ def main():
     binary = binary_path(spark)
     read = solve_csv if args.input_format == "csv" else solve_text
     df = read(spark, args.input, binary, args.command, args.route)
+    write(df, args.output, args.output_format, "status", "solve_dataset")
+    spark.stop()
+
+
+def write(df, output, output_format, count_by, job):
+    """Writes `df` to `output` as CSV (with a header) or Parquet, or for `summary` prints the
+    count of each value of the column `count_by` (most first, a `VALUE<tab>COUNT` line each);
+    then how long it took on stderr, from `job`."""
     started = time.perf_counter()
-    if args.output_format == "summary":
-        for row in sorted(df.groupBy("status").count().collect(), key=lambda r: -r["count"]):
-            print(f"{row['status']}\t{row['count']}")
-        done = "counted the statuses"
+    if output_format == "summary":
+        counts = df.groupBy(count_by).count().collect()
+        for row in sorted(counts, key=lambda r: (-r["count"], r[count_by])):
+            print(f"{row[count_by]}\t{row['count']}")
+        done = f"counted each {count_by}"
     else:
         writer = df.write.mode("overwrite")
-        if args.output_format == "parquet":
-            writer.parquet(args.output)
+        if output_format == "parquet":
+            writer.parquet(output)
         else:
-            writer.option("header", True).csv(args.output)
-        done = f"wrote {args.output}"
+            writer.option("header", True).csv(output)
+        done = f"wrote {output}"
     elapsed = time.perf_counter() - started
-    print(f"solve_dataset: {done} in {elapsed:.2f} s", file=sys.stderr)
-    spark.stop()
+    print(f"{job}: {done} in {elapsed:.2f} s", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -34,15 +34,15 @@ def truth(cells):
     return [(r["status"], r["solution"]) for r in map(json.loads, out.splitlines())]
 
 
-def spark_submit(*args):
-    """Runs the example on local[2]; the run must succeed."""
+def spark_submit(*args, script="solve_dataset.py"):
+    """Runs the example on local[2] in 3 partitions; the run must succeed. Its standard output."""
     command = [
         os.path.join(os.path.dirname(sys.executable), "spark-submit"),
         "--master",
         "local[2]",
         "--files",
         str(BINARY),
-        str(HERE / "solve_dataset.py"),
+        str(HERE / script),
         "--partitions",
         "3",
         *map(str, args),
@@ -53,6 +53,7 @@ def spark_submit(*args):
     env["PYSPARK_PYTHON"] = sys.executable
     done = subprocess.run(command, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-4000:]
+    return done.stdout
 
 
 def read_output(spark, path, output_format):
@@ -170,6 +171,102 @@ def test_rate_gives_every_line_its_key_and_its_ratings(tmp_path, spark):
             assert row["status"] == "unique", key
             got = (float(row["er"]), float(row["ep"]), float(row["ed"]), row["hardest"])
             assert got == rating, key
+
+
+def rate_sample():
+    """Puzzles from 2.0 to 7.2 (serate's sample of the Sudoku Exchange's hard list), one with
+    several solutions, one with two equal givens in a row, and a malformed one, in that order."""
+    cells = (REPO / "tests" / "fixtures" / "se" / "in" / "exchange_hard.txt").read_text().split()
+    cells = cells[:45]
+    return cells + [cells[0][:54] + "." * 27, "55" + "." * 79, cells[1][:70]]
+
+
+def plain_rate(path, *options):
+    """One plain `rate` run on a file, as jsonl records."""
+    out = subprocess.run(
+        [str(BINARY), "rate", "-q", "-O", "jsonl", "--no-timings", *options, str(path)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def typed(record):
+    """A plain run's `status, er, ep, ed, above, hardest` as rate_dataset.py writes them: the
+    CLI's `>X` as no value, X in `above`."""
+    values, above = [], None
+    for key in ("er", "ep", "ed"):
+        v = record[key]
+        if isinstance(v, str):
+            above, v = float(v.lstrip(">")), None
+        values.append(v)
+    return (record["status"], *values, above, record["hardest"])
+
+
+def spark_typed(row):
+    """A rate_dataset.py row's `status, er, ep, ed, above, hardest` (CSV output reads back as
+    strings)."""
+    number = lambda v: None if v is None else float(v)
+    return (row["status"], *(number(row[k]) for k in ("er", "ep", "ed", "above")), row["hardest"])
+
+
+@pytest.mark.parametrize("output_format,route,max_er", [("parquet", "sql", "4.4"), ("csv", "rdd", None)])
+def test_rate_dataset_gives_every_line_the_ratings_of_one_plain_rate_run(
+    tmp_path, spark, output_format, route, max_er
+):
+    """rate_dataset.py over KEY PUZZLE lines (blank and comment lines among them) against one
+    plain `rate` run on the same file: the same status, ratings and technique for each key."""
+    cells = rate_sample()
+    lines = []
+    for i, puzzle in enumerate(cells):
+        lines.append(f"key{i} {puzzle}")
+        if i % 9 == 0:
+            lines += ["", "# a comment"]
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(lines) + "\n")
+    options = ["--max-er", max_er] if max_er else []
+    plain = plain_rate(path, "--echo", "line", *options)
+    # the plain run leaves blank and comment lines out: one record per key
+    expected = {r["input"].split()[0]: typed(r) for r in plain}
+    assert len(expected) == len(cells)
+    assert [expected[f"key{i}"][0] for i in range(len(cells) - 3, len(cells))] == [
+        "multiple", "contradiction", "malformed"
+    ]
+    if max_er:
+        assert sum(1 for r in expected.values() if r[4] == float(max_er)) > 5
+    result = tmp_path / "rated"
+    spark_submit(
+        path, result, "--output-format", output_format, "--route", route, *options,
+        script="rate_dataset.py",
+    )
+    rows = read_output(spark, result, output_format)
+    assert len(rows) == len(lines)
+    by_key = {r["key"]: r for r in rows if r["key"] and not r["key"].startswith("#")}
+    assert {k: spark_typed(r) for k, r in by_key.items()} == expected
+    assert "found 70 cells" in by_key[f"key{len(cells) - 1}"]["reason"]
+    skipped = sorted(r["reason"] for r in rows if not r["key"] or r["key"].startswith("#"))
+    assert skipped == sorted(["blank line", "comment line"] * lines.count(""))
+
+
+def test_rate_dataset_summary_counts_the_bands_of_one_plain_rate_run(tmp_path):
+    """CSV input with a header: the summary's counts are those of one plain `rate` run."""
+    cells = rate_sample()
+    path = tmp_path / "puzzles.csv"
+    path.write_text("id,puzzle\n" + "".join(f"{i},{p}\n" for i, p in enumerate(cells)))
+    counts = {}
+    for r in plain_rate(path, "--max-er", "6.6"):
+        status, er, _, _, above, _ = typed(r)
+        band = (
+            status if status != "unique" else f"above {above}" if above is not None
+            else "ER below 6.5" if er < 6.5 else "ER 6.5 to 7.9" if er < 8.0 else "ER 8.0 and up"
+        )
+        counts[band] = counts.get(band, 0) + 1
+    assert {"ER below 6.5", "ER 6.5 to 7.9", "above 6.6", "multiple", "malformed"} <= set(counts)
+    out = spark_submit(
+        path, "--input-format", "csv", "--output-format", "summary", "--max-er", "6.6",
+        script="rate_dataset.py",
+    )
+    got = dict(line.split("\t") for line in out.splitlines() if "\t" in line)
+    assert {band: int(n) for band, n in got.items()} == counts
 
 
 def test_csv_input_keeps_every_column_and_pairs_rows_with_answers(tmp_path, spark):
