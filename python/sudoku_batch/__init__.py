@@ -21,7 +21,8 @@ one row per input row, in order, whatever the pool, as ``output=`` asks:
   cell input; ``guesses`` and ``hash`` are uint64; ``er``, ``ep``, ``ed`` and ``above`` are
   float64; ``reason``, ``detail`` and ``hardest`` are large_string.
   Where the numpy output has ``""`` or zeros for a row without a grid, NaN for one without a
-  rating, or None for one without a note, the table has a null (a malformed row's ``hash`` too: it has no form to hash).
+  rating, or None for one without a note, the table has a null (a malformed row's ``hash``
+  too: it has no form to hash).
   ``pl.from_arrow(table)`` makes it a polars DataFrame (the words Categorical),
   ``table.to_pandas()`` a pandas one (the words Categorical, nulls missing values).
 
