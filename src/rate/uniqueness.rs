@@ -65,7 +65,9 @@ pub fn unique_loops(board: &Board, sink: Sink) -> ControlFlow<()> {
             pair: cands,
             path: Vec::with_capacity(16),
             loops: Vec::new(),
+            parity: [0, 0],
         };
+        walk.parity[0] = houses_of(cell);
         walk.from(cell, 2, 0, None);
         for lp in walk.loops {
             if is_valid_loop(&lp) {
@@ -99,6 +101,15 @@ struct Walk<'a> {
     pair: Digits,
     path: Vec<u8>,
     loops: Vec<Vec<u8>>,
+    /// The houses of the path's cells at even and at odd places: a loop meets each of its
+    /// houses once at each (see [`is_valid_loop`]), so a cell whose houses are already met at
+    /// its place's parity can only lead to loops that are thrown away, and is not walked into.
+    parity: [u32; 2],
+}
+
+/// The houses of `cell` as bits.
+fn houses_of(cell: usize) -> u32 {
+    HOUSES_OF[cell].iter().fold(0, |s, &h| s | 1 << h)
 }
 
 impl Walk<'_> {
@@ -122,9 +133,14 @@ impl Walk<'_> {
                     if cands & self.pair == self.pair {
                         extra |= cands & !self.pair;
                         let n = cands.count_ones();
-                        if n == 2 || extra.count_ones() == 1 || allowed > 0 {
+                        let side = self.path.len() % 2;
+                        let houses = houses_of(next as usize);
+                        let open = self.parity[side] & houses == 0;
+                        if open && (n == 2 || extra.count_ones() == 1 || allowed > 0) {
                             let allowed = if n > 2 { allowed - 1 } else { allowed };
+                            self.parity[side] |= houses;
                             self.from(next as usize, allowed, extra, Some(kind));
+                            self.parity[side] &= !houses;
                         }
                     }
                 }
