@@ -190,6 +190,12 @@ impl PotSet {
         was == 0
     }
 
+    /// Takes `p` out.
+    #[inline]
+    pub fn remove(&mut self, p: Pot) {
+        self.0[p as usize / 64] &= !(1 << (p % 64));
+    }
+
     /// True when `p` is in the set.
     #[inline]
     pub fn contains(&self, p: Pot) -> bool {
@@ -498,6 +504,8 @@ struct Unary {
     arena: Arena,
     on: PotSet,
     off: PotSet,
+    /// The potentials above the node being expanded in the cycle search.
+    above: PotSet,
     pending_on: VecDeque<Id>,
     pending_off: VecDeque<Id>,
     frontier: Vec<Pot>,
@@ -559,13 +567,24 @@ impl Unary {
                 break; // offs here could only close cycles past `last`
             }
             while let Some(p) = self.pending_on.pop_front() {
+                // the potentials above `p`, marked once for all its links
+                let mut up = p;
+                while let Some(&parent) = self.arena.parents(up).first() {
+                    up = parent;
+                    self.above.insert(self.arena.pot(up));
+                }
                 let pp = self.arena.pot(p);
                 for i in 0..self.links.of(pp).len() {
                     let (q, cause) = self.links.of(pp)[i];
-                    if !self.arena.has_ancestor(p, q) {
+                    if !self.above.contains(q) {
                         let n = self.arena.push(q, cause, &[p]);
                         self.pending_off.push_back(n);
                     }
+                }
+                let mut up = p;
+                while let Some(&parent) = self.arena.parents(up).first() {
+                    up = parent;
+                    self.above.remove(self.arena.pot(up));
                 }
             }
             length += 1;

@@ -101,6 +101,7 @@ pub fn forcing_chains(board: &Board, mode: Mode, sink: Sink) -> ControlFlow<()> 
         links: Vec::new(),
         seen: PotSet::default(),
         spare: SPARE_RUNS.take(),
+        pending: Default::default(),
         on_runs: std::iter::repeat_with(|| None).take(81 * 9).collect(),
     };
     let mut found = Vec::new();
@@ -202,6 +203,8 @@ struct Engine {
     links: Vec<(Pot, Cause)>,
     seen: PotSet,
     spare: Vec<Run>,
+    /// A run's queues of on and off nodes to expand, kept for the next run.
+    pending: (VecDeque<Id>, VecDeque<Id>),
     /// The run from each candidate assumed on (`cell * 9 + digit - 1`), made once: a cell's own
     /// analysis and the region forcing of every house the candidate lies in use the same run.
     on_runs: Vec<Option<Run>>,
@@ -254,14 +257,22 @@ impl Engine {
     /// A run from the potentials `roots`, kept in `run.absurd`: `Some((on, off))` at the first
     /// contradiction.
     fn run(&mut self, run: &mut Run, roots: &[Pot]) -> Option<(Id, Id)> {
-        let absurd = self.derive(run, roots);
+        let (mut pending_on, mut pending_off) = std::mem::take(&mut self.pending);
+        pending_on.clear();
+        pending_off.clear();
+        let absurd = self.derive(run, roots, &mut pending_on, &mut pending_off);
+        self.pending = (pending_on, pending_off);
         run.absurd = absurd;
         absurd
     }
 
-    fn derive(&mut self, run: &mut Run, roots: &[Pot]) -> Option<(Id, Id)> {
-        let mut pending_on: VecDeque<Id> = VecDeque::new();
-        let mut pending_off: VecDeque<Id> = VecDeque::new();
+    fn derive(
+        &mut self,
+        run: &mut Run,
+        roots: &[Pot],
+        pending_on: &mut VecDeque<Id>,
+        pending_off: &mut VecDeque<Id>,
+    ) -> Option<(Id, Id)> {
         for &r in roots {
             let id = run.arena.push(r, Cause::Assumed, &[]);
             if is_on(r) {
@@ -296,6 +307,9 @@ impl Engine {
                 }
                 let links = std::mem::take(&mut self.links);
                 for &(q, cause) in &links {
+                    if run.on.contains(q) && !run.off.contains(q ^ 1) {
+                        continue; // derived before, and no contradiction: nothing to keep
+                    }
                     let id = run.arena.push(q, cause, &[p]);
                     if self.mode.dynamic {
                         self.hidden_parents(run, id, q, cause, &work.cells, pp);
