@@ -445,7 +445,10 @@ fn unary(board: &Board, found: &mut Found) {
         if !(found.wants(least_cycle) || x && found.wants(least_chain)) {
             continue;
         }
-        s.links.build(board, y, x);
+        if s.links.start.is_empty() {
+            s.links.build(board);
+        }
+        s.links.pass = (y, x);
         for cell in 0..81 {
             if board.value(cell) != 0 || board.count(cell) < 2 {
                 continue;
@@ -462,16 +465,23 @@ fn bases(y: bool, x: bool) -> (f64, f64) {
     if x && y { (7.0, 7.0) } else { (6.5, 6.6) }
 }
 
-/// The links of every potential for one pass, computed once per grid.
+/// The links of every potential, computed once per grid for the three passes: each
+/// potential's Y-links (the cell's other candidates from an on, a bivalue cell's other
+/// candidate from an off) come first, then its house links, so a pass takes a range of them.
 #[derive(Default)]
 struct Links {
     start: Vec<u32>,
+    /// Where each potential's house links begin.
+    mid: Vec<u32>,
     to: Vec<(Pot, Cause)>,
+    /// The pass: Y-links, X-links.
+    pass: (bool, bool),
 }
 
 impl Links {
-    fn build(&mut self, board: &Board, y: bool, x: bool) {
+    fn build(&mut self, board: &Board) {
         self.start.clear();
+        self.mid.clear();
         self.to.clear();
         let mut out = Vec::new();
         let cands = Grid2::new(cands_of(board));
@@ -479,22 +489,50 @@ impl Links {
             self.start.push(self.to.len() as u32);
             let cell = cell_of(p);
             if cands.cells[cell] >> digit_of(p) & 1 == 0 {
+                self.mid.push(self.to.len() as u32);
                 continue;
             }
             if is_on(p) {
-                on_to_off(&cands, p, y, &mut out);
+                on_to_off(&cands, p, true, &mut out);
             } else {
-                off_to_on(&cands, p, y, x, &mut out);
+                off_to_on(&cands, p, true, true, &mut out);
             }
+            let y_links = out.iter().take_while(|(_, c)| *c == Cause::Cell).count();
+            self.mid.push((self.to.len() + y_links) as u32);
             self.to.extend_from_slice(&out);
         }
         self.start.push(self.to.len() as u32);
     }
 
+    /// The links of `p` in this pass: from an on, the Y-links with Y-links in use, and the
+    /// house links always; from an off, the Y-link with Y-links, the house links with X-links.
     #[inline]
     fn of(&self, p: Pot) -> &[(Pot, Cause)] {
-        &self.to[self.start[p as usize] as usize..self.start[p as usize + 1] as usize]
+        &self.to[self.range(p)]
     }
+
+    /// Where [`Links::of`] lies in `to`.
+    #[inline]
+    fn range(&self, p: Pot) -> std::ops::Range<usize> {
+        let (y, x) = self.pass;
+        let (start, mid, end) = (
+            self.start[p as usize] as usize,
+            self.mid[p as usize] as usize,
+            self.start[p as usize + 1] as usize,
+        );
+        let from = if y { start } else { mid };
+        let to = if x || is_on(p) { end } else { mid };
+        from..to
+    }
+}
+
+/// The last layer worth searching for a hint whose key at layer `l` is `key(l)` (keys grow
+/// with `l`), from `first` up to `max`: all of them when any hint matters.
+fn last_layer(found: &Found, first: u32, max: u32, key: impl Fn(u32) -> Key) -> Option<u32> {
+    if found.bound().is_none() {
+        return Some(max);
+    }
+    (first..=max).take_while(|&l| found.wants(key(l))).last()
 }
 
 /// Scratch space of the unary searches.
@@ -522,9 +560,9 @@ impl Unary {
         let (cycle_base, chain_base) = bases(y, x);
         let sk = sort_key(y, x);
         // the last layer worth searching: a cycle closing at layer L has L potentials
-        let cycle_last = (4..=POTS as u32 + 1)
-            .take_while(|&l| found.wants(Key(cycle_base + length_difficulty(l), l, sk)))
-            .last();
+        let cycle_last = last_layer(found, 4, POTS as u32 + 1, |l| {
+            Key(cycle_base + length_difficulty(l), l, sk)
+        });
         if let Some(last) = cycle_last {
             self.arena.clear();
             let root = self.arena.push(source, Cause::Assumed, &[]);
@@ -539,9 +577,9 @@ impl Unary {
         }
         for start in [source, source ^ 1] {
             // a target reached at layer L closes a chain of L + 1 potentials
-            let chain_last = (3..=POTS as u32)
-                .take_while(|&l| found.wants(Key(chain_base + length_difficulty(l + 1), l + 1, sk)))
-                .last();
+            let chain_last = last_layer(found, 3, POTS as u32, |l| {
+                Key(chain_base + length_difficulty(l + 1), l + 1, sk)
+            });
             let Some(last) = chain_last else { continue };
             if let Some(layer) = self.distance(start, start ^ 1, last) {
                 found.push(self.chain_hint(board, start ^ 1, layer + 1, y, x));
@@ -574,8 +612,8 @@ impl Unary {
                     self.above.insert(self.arena.pot(up));
                 }
                 let pp = self.arena.pot(p);
-                for i in 0..self.links.of(pp).len() {
-                    let (q, cause) = self.links.of(pp)[i];
+                for i in self.links.range(pp) {
+                    let (q, cause) = self.links.to[i];
                     if !self.above.contains(q) {
                         let n = self.arena.push(q, cause, &[p]);
                         self.pending_off.push_back(n);
@@ -591,8 +629,8 @@ impl Unary {
             let more = length < last;
             while let Some(p) = self.pending_off.pop_front() {
                 let pp = self.arena.pot(p);
-                for i in 0..self.links.of(pp).len() {
-                    let (q, cause) = self.links.of(pp)[i];
+                for i in self.links.range(pp) {
+                    let (q, cause) = self.links.to[i];
                     if length >= 4 && q == source {
                         cycles.push(self.arena.push(q, cause, &[p]));
                     } else if more && self.on.insert(q) {
