@@ -449,6 +449,9 @@ fn unary(board: &Board, found: &mut Found) {
             s.links.build(board);
         }
         s.links.pass = (y, x);
+        // which potentials lead to which along this pass's links: most searches of a step that
+        // finds no chain can be known fruitless without being made
+        s.reach.build(board, &s.links);
         for cell in 0..81 {
             if board.value(cell) != 0 || board.count(cell) < 2 {
                 continue;
@@ -526,6 +529,118 @@ impl Links {
     }
 }
 
+/// Which potentials lead to which along a pass's links: the strongly connected components of
+/// the links (Tarjan's algorithm) and, over them, the components each one leads to.
+#[derive(Default)]
+struct Reach {
+    /// Each potential's component (`NONE` for a potential that is no candidate).
+    comp: Vec<u32>,
+    /// Bits of the components each component leads to, `words` words a component.
+    leads: Vec<u64>,
+    words: usize,
+    // scratch of the depth-first search
+    index: Vec<u32>,
+    low: Vec<u32>,
+    stack: Vec<Pot>,
+    calls: Vec<(Pot, usize)>,
+    members: Vec<Pot>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Reach {
+    fn build(&mut self, board: &Board, links: &Links) {
+        self.comp.clear();
+        self.comp.resize(POTS, NONE);
+        self.index.clear();
+        self.index.resize(POTS, NONE);
+        self.low.clear();
+        self.low.resize(POTS, 0);
+        self.members.clear();
+        let mut counter = 0;
+        let mut comps = 0u32;
+        // components in the order completed, each a run of `members`, sinks first
+        let mut ends: Vec<usize> = Vec::new();
+        for root in 0..POTS as Pot {
+            if self.index[root as usize] != NONE || !board.has(cell_of(root), digit_of(root)) {
+                continue;
+            }
+            self.enter(root, &mut counter, links);
+            while let Some(&(v, i)) = self.calls.last() {
+                let range = links.range(v);
+                if i < range.end {
+                    self.calls.last_mut().expect("a call").1 = i + 1;
+                    let w = links.to[i].0;
+                    if self.index[w as usize] == NONE {
+                        self.enter(w, &mut counter, links);
+                    } else if self.comp[w as usize] == NONE {
+                        // on the stack: in the component being built
+                        let v = v as usize;
+                        self.low[v] = self.low[v].min(self.index[w as usize]);
+                    }
+                    continue;
+                }
+                self.calls.pop();
+                if let Some(&(parent, _)) = self.calls.last() {
+                    let (p, v) = (parent as usize, v as usize);
+                    self.low[p] = self.low[p].min(self.low[v]);
+                }
+                if self.low[v as usize] == self.index[v as usize] {
+                    loop {
+                        let w = self.stack.pop().expect("the component's potentials");
+                        self.comp[w as usize] = comps;
+                        self.members.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    comps += 1;
+                    ends.push(self.members.len());
+                }
+            }
+        }
+        self.words = (comps as usize).div_ceil(64).max(1);
+        self.leads.clear();
+        self.leads.resize(comps as usize * self.words, 0);
+        let words = self.words;
+        let mut begin = 0;
+        for (c, &end) in ends.iter().enumerate() {
+            self.leads[c * words + c / 64] |= 1 << (c % 64);
+            for &v in &self.members[begin..end] {
+                for i in links.range(v) {
+                    let to = self.comp[links.to[i].0 as usize] as usize;
+                    if to != c {
+                        // components completed before this one: their sets are whole
+                        let (head, tail) = self.leads.split_at_mut(c * words);
+                        for (a, b) in tail[..words].iter_mut().zip(&head[to * words..][..words]) {
+                            *a |= b;
+                        }
+                    }
+                }
+            }
+            begin = end;
+        }
+    }
+
+    fn enter(&mut self, v: Pot, counter: &mut u32, links: &Links) {
+        self.index[v as usize] = *counter;
+        self.low[v as usize] = *counter;
+        *counter += 1;
+        self.stack.push(v);
+        self.calls.push((v, links.range(v).start));
+    }
+
+    /// True when some path of links leads from `a` to `b` (or `a` is `b`).
+    fn leads(&self, a: Pot, b: Pot) -> bool {
+        let (ca, cb) = (self.comp[a as usize], self.comp[b as usize]);
+        if ca == NONE || cb == NONE {
+            return false;
+        }
+        let (ca, cb) = (ca as usize, cb as usize);
+        self.leads[ca * self.words + cb / 64] >> (cb % 64) & 1 != 0
+    }
+}
+
 /// The last layer worth searching for a hint whose key at layer `l` is `key(l)` (keys grow
 /// with `l`), from `first` up to `max`: all of them when any hint matters.
 fn last_layer(found: &Found, first: u32, max: u32, key: impl Fn(u32) -> Key) -> Option<u32> {
@@ -544,6 +659,8 @@ struct Unary {
     off: PotSet,
     /// The potentials above the node being expanded in the cycle search.
     above: PotSet,
+    /// Which potentials lead to which in the pass.
+    reach: Reach,
     pending_on: VecDeque<Id>,
     pending_off: VecDeque<Id>,
     frontier: Vec<Pot>,
@@ -563,7 +680,8 @@ impl Unary {
         let cycle_last = last_layer(found, 4, POTS as u32 + 1, |l| {
             Key(cycle_base + length_difficulty(l), l, sk)
         });
-        if let Some(last) = cycle_last {
+        let back = || self.links.of(source).iter().any(|&(q, _)| self.reach.leads(q, source));
+        if let Some(last) = cycle_last.filter(|_| back()) {
             self.arena.clear();
             let root = self.arena.push(source, Cause::Assumed, &[]);
             for dst in self.cycles(root, last) {
@@ -580,7 +698,9 @@ impl Unary {
             let chain_last = last_layer(found, 3, POTS as u32, |l| {
                 Key(chain_base + length_difficulty(l + 1), l + 1, sk)
             });
-            let Some(last) = chain_last else { continue };
+            let Some(last) = chain_last.filter(|_| self.reach.leads(start, start ^ 1)) else {
+                continue;
+            };
             if let Some(layer) = self.distance(start, start ^ 1, last) {
                 found.push(self.chain_hint(board, start ^ 1, layer + 1, y, x));
             }
