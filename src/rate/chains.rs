@@ -17,7 +17,9 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
-use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET};
+use super::board::{
+    Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET, digit_count, two_cells,
+};
 use super::hint::{Hint, Sink, Technique};
 
 /// A candidate assumed on or off: `((cell * 9 + digit - 1) << 1) | on`.
@@ -279,14 +281,14 @@ pub fn on_to_off(g: &Grid2, p: Pot, y_links: bool, out: &mut Vec<(Pot, Cause)>) 
 pub fn off_to_on(g: &Grid2, p: Pot, y_links: bool, x_links: bool, out: &mut Vec<(Pot, Cause)>) {
     out.clear();
     let (cell, digit) = (cell_of(p), digit_of(p));
-    if y_links && g.cells[cell].count_ones() == 2 {
+    if y_links && digit_count(g.cells[cell]) == 2 {
         let other = (g.cells[cell] & !(1 << digit)).trailing_zeros() as u8;
         out.push((pot(cell, other, true), Cause::Cell));
     }
     if x_links {
         for (k, &h) in HOUSES_OF[cell].iter().enumerate() {
             let set = g.places[digit as usize] & HOUSE_SET[h as usize];
-            if set.count_ones() == 2 {
+            if two_cells(set) {
                 // the other place (the lower one if `cell` has lost the digit already)
                 let other = (set & !(1 << cell)).trailing_zeros() as usize;
                 let q = pot(other, digit, true);
