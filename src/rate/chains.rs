@@ -17,9 +17,7 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
-use super::board::{
-    Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET, digit_count, two_cells,
-};
+use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET, digit_count, two_cells};
 use super::hint::{Hint, Sink, Technique};
 
 /// A candidate assumed on or off: `((cell * 9 + digit - 1) << 1) | on`.
@@ -682,7 +680,12 @@ impl Unary {
         let cycle_last = last_layer(found, 4, POTS as u32 + 1, |l| {
             Key(cycle_base + length_difficulty(l), l, sk)
         });
-        let back = || self.links.of(source).iter().any(|&(q, _)| self.reach.leads(q, source));
+        let back = || {
+            self.links
+                .of(source)
+                .iter()
+                .any(|&(q, _)| self.reach.leads(q, source))
+        };
         if let Some(last) = cycle_last.filter(|_| back()) {
             self.arena.clear();
             let root = self.arena.push(source, Cause::Assumed, &[]);

@@ -81,6 +81,23 @@ pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<
     ControlFlow::Continue(())
 }
 
+/// True when two of the three `cells` hold the same two digits and see each other and the
+/// third sees both and holds one of those digits: the only way a clash of digits alone can leave
+/// a candidate of one cell in no combination (the other two cells, of two candidates or more,
+/// can otherwise always take digits that neither clash with it nor with each other).
+fn pinned(board: &Board, cells: &[usize]) -> bool {
+    (0..3).any(|i| {
+        let (j, k) = (cells[(i + 1) % 3], cells[(i + 2) % 3]);
+        let pair = board.cands(j);
+        pair == board.cands(k)
+            && board.count(j) == 2
+            && sees(j, k)
+            && sees(cells[i], j)
+            && sees(cells[i], k)
+            && board.cands(cells[i]) & pair != 0
+    })
+}
+
 /// True when `set` has two cells or more.
 #[inline]
 fn two_or_more(set: Cells) -> bool {
@@ -116,6 +133,14 @@ impl Triplets {
 
 fn exclusion_hint(board: &Board, cells: &[usize], excluders: Cells) -> Option<Hint> {
     let n = cells.len();
+    // an excluder can only forbid a combination when its candidates lie among the cells'; and
+    // without one, clashes alone remove a candidate only where two of the cells hold the same
+    // two digits, see each other and are both seen by the third (shown in `pinned`)
+    let union = cells.iter().fold(0, |u, &c| u | board.cands(c));
+    let fires = cells_of(excluders).any(|e| board.cands(e) & !union == 0);
+    if !fires && !(n == 3 && pinned(board, cells)) {
+        return None;
+    }
     let mut cands = [[0u8; 9]; 3];
     let mut counts = [0usize; 3];
     for (i, &c) in cells.iter().enumerate() {

@@ -401,6 +401,11 @@ impl Engine {
                 self.push_off(found, p_on, Shape::Contradiction, complexity, 7);
             }
         }
+        if !contradiction && !double {
+            // nothing comes of the off run (multiple chains: cell and region forcing only)
+            self.put_on_run(cell, digit, on_run);
+            return;
+        }
         let mut off_run = self.take_run();
         let absurd = self.run(&mut off_run, &[p_on ^ 1]);
         if contradiction {

@@ -13,8 +13,8 @@ use std::ops::ControlFlow;
 
 use super::Combinations;
 use super::board::{
-    ALL_DIGITS, Board, Cells, Digits, digit_count, HOUSE_CELLS, HOUSE_SET, HOUSES_OF, INDEX_IN, Kind, PEER_SET,
-    cells_of, digits_of,
+    ALL_DIGITS, Board, Cells, Digits, HOUSE_CELLS, HOUSE_SET, HOUSES_OF, INDEX_IN, Kind, PEER_SET,
+    cells_of, digit_count, digits_of,
 };
 use super::hint::{Hint, Sink, Technique};
 
