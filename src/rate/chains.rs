@@ -717,6 +717,7 @@ impl Unary {
     /// source met again at layer 4 or later closes a cycle.
     fn cycles(&mut self, root: Id, last: u32) -> Vec<Id> {
         self.on.clear();
+        self.off.clear();
         self.pending_on.clear();
         self.pending_off.clear();
         let source = self.arena.pot(root);
@@ -739,7 +740,11 @@ impl Unary {
                 let pp = self.arena.pot(p);
                 for i in self.links.range(pp) {
                     let (q, cause) = self.links.to[i];
-                    if !self.above.contains(q) {
+                    // an off met again derives no on (its first node took them all): it is
+                    // kept only if it can close a cycle
+                    if !self.above.contains(q)
+                        && (self.off.insert(q) || self.links.of(q).iter().any(|l| l.0 == source))
+                    {
                         let n = self.arena.push(q, cause, &[p]);
                         self.pending_off.push_back(n);
                     }
