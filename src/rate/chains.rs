@@ -17,7 +17,7 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
-use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET};
+use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET, digit_count, two_cells};
 use super::hint::{Hint, Sink, Technique};
 
 /// A candidate assumed on or off: `((cell * 9 + digit - 1) << 1) | on`.
@@ -190,6 +190,12 @@ impl PotSet {
         was == 0
     }
 
+    /// Takes `p` out.
+    #[inline]
+    pub fn remove(&mut self, p: Pot) {
+        self.0[p as usize / 64] &= !(1 << (p % 64));
+    }
+
     /// True when `p` is in the set.
     #[inline]
     pub fn contains(&self, p: Pot) -> bool {
@@ -273,14 +279,14 @@ pub fn on_to_off(g: &Grid2, p: Pot, y_links: bool, out: &mut Vec<(Pot, Cause)>) 
 pub fn off_to_on(g: &Grid2, p: Pot, y_links: bool, x_links: bool, out: &mut Vec<(Pot, Cause)>) {
     out.clear();
     let (cell, digit) = (cell_of(p), digit_of(p));
-    if y_links && g.cells[cell].count_ones() == 2 {
+    if y_links && digit_count(g.cells[cell]) == 2 {
         let other = (g.cells[cell] & !(1 << digit)).trailing_zeros() as u8;
         out.push((pot(cell, other, true), Cause::Cell));
     }
     if x_links {
         for (k, &h) in HOUSES_OF[cell].iter().enumerate() {
             let set = g.places[digit as usize] & HOUSE_SET[h as usize];
-            if set.count_ones() == 2 {
+            if two_cells(set) {
                 // the other place (the lower one if `cell` has lost the digit already)
                 let other = (set & !(1 << cell)).trailing_zeros() as usize;
                 let q = pot(other, digit, true);
@@ -439,7 +445,13 @@ fn unary(board: &Board, found: &mut Found) {
         if !(found.wants(least_cycle) || x && found.wants(least_chain)) {
             continue;
         }
-        s.links.build(board, y, x);
+        if s.links.start.is_empty() {
+            s.links.build(board);
+        }
+        s.links.pass = (y, x);
+        // which potentials lead to which along this pass's links: most searches of a step that
+        // finds no chain can be known fruitless without being made
+        s.reach.build(board, &s.links);
         for cell in 0..81 {
             if board.value(cell) != 0 || board.count(cell) < 2 {
                 continue;
@@ -456,16 +468,23 @@ fn bases(y: bool, x: bool) -> (f64, f64) {
     if x && y { (7.0, 7.0) } else { (6.5, 6.6) }
 }
 
-/// The links of every potential for one pass, computed once per grid.
+/// The links of every potential, computed once per grid for the three passes: each
+/// potential's Y-links (the cell's other candidates from an on, a bivalue cell's other
+/// candidate from an off) come first, then its house links, so a pass takes a range of them.
 #[derive(Default)]
 struct Links {
     start: Vec<u32>,
+    /// Where each potential's house links begin.
+    mid: Vec<u32>,
     to: Vec<(Pot, Cause)>,
+    /// The pass: Y-links, X-links.
+    pass: (bool, bool),
 }
 
 impl Links {
-    fn build(&mut self, board: &Board, y: bool, x: bool) {
+    fn build(&mut self, board: &Board) {
         self.start.clear();
+        self.mid.clear();
         self.to.clear();
         let mut out = Vec::new();
         let cands = Grid2::new(cands_of(board));
@@ -473,22 +492,162 @@ impl Links {
             self.start.push(self.to.len() as u32);
             let cell = cell_of(p);
             if cands.cells[cell] >> digit_of(p) & 1 == 0 {
+                self.mid.push(self.to.len() as u32);
                 continue;
             }
             if is_on(p) {
-                on_to_off(&cands, p, y, &mut out);
+                on_to_off(&cands, p, true, &mut out);
             } else {
-                off_to_on(&cands, p, y, x, &mut out);
+                off_to_on(&cands, p, true, true, &mut out);
             }
+            let y_links = out.iter().take_while(|(_, c)| *c == Cause::Cell).count();
+            self.mid.push((self.to.len() + y_links) as u32);
             self.to.extend_from_slice(&out);
         }
         self.start.push(self.to.len() as u32);
     }
 
+    /// The links of `p` in this pass: from an on, the Y-links with Y-links in use, and the
+    /// house links always; from an off, the Y-link with Y-links, the house links with X-links.
     #[inline]
     fn of(&self, p: Pot) -> &[(Pot, Cause)] {
-        &self.to[self.start[p as usize] as usize..self.start[p as usize + 1] as usize]
+        &self.to[self.range(p)]
     }
+
+    /// Where [`Links::of`] lies in `to`.
+    #[inline]
+    fn range(&self, p: Pot) -> std::ops::Range<usize> {
+        let (y, x) = self.pass;
+        let (start, mid, end) = (
+            self.start[p as usize] as usize,
+            self.mid[p as usize] as usize,
+            self.start[p as usize + 1] as usize,
+        );
+        let from = if y { start } else { mid };
+        let to = if x || is_on(p) { end } else { mid };
+        from..to
+    }
+}
+
+/// Which potentials lead to which along a pass's links: the strongly connected components of
+/// the links (Tarjan's algorithm) and, over them, the components each one leads to.
+#[derive(Default)]
+struct Reach {
+    /// Each potential's component (`NONE` for a potential that is no candidate).
+    comp: Vec<u32>,
+    /// Bits of the components each component leads to, `words` words a component.
+    leads: Vec<u64>,
+    words: usize,
+    // scratch of the depth-first search
+    index: Vec<u32>,
+    low: Vec<u32>,
+    stack: Vec<Pot>,
+    calls: Vec<(Pot, usize)>,
+    members: Vec<Pot>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Reach {
+    fn build(&mut self, board: &Board, links: &Links) {
+        self.comp.clear();
+        self.comp.resize(POTS, NONE);
+        self.index.clear();
+        self.index.resize(POTS, NONE);
+        self.low.clear();
+        self.low.resize(POTS, 0);
+        self.members.clear();
+        let mut counter = 0;
+        let mut comps = 0u32;
+        // components in the order completed, each a run of `members`, sinks first
+        let mut ends: Vec<usize> = Vec::new();
+        for root in 0..POTS as Pot {
+            if self.index[root as usize] != NONE || !board.has(cell_of(root), digit_of(root)) {
+                continue;
+            }
+            self.enter(root, &mut counter, links);
+            while let Some(&(v, i)) = self.calls.last() {
+                let range = links.range(v);
+                if i < range.end {
+                    self.calls.last_mut().expect("a call").1 = i + 1;
+                    let w = links.to[i].0;
+                    if self.index[w as usize] == NONE {
+                        self.enter(w, &mut counter, links);
+                    } else if self.comp[w as usize] == NONE {
+                        // on the stack: in the component being built
+                        let v = v as usize;
+                        self.low[v] = self.low[v].min(self.index[w as usize]);
+                    }
+                    continue;
+                }
+                self.calls.pop();
+                if let Some(&(parent, _)) = self.calls.last() {
+                    let (p, v) = (parent as usize, v as usize);
+                    self.low[p] = self.low[p].min(self.low[v]);
+                }
+                if self.low[v as usize] == self.index[v as usize] {
+                    loop {
+                        let w = self.stack.pop().expect("the component's potentials");
+                        self.comp[w as usize] = comps;
+                        self.members.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    comps += 1;
+                    ends.push(self.members.len());
+                }
+            }
+        }
+        self.words = (comps as usize).div_ceil(64).max(1);
+        self.leads.clear();
+        self.leads.resize(comps as usize * self.words, 0);
+        let words = self.words;
+        let mut begin = 0;
+        for (c, &end) in ends.iter().enumerate() {
+            self.leads[c * words + c / 64] |= 1 << (c % 64);
+            for &v in &self.members[begin..end] {
+                for i in links.range(v) {
+                    let to = self.comp[links.to[i].0 as usize] as usize;
+                    if to != c {
+                        // components completed before this one: their sets are whole
+                        let (head, tail) = self.leads.split_at_mut(c * words);
+                        for (a, b) in tail[..words].iter_mut().zip(&head[to * words..][..words]) {
+                            *a |= b;
+                        }
+                    }
+                }
+            }
+            begin = end;
+        }
+    }
+
+    fn enter(&mut self, v: Pot, counter: &mut u32, links: &Links) {
+        self.index[v as usize] = *counter;
+        self.low[v as usize] = *counter;
+        *counter += 1;
+        self.stack.push(v);
+        self.calls.push((v, links.range(v).start));
+    }
+
+    /// True when some path of links leads from `a` to `b` (or `a` is `b`).
+    fn leads(&self, a: Pot, b: Pot) -> bool {
+        let (ca, cb) = (self.comp[a as usize], self.comp[b as usize]);
+        if ca == NONE || cb == NONE {
+            return false;
+        }
+        let (ca, cb) = (ca as usize, cb as usize);
+        self.leads[ca * self.words + cb / 64] >> (cb % 64) & 1 != 0
+    }
+}
+
+/// The last layer worth searching for a hint whose key at layer `l` is `key(l)` (keys grow
+/// with `l`), from `first` up to `max`: all of them when any hint matters.
+fn last_layer(found: &Found, first: u32, max: u32, key: impl Fn(u32) -> Key) -> Option<u32> {
+    if found.bound().is_none() {
+        return Some(max);
+    }
+    (first..=max).take_while(|&l| found.wants(key(l))).last()
 }
 
 /// Scratch space of the unary searches.
@@ -498,6 +657,10 @@ struct Unary {
     arena: Arena,
     on: PotSet,
     off: PotSet,
+    /// The potentials above the node being expanded in the cycle search.
+    above: PotSet,
+    /// Which potentials lead to which in the pass.
+    reach: Reach,
     pending_on: VecDeque<Id>,
     pending_off: VecDeque<Id>,
     frontier: Vec<Pot>,
@@ -514,10 +677,16 @@ impl Unary {
         let (cycle_base, chain_base) = bases(y, x);
         let sk = sort_key(y, x);
         // the last layer worth searching: a cycle closing at layer L has L potentials
-        let cycle_last = (4..=POTS as u32 + 1)
-            .take_while(|&l| found.wants(Key(cycle_base + length_difficulty(l), l, sk)))
-            .last();
-        if let Some(last) = cycle_last {
+        let cycle_last = last_layer(found, 4, POTS as u32 + 1, |l| {
+            Key(cycle_base + length_difficulty(l), l, sk)
+        });
+        let back = || {
+            self.links
+                .of(source)
+                .iter()
+                .any(|&(q, _)| self.reach.leads(q, source))
+        };
+        if let Some(last) = cycle_last.filter(|_| back()) {
             self.arena.clear();
             let root = self.arena.push(source, Cause::Assumed, &[]);
             for dst in self.cycles(root, last) {
@@ -531,10 +700,12 @@ impl Unary {
         }
         for start in [source, source ^ 1] {
             // a target reached at layer L closes a chain of L + 1 potentials
-            let chain_last = (3..=POTS as u32)
-                .take_while(|&l| found.wants(Key(chain_base + length_difficulty(l + 1), l + 1, sk)))
-                .last();
-            let Some(last) = chain_last else { continue };
+            let chain_last = last_layer(found, 3, POTS as u32, |l| {
+                Key(chain_base + length_difficulty(l + 1), l + 1, sk)
+            });
+            let Some(last) = chain_last.filter(|_| self.reach.leads(start, start ^ 1)) else {
+                continue;
+            };
             if let Some(layer) = self.distance(start, start ^ 1, last) {
                 found.push(self.chain_hint(board, start ^ 1, layer + 1, y, x));
             }
@@ -546,6 +717,7 @@ impl Unary {
     /// source met again at layer 4 or later closes a cycle.
     fn cycles(&mut self, root: Id, last: u32) -> Vec<Id> {
         self.on.clear();
+        self.off.clear();
         self.pending_on.clear();
         self.pending_off.clear();
         let source = self.arena.pot(root);
@@ -559,21 +731,36 @@ impl Unary {
                 break; // offs here could only close cycles past `last`
             }
             while let Some(p) = self.pending_on.pop_front() {
+                // the potentials above `p`, marked once for all its links
+                let mut up = p;
+                while let Some(&parent) = self.arena.parents(up).first() {
+                    up = parent;
+                    self.above.insert(self.arena.pot(up));
+                }
                 let pp = self.arena.pot(p);
-                for i in 0..self.links.of(pp).len() {
-                    let (q, cause) = self.links.of(pp)[i];
-                    if !self.arena.has_ancestor(p, q) {
+                for i in self.links.range(pp) {
+                    let (q, cause) = self.links.to[i];
+                    // an off met again derives no on (its first node took them all): it is
+                    // kept only if it can close a cycle
+                    if !self.above.contains(q)
+                        && (self.off.insert(q) || self.links.of(q).iter().any(|l| l.0 == source))
+                    {
                         let n = self.arena.push(q, cause, &[p]);
                         self.pending_off.push_back(n);
                     }
+                }
+                let mut up = p;
+                while let Some(&parent) = self.arena.parents(up).first() {
+                    up = parent;
+                    self.above.remove(self.arena.pot(up));
                 }
             }
             length += 1;
             let more = length < last;
             while let Some(p) = self.pending_off.pop_front() {
                 let pp = self.arena.pot(p);
-                for i in 0..self.links.of(pp).len() {
-                    let (q, cause) = self.links.of(pp)[i];
+                for i in self.links.range(pp) {
+                    let (q, cause) = self.links.to[i];
                     if length >= 4 && q == source {
                         cycles.push(self.arena.push(q, cause, &[p]));
                     } else if more && self.on.insert(q) {

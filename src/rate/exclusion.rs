@@ -40,19 +40,22 @@ pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<
     if bases.len() < size {
         return ControlFlow::Continue(());
     }
+    // a triplet is met from each of its pairs; one that removed nothing the first time is not
+    // looked at again (a hint ends the first-hint search; all hints are still sent in order)
+    let mut barren = Triplets::default();
     for n2 in 1..bases.len() {
         for n1 in 0..n2 {
             let (a, b) = (bases[n1] as usize, bases[n2] as usize);
             let common = excluders[a] & excluders[b];
             if size == 2 {
-                if common.count_ones() >= 2 {
+                if two_or_more(common) {
                     if let Some(hint) = exclusion_hint(board, &[a, b], common) {
                         sink(hint)?;
                     }
                 }
                 continue;
             }
-            if common.count_ones() < 2 {
+            if !two_or_more(common) {
                 continue; // a third cell only narrows the common excluders
             }
             // the third cell: an excluder of either, in their peer order, that is itself a
@@ -66,9 +69,10 @@ pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<
                 }
                 seen |= 1 << t;
                 let common3 = common & excluders[t];
-                if common3.count_ones() >= 2 {
-                    if let Some(hint) = exclusion_hint(board, &[a, b, t], common3) {
-                        sink(hint)?;
+                if two_or_more(common3) && !barren.contains(a, b, t) {
+                    match exclusion_hint(board, &[a, b, t], common3) {
+                        Some(hint) => sink(hint)?,
+                        None => barren.insert(a, b, t),
                     }
                 }
             }
@@ -77,8 +81,66 @@ pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<
     ControlFlow::Continue(())
 }
 
+/// True when two of the three `cells` hold the same two digits and see each other and the
+/// third sees both and holds one of those digits: the only way a clash of digits alone can leave
+/// a candidate of one cell in no combination (the other two cells, of two candidates or more,
+/// can otherwise always take digits that neither clash with it nor with each other).
+fn pinned(board: &Board, cells: &[usize]) -> bool {
+    (0..3).any(|i| {
+        let (j, k) = (cells[(i + 1) % 3], cells[(i + 2) % 3]);
+        let pair = board.cands(j);
+        pair == board.cands(k)
+            && board.count(j) == 2
+            && sees(j, k)
+            && sees(cells[i], j)
+            && sees(cells[i], k)
+            && board.cands(cells[i]) & pair != 0
+    })
+}
+
+/// True when `set` has two cells or more.
+#[inline]
+fn two_or_more(set: Cells) -> bool {
+    set & set.wrapping_sub(1) != 0
+}
+
+/// Sets of three cells, in any order.
+struct Triplets(Vec<u64>);
+
+impl Default for Triplets {
+    fn default() -> Self {
+        Triplets(vec![0; 81 * 81 * 81 / 64 + 1])
+    }
+}
+
+impl Triplets {
+    fn index(a: usize, b: usize, t: usize) -> usize {
+        let mut v = [a, b, t];
+        v.sort_unstable();
+        (v[0] * 81 + v[1]) * 81 + v[2]
+    }
+
+    fn insert(&mut self, a: usize, b: usize, t: usize) {
+        let i = Self::index(a, b, t);
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn contains(&self, a: usize, b: usize, t: usize) -> bool {
+        let i = Self::index(a, b, t);
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+}
+
 fn exclusion_hint(board: &Board, cells: &[usize], excluders: Cells) -> Option<Hint> {
     let n = cells.len();
+    // an excluder can only forbid a combination when its candidates lie among the cells'; and
+    // without one, clashes alone remove a candidate only where two of the cells hold the same
+    // two digits, see each other and are both seen by the third (shown in `pinned`)
+    let union = cells.iter().fold(0, |u, &c| u | board.cands(c));
+    let fires = cells_of(excluders).any(|e| board.cands(e) & !union == 0);
+    if !fires && !(n == 3 && pinned(board, cells)) {
+        return None;
+    }
     let mut cands = [[0u8; 9]; 3];
     let mut counts = [0usize; 3];
     for (i, &c) in cells.iter().enumerate() {

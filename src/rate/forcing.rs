@@ -100,7 +100,9 @@ pub fn forcing_chains(board: &Board, mode: Mode, sink: Sink) -> ControlFlow<()> 
         grid: Grid2::new(cands),
         links: Vec::new(),
         seen: PotSet::default(),
-        spare: Vec::new(),
+        spare: SPARE_RUNS.take(),
+        pending: Default::default(),
+        on_runs: std::iter::repeat_with(|| None).take(81 * 9).collect(),
     };
     let mut found = Vec::new();
     for (cell, c) in cands.iter().enumerate() {
@@ -109,7 +111,20 @@ pub fn forcing_chains(board: &Board, mode: Mode, sink: Sink) -> ControlFlow<()> 
             engine.cell(cell, &mut found);
         }
     }
+    for run in std::mem::take(&mut engine.on_runs).into_iter().flatten() {
+        engine.give_back(run);
+    }
+    engine.spare.truncate(SPARE_KEPT);
+    SPARE_RUNS.set(engine.spare);
     send_sorted(found, sink)
+}
+
+/// Runs kept between calls on a thread, at most this many (a run's maps take about 12 KB, and
+/// making them anew costs more than many a run).
+const SPARE_KEPT: usize = 400;
+
+thread_local! {
+    static SPARE_RUNS: std::cell::Cell<Vec<Run>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// What one run derived.
@@ -118,6 +133,8 @@ struct Run {
     arena: Arena,
     on: PotMap,
     off: PotMap,
+    /// The first contradiction met: an on and an off node of the same candidate.
+    absurd: Option<(Id, Id)>,
 }
 
 impl Run {
@@ -125,6 +142,7 @@ impl Run {
         self.arena.clear();
         self.on.clear();
         self.off.clear();
+        self.absurd = None;
     }
 }
 
@@ -185,6 +203,11 @@ struct Engine {
     links: Vec<(Pot, Cause)>,
     seen: PotSet,
     spare: Vec<Run>,
+    /// A run's queues of on and off nodes to expand, kept for the next run.
+    pending: (VecDeque<Id>, VecDeque<Id>),
+    /// The run from each candidate assumed on (`cell * 9 + digit - 1`), made once: a cell's own
+    /// analysis and the region forcing of every house the candidate lies in use the same run.
+    on_runs: Vec<Option<Run>>,
 }
 
 impl Engine {
@@ -200,29 +223,56 @@ impl Engine {
     /// Everything Explainer derives from one cell's candidates.
     fn cell(&mut self, cell: usize, found: &mut Vec<Candidate>) {
         let n = self.cands[cell].count_ones();
-        let mut value_runs: Vec<(u8, Run)> = Vec::new();
         for digit in digits_of(self.cands[cell]) {
-            let p_on = pot(cell, digit, true);
             let double = n >= 3 && !self.mode.nishio && self.mode.dynamic;
             let contradiction = self.mode.dynamic || self.mode.nishio;
-            let on_run = self.binary(p_on, found, double, contradiction);
+            self.binary(cell, digit, found, double, contradiction);
             if !self.mode.nishio {
-                self.regions(cell, digit, &on_run, found);
+                self.regions(cell, digit, found);
             }
-            value_runs.push((digit, on_run));
         }
         if !self.mode.nishio && (n == 2 || (self.mode.multiple && n > 2)) {
-            self.cell_forcing(cell, &value_runs, found);
-        }
-        for (_, run) in value_runs {
-            self.give_back(run);
+            self.cell_forcing(cell, found);
         }
     }
 
-    /// A run from the potentials `roots`; `Some((on, off))` at the first contradiction.
+    /// The run from `digit` assumed on in `cell`, taken out of the store (made if it was not
+    /// yet): give it back with [`Engine::put_on_run`].
+    fn take_on_run(&mut self, cell: usize, digit: u8) -> Run {
+        let i = cell * 9 + digit as usize - 1;
+        match self.on_runs[i].take() {
+            Some(run) => run,
+            None => {
+                let mut run = self.take_run();
+                self.run(&mut run, &[pot(cell, digit, true)]);
+                run
+            }
+        }
+    }
+
+    fn put_on_run(&mut self, cell: usize, digit: u8, run: Run) {
+        self.on_runs[cell * 9 + digit as usize - 1] = Some(run);
+    }
+
+    /// A run from the potentials `roots`, kept in `run.absurd`: `Some((on, off))` at the first
+    /// contradiction.
     fn run(&mut self, run: &mut Run, roots: &[Pot]) -> Option<(Id, Id)> {
-        let mut pending_on: VecDeque<Id> = VecDeque::new();
-        let mut pending_off: VecDeque<Id> = VecDeque::new();
+        let (mut pending_on, mut pending_off) = std::mem::take(&mut self.pending);
+        pending_on.clear();
+        pending_off.clear();
+        let absurd = self.derive(run, roots, &mut pending_on, &mut pending_off);
+        self.pending = (pending_on, pending_off);
+        run.absurd = absurd;
+        absurd
+    }
+
+    fn derive(
+        &mut self,
+        run: &mut Run,
+        roots: &[Pot],
+        pending_on: &mut VecDeque<Id>,
+        pending_off: &mut VecDeque<Id>,
+    ) -> Option<(Id, Id)> {
         for &r in roots {
             let id = run.arena.push(r, Cause::Assumed, &[]);
             if is_on(r) {
@@ -257,6 +307,9 @@ impl Engine {
                 }
                 let links = std::mem::take(&mut self.links);
                 for &(q, cause) in &links {
+                    if run.on.contains(q) && !run.off.contains(q ^ 1) {
+                        continue; // derived before, and no contradiction: nothing to keep
+                    }
                     let id = run.arena.push(q, cause, &[p]);
                     if self.mode.dynamic {
                         self.hidden_parents(run, id, q, cause, &work.cells, pp);
@@ -330,21 +383,28 @@ impl Engine {
         }
     }
 
-    /// Assumes `p_on` on, then off; contradictions and double forcing. Returns the on run.
+    /// Assumes `digit` in `cell` on, then off; contradictions and double forcing. The on run
+    /// stays in the store.
     fn binary(
         &mut self,
-        p_on: Pot,
+        cell: usize,
+        digit: u8,
         found: &mut Vec<Candidate>,
         double: bool,
         contradiction: bool,
-    ) -> Run {
-        let mut on_run = self.take_run();
-        let absurd = self.run(&mut on_run, &[p_on]);
+    ) {
+        let p_on = pot(cell, digit, true);
+        let on_run = self.take_on_run(cell, digit);
         if contradiction {
-            if let Some((on, off)) = absurd {
+            if let Some((on, off)) = on_run.absurd {
                 let complexity = self.ancestors(&on_run, on) + self.ancestors(&on_run, off);
                 self.push_off(found, p_on, Shape::Contradiction, complexity, 7);
             }
+        }
+        if !contradiction && !double {
+            // nothing comes of the off run (multiple chains: cell and region forcing only)
+            self.put_on_run(cell, digit, on_run);
+            return;
         }
         let mut off_run = self.take_run();
         let absurd = self.run(&mut off_run, &[p_on ^ 1]);
@@ -373,7 +433,7 @@ impl Engine {
             }
         }
         self.give_back(off_run);
-        on_run
+        self.put_on_run(cell, digit, on_run);
     }
 
     fn ancestors(&mut self, run: &Run, id: Id) -> u32 {
@@ -429,7 +489,7 @@ impl Engine {
     }
 
     /// Region forcing: every place of `digit` in a house of `cell` (met first at `cell`).
-    fn regions(&mut self, cell: usize, digit: u8, own: &Run, found: &mut Vec<Candidate>) {
+    fn regions(&mut self, cell: usize, digit: u8, found: &mut Vec<Candidate>) {
         for &house in &HOUSES_OF[cell] {
             let house = house as usize;
             let places: Vec<usize> = HOUSE_CELLS[house]
@@ -441,19 +501,15 @@ impl Engine {
             if !(n == 2 || (self.mode.multiple && n > 2)) || places[0] != cell {
                 continue;
             }
-            let mut others: Vec<Run> = Vec::new();
-            for &c in &places[1..] {
-                let mut run = self.take_run();
-                self.run(&mut run, &[pot(c, digit, true)]);
-                others.push(run);
-            }
+            let runs: Vec<Run> = places.iter().map(|&c| self.take_on_run(c, digit)).collect();
+            let (own, others) = (&runs[0], &runs[1..]);
             for on in [true, false] {
                 let map = |r| side(r, on);
                 for i in 0..map(own).order.len() {
                     let q = map(own).order[i];
                     if others.iter().all(|r| map(r).contains(q)) {
                         let mut complexity = self.ancestors(own, map(own).get(q).unwrap_or(0));
-                        for r in &others {
+                        for r in others {
                             complexity += self.ancestors(r, map(r).get(q).unwrap_or(0));
                         }
                         if on {
@@ -464,33 +520,37 @@ impl Engine {
                     }
                 }
             }
-            for r in others {
-                self.give_back(r);
+            for (&c, run) in places.iter().zip(runs) {
+                self.put_on_run(c, digit, run);
             }
         }
     }
 
     /// Cell forcing: potentials that follow from every candidate of `cell`.
-    fn cell_forcing(&mut self, _cell: usize, runs: &[(u8, Run)], found: &mut Vec<Candidate>) {
-        let Some((_, first)) = runs.first() else {
-            return;
-        };
-        for on in [true, false] {
-            let map = |r| side(r, on);
-            for i in 0..map(first).order.len() {
-                let q = map(first).order[i];
-                if runs.iter().all(|(_, r)| map(r).contains(q)) {
-                    let mut complexity = 0;
-                    for (_, r) in runs {
-                        complexity += self.ancestors(r, map(r).get(q).unwrap_or(0));
-                    }
-                    if on {
-                        self.push_on(found, q, Shape::Cell, complexity, 5);
-                    } else {
-                        self.push_off(found, q ^ 1, Shape::Cell, complexity, 5);
+    fn cell_forcing(&mut self, cell: usize, found: &mut Vec<Candidate>) {
+        let digits: Vec<u8> = digits_of(self.cands[cell]).collect();
+        let runs: Vec<Run> = digits.iter().map(|&d| self.take_on_run(cell, d)).collect();
+        if let Some(first) = runs.first() {
+            for on in [true, false] {
+                let map = |r| side(r, on);
+                for i in 0..map(first).order.len() {
+                    let q = map(first).order[i];
+                    if runs.iter().all(|r| map(r).contains(q)) {
+                        let mut complexity = 0;
+                        for r in &runs {
+                            complexity += self.ancestors(r, map(r).get(q).unwrap_or(0));
+                        }
+                        if on {
+                            self.push_on(found, q, Shape::Cell, complexity, 5);
+                        } else {
+                            self.push_off(found, q ^ 1, Shape::Cell, complexity, 5);
+                        }
                     }
                 }
             }
+        }
+        for (&d, run) in digits.iter().zip(runs) {
+            self.put_on_run(cell, d, run);
         }
     }
 

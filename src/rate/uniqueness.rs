@@ -13,8 +13,8 @@ use std::ops::ControlFlow;
 
 use super::Combinations;
 use super::board::{
-    ALL_DIGITS, Board, Digits, HOUSE_CELLS, HOUSE_SET, HOUSES_OF, INDEX_IN, Kind, PEER_SET,
-    cells_of, digits_of,
+    ALL_DIGITS, Board, Cells, Digits, HOUSE_CELLS, HOUSE_SET, HOUSES_OF, INDEX_IN, Kind, PEER_SET,
+    cells_of, digit_count, digits_of,
 };
 use super::hint::{Hint, Sink, Technique};
 
@@ -65,7 +65,11 @@ pub fn unique_loops(board: &Board, sink: Sink) -> ControlFlow<()> {
             pair: cands,
             path: Vec::with_capacity(16),
             loops: Vec::new(),
+            parity: [0, 0],
+            on_path: 0,
+            both: board.cells_with(v1) & board.cells_with(v2),
         };
+        walk.parity[0] = houses_of(cell);
         walk.from(cell, 2, 0, None);
         for lp in walk.loops {
             if is_valid_loop(&lp) {
@@ -99,11 +103,25 @@ struct Walk<'a> {
     pair: Digits,
     path: Vec<u8>,
     loops: Vec<Vec<u8>>,
+    /// The houses of the path's cells at even and at odd places: a loop meets each of its
+    /// houses once at each (see [`is_valid_loop`]), so a cell whose houses are already met at
+    /// its place's parity can only lead to loops that are thrown away, and is not walked into.
+    parity: [u32; 2],
+    /// The path's cells.
+    on_path: Cells,
+    /// The cells holding both digits of the pair.
+    both: Cells,
+}
+
+/// The houses of `cell` as bits.
+fn houses_of(cell: usize) -> u32 {
+    HOUSES_OF[cell].iter().fold(0, |s, &h| s | 1 << h)
 }
 
 impl Walk<'_> {
     fn from(&mut self, cell: usize, allowed: i32, extra: Digits, last: Option<Kind>) {
         self.path.push(cell as u8);
+        self.on_path |= 1 << cell;
         // the extra digits seen grow over this cell's whole scan, not per branch (as Explainer's)
         let mut extra = extra;
         for (k, kind) in [Kind::Block, Kind::Row, Kind::Column]
@@ -114,22 +132,33 @@ impl Walk<'_> {
                 continue;
             }
             let house = HOUSES_OF[cell][k] as usize;
-            for &next in &HOUSE_CELLS[house] {
+            // the house's cells in order, those without both digits left out (they never
+            // continue a path, and the path's first cell has both)
+            let mut cells = HOUSE_SET[house] & self.both;
+            while cells != 0 {
+                let next = cells.trailing_zeros() as u8;
+                cells &= cells - 1;
                 if next == self.path[0] && self.path.len() >= 4 {
                     self.loops.push(self.path.clone());
-                } else if !self.path.contains(&next) {
+                } else if self.on_path >> next & 1 == 0 {
                     let cands = self.board.cands(next as usize);
-                    if cands & self.pair == self.pair {
+                    {
                         extra |= cands & !self.pair;
-                        let n = cands.count_ones();
-                        if n == 2 || extra.count_ones() == 1 || allowed > 0 {
+                        let n = digit_count(cands);
+                        let side = self.path.len() % 2;
+                        let houses = houses_of(next as usize);
+                        let open = self.parity[side] & houses == 0;
+                        if open && (n == 2 || digit_count(extra) == 1 || allowed > 0) {
                             let allowed = if n > 2 { allowed - 1 } else { allowed };
+                            self.parity[side] |= houses;
                             self.from(next as usize, allowed, extra, Some(kind));
+                            self.parity[side] &= !houses;
                         }
                     }
                 }
             }
         }
+        self.on_path &= !(1 << cell);
         self.path.pop();
     }
 }
