@@ -78,14 +78,14 @@ pub fn rate_formatter(
 }
 
 /// Appends a difficulty in tenths with one decimal: `72` gives `7.2`.
-fn push_tenths(out: &mut Vec<u8>, t: u32) {
+pub(super) fn push_tenths(out: &mut Vec<u8>, t: u32) {
     push_u64(out, (t / 10) as u64);
     out.push(b'.');
     out.push(b'0' + (t % 10) as u8);
 }
 
 /// The three values of a rating, each exact or known only to lie above the bound.
-fn values(rating: &Rating, max_er: Option<u32>) -> [Result<u32, u32>; 3] {
+pub(super) fn values(rating: &Rating, max_er: Option<u32>) -> [Result<u32, u32>; 3] {
     // stuck (a path past what is implemented): the rating lies at nested chains' 9.5 or above
     let (above, bound) = match rating.end {
         End::Above => (true, max_er.unwrap_or(0)),
@@ -112,7 +112,7 @@ fn values(rating: &Rating, max_er: Option<u32>) -> [Result<u32, u32>; 3] {
 }
 
 /// `7.2`, or `>7.0`.
-fn push_value(out: &mut Vec<u8>, v: Result<u32, u32>) {
+pub(super) fn push_value(out: &mut Vec<u8>, v: Result<u32, u32>) {
     match v {
         Ok(t) => push_tenths(out, t),
         Err(bound) => {
@@ -123,7 +123,7 @@ fn push_value(out: &mut Vec<u8>, v: Result<u32, u32>) {
 }
 
 /// The hardest technique's name, for an exact rating.
-fn hardest(rating: &Rating) -> Option<String> {
+pub(super) fn hardest(rating: &Rating) -> Option<String> {
     (rating.end == End::Solved)
         .then(|| rating.hardest.map(|t| t.name()))
         .flatten()
