@@ -483,10 +483,10 @@ pub fn written(
 /// Ratings from which `--rating` is reached by the hill climb rather than by carving puzzles
 /// until one is in range, in tenths. ER is no smooth score (a step moves it by whole techniques,
 /// and wide plateaus such as 7.1-7.2 hold most puzzles), and hard ratings are not that rare
-/// among carved puzzles (one in 35 reaches 8.0, one in 100-190 8.5, one in 700-800 9.0), so the
-/// climb pays only high up. Measured (20 records, one thread, AMD EPYC, shared machine, seconds
-/// carving / climbing): 8.0.. 2.1 / 2.6; 8.5.. 6.2 / 7.1, 9.0 / 9.5, 13.0 / 8.5 (seeds 1 to 3);
-/// 9.0.. 41.3 / 22.9, 54.8 / 32.4 (seeds 1, 2).
+/// among carved puzzles (one in 35 reaches 8.0, one in 100-190 8.5, one in 600-800 9.0), so the
+/// climb pays only high up. Measured (20 records, one thread, AMD EPYC, shared machine, CPU
+/// seconds carving / climbing): 8.5.. 2.37 / 2.74, 4.27 / 2.61, 3.39 / 3.74 (seeds 1 to 3);
+/// 9.0.. 15.6 / 9.2, 17.7 / 10.5, 13.1 / 12.0; 8.0.. (wall, busier) 2.1 / 2.6. BENCHMARKS.md.
 const CLIMB_ER: u64 = 85;
 
 /// The random numbers of record `index` of the stream of `seed`: a function of the two alone.
