@@ -147,6 +147,11 @@ with --pipe, -O jsonl is the default.
 --report FILE writes every finding and the counts as JSON, CSV, Markdown or SVG charts;
 --stats FILE the counts as JSON that merge-stats adds up across runs.
 
+--rate rates every unique puzzle as `rate` does (Sudoku Explainer's ER, EP, ED): the stream
+gains er, ep, ed, hardest (empty or null for records that are not unique; >9.4 for a path that
+needs nested forcing chains), the counts a line of ratings by band of ER (below 6.5, 6.5 to
+7.9, 8.0 and up). merge-stats adds up rated runs, and refuses to mix rated and unrated ones.
+
 Inputs are read as for solve (compressed, zipped, --max-record); Ctrl-C stops as for solve,
 with the counts and report of what was checked.
 
@@ -157,7 +162,8 @@ SIGINT, SIGTERM, SIGHUP.
 Examples:
   sudoku-batch check data/kaggle_200.csv
   sudoku-batch check --duplicates --report report.md puzzles.txt
-  sudoku-batch check --minimal -O jsonl data/17clue_300.txt > verdicts.jsonl";
+  sudoku-batch check --minimal -O jsonl data/17clue_300.txt > verdicts.jsonl
+  sudoku-batch check --rate -O csv --stats stats.json data/exchange_hard_200.txt";
 
 /// Input options shared by the subcommands that read datasets.
 #[derive(Debug, Args)]
@@ -375,6 +381,13 @@ pub struct CheckArgs {
     #[arg(long)]
     pub minimal: bool,
 
+    /// Also rate each unique puzzle on Sudoku Explainer's scale, as `rate` does: er, ep, ed and
+    /// hardest in the per-record stream, counts by band of ER in the summary, --report and
+    /// --stats. Rating costs far more than checking (from tens of microseconds to a second a
+    /// puzzle, for the hardest); records that are not unique get no rating.
+    #[arg(long)]
+    pub rate: bool,
+
     /// Stream every record's verdict, in input order: jsonl or csv (default: none, or from the
     /// extension of --output).
     #[arg(short = 'O', long, value_enum)]
@@ -550,18 +563,21 @@ a puzzle of an --exclude file is never made: that record takes another try. The 
 change between versions of sudoku-batch, never within one.
 
 Output per record (blanks as `.` in the puzzle):
-  line   PUZZLE SOLUTION GIVENS GUESSES
-  csv    puzzle,solution,givens,guesses,record,tries[,symmetry]
-  jsonl  {\"puzzle\",\"solution\",\"givens\",\"guesses\",\"record\",\"tries\"[,\"symmetry\"]}
-  grid   # RECORD GIVENS GUESSES SOLUTION [SYMMETRY], then the puzzle's 9 rows (0 blank)
+  line   PUZZLE SOLUTION GIVENS GUESSES [ER EP ED]
+  csv    puzzle,solution,givens,guesses,record,tries[,symmetry][,er,ep,ed,hardest]
+  jsonl  {\"puzzle\",\"solution\",\"givens\",\"guesses\",\"record\",\"tries\"[,\"symmetry\"]
+         [,\"er\",\"ep\",\"ed\",\"hardest\"]}
+  grid   # RECORD GIVENS GUESSES SOLUTION [SYMMETRY] [ER EP ED], then the puzzle's 9 rows
 GUESSES is what `solve --unique` reports for the puzzle as written (a difficulty proxy); RECORD
-the record's place in the stream, from 1; TRIES the candidate puzzles it took.
+the record's place in the stream, from 1; TRIES the candidate puzzles it took; ER EP ED (with
+--rating) its rating as `rate` writes it, HARDEST the technique of its hardest step.
 
 Targets: --clues A..B (both ends included; A.. and ..B too), --symmetry KIND, --pattern (givens
 exactly on the marked cells), --from FILE (solution grids to carve, or puzzles whose givens are
 kept; record i starts from entry i mod the entries), --guesses A..B (reached by a seeded hill
-climb), --exclude FILE... A record takes tries until one meets every target; after --max-tries
-the run stops with a message and exit 1, the records before it written.
+climb), --rating A..B (Sudoku Explainer's ER as `rate` gives it, 1.0 to 9.4; from 8.0 up by the
+hill climb), --exclude FILE... A record takes tries until one meets every target; after
+--max-tries the run stops with a message and exit 1, the records before it written.
 
 Ctrl-C, SIGTERM or SIGHUP stop the run: the records made are written, whole and in order, and the
 summary says where the output ends; exit 130, 143, 129. A second one exits at once.
@@ -577,6 +593,8 @@ Examples:
   sudoku-batch generate -n 5 --pattern x..x.x..x......xx..x.x.......x.x....xx..x.........xx..........xxx....x....x...xx.
   sudoku-batch generate -n 20 --from solutions.txt --exclude train.csv test.csv
   sudoku-batch generate -n 20 --guesses 50.. -O jsonl -o hard.jsonl
+  sudoku-batch generate -n 20 --rating 8.0.. -O csv
+  sudoku-batch generate -n 100 --rating 2.0..4.0 --clues 24..
   sudoku-batch generate -n 100 --exclude kaggle.csv -c quizzes --max-tries 1000
   sudoku-batch generate -n 100000000 --no-dedupe -j 2 --progress never -q -o big.txt";
 
@@ -630,13 +648,20 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "A..B", value_parser = parse_bounds)]
     pub guesses: Option<Bounds>,
 
+    /// ER of each puzzle on Sudoku Explainer's scale, as `rate` gives it: A..B, A.. or ..B
+    /// with one decimal at most, from 1.0 to 9.4; adds er, ep, ed (and hardest) to the output.
+    /// Ranges from 8.0 up are reached by the hill climb, lower ones by carving until one is in
+    /// range. E.g. --rating 7.0..
+    #[arg(long, value_name = "A..B", value_parser = parse_rating_range)]
+    pub rating: Option<Bounds>,
+
     /// Make no puzzle isomorphic to one in these files (read like solve's inputs). E.g.
     /// --exclude train.txt test.txt.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub exclude: Vec<PathBuf>,
 
     /// Tries a record may take before the run gives up on it (a try: one puzzle carved and
-    /// tested, or one step of the --guesses climb).
+    /// tested, or one step of the --guesses or --rating climb).
     #[arg(long, value_name = "N", help = max_tries_help())]
     pub max_tries: Option<u64>,
 
@@ -683,9 +708,9 @@ pub struct GenerateArgs {
 fn max_tries_help() -> String {
     format!(
         "Tries a record may take before the run gives up on it and stops (exit 1): one try is \
-         one puzzle carved and tested, or one step of the --guesses climb. E.g. --max-tries \
-         5000000 [default: \
-         {DEFAULT_MAX_TRIES}, or {DEFAULT_MAX_TRIES_GUESSES} with --guesses or --symmetry]"
+         one puzzle carved and tested (and rated, with --rating), or one step of the --guesses \
+         or --rating climb. E.g. --max-tries 5000000 [default: {DEFAULT_MAX_TRIES}, or \
+         {DEFAULT_MAX_TRIES_GUESSES} with --guesses or --symmetry]"
     )
 }
 
@@ -728,6 +753,31 @@ fn symmetry_parser() -> impl clap::builder::TypedValueParser<Value = Symmetry> {
     )
 }
 
+/// `--rating` text: a range of ratings, each end as [`parse_rating`] reads it (`7.0..`,
+/// `..4.0`, `2.0..4.0`, `7.2`), in tenths.
+pub fn parse_rating_range(text: &str) -> Result<Bounds, String> {
+    let (lo, hi) = match text.split_once("..") {
+        None => (text, text),
+        Some((lo, hi)) => (lo, hi.strip_prefix('=').unwrap_or(hi)),
+    };
+    if lo.trim().is_empty() && hi.trim().is_empty() {
+        return Err(format!(
+            "expected a range such as 2.0..4.0, 7.0.., ..4.0 or 7.2, not {text:?}"
+        ));
+    }
+    let end = |s: &str, missing: u64| match s.trim() {
+        "" => Ok(missing),
+        s => parse_rating(s).map(u64::from),
+    };
+    let (lo, hi) = (end(lo, 0)?, end(hi, u64::MAX)?);
+    if lo > hi {
+        return Err(format!(
+            "{text} is empty: its lower end is above its upper end"
+        ));
+    }
+    Ok(Bounds::new(lo, hi))
+}
+
 /// `--clues` and `--guesses` text: a range (see [`Bounds`]).
 pub fn parse_bounds(text: &str) -> Result<Bounds, String> {
     text.parse::<Bounds>().map_err(|e| e.to_string())
@@ -736,7 +786,8 @@ pub fn parse_bounds(text: &str) -> Result<Bounds, String> {
 const MERGE_STATS_AFTER_HELP: &str = "\
 Counts and solve-time histograms add up; the wall time is the longest run's (they ran at the
 same time), so puzzles/s is the whole job's; threads add up. The result can be merged again.
-Takes the --stats files of solve runs, or of check runs (verdicts, givens, guesses add up), not
+Takes the --stats files of solve runs, or of check runs (verdicts, givens, guesses add up; with
+check --rate the ratings by band too, and rated and unrated runs are refused together), not
 both. A part stopped by a signal leaves `interrupted` set and is named in `interrupted_parts`,
 and the summary says INCOMPLETE.
 

@@ -30,6 +30,7 @@ pub mod pipeline;
 #[cfg(test)]
 mod properties;
 pub mod rate;
+pub mod ratings;
 pub mod report;
 pub mod solver;
 pub mod stats;

@@ -18,6 +18,10 @@
 //! With [`Options::minimal`], each given of a puzzle with one solution is removed in turn and the
 //! rest searched again (limit 2): a given is redundant when the puzzle without it still has one
 //! solution; a puzzle is minimal when none is. That is one more search per given.
+//!
+//! With [`Options::rate`], each `unique` puzzle is also rated on Sudoku Explainer's scale
+//! ([`crate::rate::rate`], the rating `rate` gives); records with any other verdict get no
+//! rating.
 
 use std::collections::BTreeMap;
 
@@ -26,6 +30,8 @@ use serde::ser::SerializeMap;
 
 use crate::grid::{CELLS, Grid, ParseError, cell_name};
 use crate::input::Record;
+use crate::rate::{self, Rating};
+use crate::ratings::RatingCounts;
 use crate::solver;
 use crate::stats::Interruption;
 
@@ -95,7 +101,7 @@ impl std::fmt::Display for Verdict {
 }
 
 /// What checking one record found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Check {
     /// The verdict.
     pub verdict: Verdict,
@@ -111,6 +117,8 @@ pub struct Check {
     /// Guesses of the uniqueness search (see [`solver::Outcome::guesses`]): a difficulty proxy.
     /// `None` when the puzzle was not searched (malformed, duplicate, contradiction).
     pub guesses: Option<u64>,
+    /// With [`Options::rate`], the rating of a `unique` record (`None` for any other verdict).
+    pub rating: Option<Rating>,
 }
 
 impl Check {
@@ -122,6 +130,7 @@ impl Check {
             solution: None,
             redundant: None,
             guesses: None,
+            rating: None,
         }
     }
 
@@ -136,6 +145,8 @@ impl Check {
 pub struct Options {
     /// Also test, for puzzles with one solution, which givens are redundant (a search per given).
     pub minimal: bool,
+    /// Also rate each `unique` puzzle on Sudoku Explainer's scale (far costlier than checking).
+    pub rate: bool,
 }
 
 /// Checks one record. `duplicate_of` says which earlier record its puzzle repeats, when it repeats
@@ -177,6 +188,7 @@ pub fn check_puzzle(puzzle: &Grid, given: Option<&str>, options: &Options) -> Ch
                 solution: Some(only),
                 redundant,
                 guesses: None,
+                rating: None,
             }
         }
         (0, _) | (_, None) => Check::plain(Verdict::Unsolvable, "no solution".to_string()),
@@ -196,6 +208,10 @@ pub fn check_puzzle(puzzle: &Grid, given: Option<&str>, options: &Options) -> Ch
         },
     };
     check.guesses = Some(outcome.guesses);
+    if options.rate && check.verdict == Verdict::Unique {
+        // one solution, found above: the rater's own search for a second cannot fail
+        check.rating = rate::rate(puzzle, &rate::Options::default()).ok();
+    }
     check
 }
 
@@ -350,6 +366,7 @@ pub struct Tally {
     minimal: Minimality,
     looked_minimal: bool,
     stats: DatasetStats,
+    ratings: RatingCounts,
 }
 
 impl Tally {
@@ -363,6 +380,9 @@ impl Tally {
             self.stats.guesses[guess_bucket(guesses)] += 1;
         }
         self.given_solutions += u64::from(record.solution.is_some());
+        if let Some(rating) = &check.rating {
+            self.ratings.add(rating);
+        }
         if let Some(redundant) = &check.redundant {
             self.looked_minimal = true;
             self.minimal.checked += 1;
@@ -385,8 +405,10 @@ impl Tally {
         self.records() - self.verdicts.get(Verdict::Unique)
     }
 
-    /// The totals, for summaries and reports; `minimal` says whether minimality was looked at.
-    pub fn totals(&self, minimal: bool) -> Totals {
+    /// The totals, for summaries and reports; `options` say whether minimality was looked at
+    /// and puzzles rated.
+    pub fn totals(&self, options: &Options) -> Totals {
+        let minimal = options.minimal;
         Totals {
             records: self.records(),
             problems: self.problems(),
@@ -394,6 +416,7 @@ impl Tally {
             given_solutions: self.given_solutions,
             minimal: (minimal || self.looked_minimal).then(|| self.minimal.clone()),
             stats: self.stats.clone(),
+            ratings: options.rate.then(|| self.ratings.clone()),
             interrupted: None,
         }
     }
@@ -570,6 +593,10 @@ pub struct Totals {
     pub stats: DatasetStats,
     /// Minimality of the unique puzzles, when it was tested (`null` otherwise).
     pub minimal: Option<Minimality>,
+    /// With `--rate`, the unique puzzles' ratings by band (`null` otherwise; absent from the
+    /// files of runs made before it existed).
+    #[serde(default)]
+    pub ratings: Option<RatingCounts>,
     /// Set when a signal stopped the run before the end of its input (`null` otherwise): the
     /// totals count the records checked up to then.
     pub interrupted: Option<Interruption>,
@@ -618,6 +645,9 @@ impl std::fmt::Display for Totals {
                     m.not_minimal, m.redundant_givens
                 )?;
             }
+        }
+        if let Some(ratings) = &self.ratings {
+            write!(f, "\n{}", ratings.line(None))?;
         }
         if let Some(interruption) = &self.interrupted {
             write!(f, "\n{interruption}")?;

@@ -9,7 +9,8 @@
 //!   finding a line; `totals` as [`Totals`] serialises.
 //! - CSV: the findings only, columns `file,line,verdict,detail,puzzle` (the totals are in the
 //!   other formats and on stderr).
-//! - Markdown: a findings table, then a totals table and the problem and minimality counts.
+//! - Markdown: a findings table, then a totals table and the problem and minimality counts (and
+//!   with `--rate` a table of ratings by band).
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -18,6 +19,7 @@ use serde::Serialize;
 
 use super::{DatasetStats, Totals, Verdict};
 use crate::input::csv_io_error;
+use crate::ratings::Tenths;
 
 /// Layout of a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,6 +196,27 @@ impl<W: Write> Report for Markdown<W> {
             )?;
         }
         dataset_tables(&mut self.out, &totals.stats)?;
+        if let Some(r) = &totals.ratings {
+            self.out.write_all(
+                b"\n## Ratings (Sudoku Explainer's ER)\n\n| ER | puzzles |\n|---|---:|\n",
+            )?;
+            for (band, n) in [
+                ("below 6.5", r.below_6_5),
+                ("6.5 to 7.9", r.from_6_5_to_7_9),
+                ("8.0 and up", r.from_8_0),
+                (
+                    "9.5 or above (nested forcing chains, not rated exactly)",
+                    r.nested,
+                ),
+            ] {
+                writeln!(self.out, "| {band} | {n} |")?;
+            }
+            writeln!(self.out, "| all rated | {} |", r.rated)?;
+            if let Some(h) = &r.hardest {
+                let (er, name) = (Tenths(h.er), cell(&h.technique));
+                writeln!(self.out, "\nHardest: {er} ({name}).")?;
+            }
+        }
         if let Some(interruption) = &totals.interrupted {
             let what = cell(&interruption.to_string());
             writeln!(self.out, "\n**Incomplete:** {what}.")?;
@@ -454,10 +477,11 @@ mod tests {
                     solution: None,
                     redundant: None,
                     guesses: None,
+                    rating: None,
                 },
             );
         }
-        t.totals(false)
+        t.totals(&crate::check::Options::default())
     }
 
     fn render(format: ReportFormat, findings: &[Finding<'_>]) -> String {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{DatasetStats, Minimality, Totals, Verdict, VerdictCounts};
+use crate::ratings::RatingCounts;
 use crate::stats::{self, PartInterruption};
 
 /// The `--stats` JSON of a check run, or of several merged.
@@ -51,11 +52,38 @@ impl CheckSummary {
     }
 }
 
+/// Why check runs' summaries do not add up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// Some runs rated their puzzles (`check --rate`) and others did not: their counts by band
+    /// would cover only part of the records.
+    #[error(
+        "{rated} was made with --rate and {unrated} without: the ratings would count only part \
+         of the puzzles (merge the runs of one kind)"
+    )]
+    RatedAndNot {
+        /// A part with ratings.
+        rated: String,
+        /// A part without.
+        unrated: String,
+    },
+}
+
 /// Adds up the summaries of check runs made side by side: every count adds up (verdicts,
-/// givens, guesses, minimality, classes of repeated puzzles by size); the wall time is the
-/// longest run's. Duplicates are found within each run only, so a merge of several runs has no
-/// count of distinct puzzles (`distinct` is `null`).
-pub fn merge(parts: &[CheckSummary]) -> CheckSummary {
+/// givens, guesses, minimality, ratings by band, classes of repeated puzzles by size); the wall
+/// time is the longest run's. Duplicates are found within each run only, so a merge of several
+/// runs has no count of distinct puzzles (`distinct` is `null`). Runs with ratings (`--rate`)
+/// and runs without do not mix: [`MergeError::RatedAndNot`].
+pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
+    let rated = parts.iter().find(|p| p.totals.ratings.is_some());
+    let unrated = parts.iter().find(|p| p.totals.ratings.is_none());
+    if let (Some(rated), Some(unrated)) = (rated, unrated) {
+        return Err(MergeError::RatedAndNot {
+            rated: rated.name.clone(),
+            unrated: unrated.name.clone(),
+        });
+    }
+    let mut ratings = rated.map(|_| RatingCounts::default());
     let mut verdicts = [0u64; Verdict::ALL.len()];
     let mut stats = DatasetStats::default();
     let (mut records, mut problems, mut given) = (0, 0, 0);
@@ -77,6 +105,9 @@ pub fn merge(parts: &[CheckSummary]) -> CheckSummary {
         }
         for (&size, &n) in &t.stats.duplicate_classes {
             *stats.duplicate_classes.entry(size).or_insert(0) += n;
+        }
+        if let (Some(sum), Some(r)) = (ratings.as_mut(), &t.ratings) {
+            sum.merge(r);
         }
         if let Some(m) = &t.minimal {
             let sum = minimal.get_or_insert_with(Minimality::default);
@@ -104,13 +135,14 @@ pub fn merge(parts: &[CheckSummary]) -> CheckSummary {
         given_solutions: given,
         stats,
         minimal,
+        ratings,
         interrupted: interrupted.first().map(|p| p.interruption.clone()),
     };
-    CheckSummary {
+    Ok(CheckSummary {
         parts: Some(runs),
         interrupted_parts: Some(interrupted),
         ..CheckSummary::new(totals, threads, wall)
-    }
+    })
 }
 
 impl std::fmt::Display for CheckSummary {

@@ -218,7 +218,10 @@ fn given_solution_of_a_record_is_checked() {
 
 #[test]
 fn minimal_finds_redundant_givens() {
-    let minimal = Options { minimal: true };
+    let minimal = Options {
+        minimal: true,
+        ..Options::default()
+    };
     let c = check_puzzle(&grid(SEVENTEEN), None, &minimal);
     assert_eq!(
         (c.verdict, c.redundant.clone()),
@@ -256,7 +259,10 @@ fn minimal_finds_redundant_givens() {
 
 #[test]
 fn minimal_is_not_looked_at_for_other_verdicts() {
-    let minimal = Options { minimal: true };
+    let minimal = Options {
+        minimal: true,
+        ..Options::default()
+    };
     let c = check_puzzle(&grid(&".".repeat(81)), None, &minimal);
     assert_eq!(c.redundant, None);
     // a wrong solution of a minimal puzzle: the minimality of the puzzle is still told
@@ -406,7 +412,7 @@ fn the_tally_counts_givens_guesses_and_duplicate_classes() {
         tally.add(&r, &check_record(&r, first.as_deref(), &Options::default()));
     }
     tally.set_duplicates(&d);
-    let stats = tally.totals(false).stats;
+    let stats = tally.totals(&Options::default()).stats;
     let givens = grid(PUZZLE).givens();
     // the duplicates' cells count too; the malformed record does not
     assert_eq!(stats.givens().collect::<Vec<_>>(), [(givens, 3), (81, 2)]);
@@ -436,7 +442,10 @@ fn digests_of_close_puzzles_differ() {
 
 #[test]
 fn tally_counts_verdicts_problems_and_minimality() {
-    let minimal = Options { minimal: true };
+    let minimal = Options {
+        minimal: true,
+        ..Options::default()
+    };
     let mut t = Tally::default();
     let mut with_solution = record(1, SEVENTEEN);
     with_solution.solution = Some("1".into());
@@ -448,7 +457,7 @@ fn tally_counts_verdicts_problems_and_minimality() {
     ] {
         t.add(&r, &check_record(&r, None, &minimal));
     }
-    let totals = t.totals(true);
+    let totals = t.totals(&minimal);
     assert_eq!((totals.records, totals.problems), (4, 3));
     assert_eq!(
         totals.to_string(),
@@ -458,9 +467,9 @@ fn tally_counts_verdicts_problems_and_minimality() {
     );
     assert_eq!(
         serde_json::to_string(&totals).unwrap(),
-        r#"{"records":4,"problems":3,"verdicts":{"unique":1,"multiple":0,"unsolvable":1,"contradiction":0,"malformed":1,"wrong_solution":1,"duplicate":0},"given_solutions":1,"stats":{"givens":{"9":1,"17":1,"81":1},"guesses":[{"min":0,"max":0,"puzzles":3}],"distinct":null,"duplicate_classes":{}},"minimal":{"checked":2,"minimal":1,"not_minimal":1,"redundant_givens":81},"interrupted":null}"#
+        r#"{"records":4,"problems":3,"verdicts":{"unique":1,"multiple":0,"unsolvable":1,"contradiction":0,"malformed":1,"wrong_solution":1,"duplicate":0},"given_solutions":1,"stats":{"givens":{"9":1,"17":1,"81":1},"guesses":[{"min":0,"max":0,"puzzles":3}],"distinct":null,"duplicate_classes":{}},"minimal":{"checked":2,"minimal":1,"not_minimal":1,"redundant_givens":81},"ratings":null,"interrupted":null}"#
     );
-    let none = Tally::default().totals(false);
+    let none = Tally::default().totals(&Options::default());
     assert_eq!(none.to_string(), "0 records\ngiven solutions: none");
     assert_eq!(none.minimal, None);
 }

@@ -84,20 +84,28 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     super::read_solutions(&mut reader, args.solution_column.as_ref())?;
     let output_options = super::output_options(&reader, &args.input, false);
     let names = output_options.names.clone();
-    let format = stream.map(|f| output::check_formatter(f, reader.header(), &output_options));
+    let format =
+        stream.map(|f| output::check_formatter(f, reader.header(), &output_options, args.rate));
     let mut output = match (&format, out) {
         (Some(format), Some(out)) => Some(Output::to(out, format.as_ref())),
         _ => None,
     };
     let mut report =
         report_file.map(|(path, (format, writer))| (path, report::report(format, writer)));
+    // rating takes milliseconds a puzzle: batches as small as `rate`'s, so a signal, which
+    // lets the batches in flight finish, is answered soon
+    let batch_size = match args.rate {
+        true => args.input.batch_size.min(super::rate::BATCH_CAP),
+        false => args.input.batch_size,
+    };
     let config = Config {
-        batch_size: args.input.batch_size.get(),
+        batch_size: batch_size.get(),
         ..Config::for_threads(threads)
     };
     let (mut progress, records_read) = Progress::for_reader(&args.input, &reader);
     let options = Options {
         minimal: args.minimal,
+        rate: args.rate,
     };
     let mut duplicates = args
         .duplicates
@@ -233,7 +241,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     if let Some(duplicates) = &duplicates {
         tally.set_duplicates(duplicates);
     }
-    let mut totals = tally.totals(args.minimal);
+    let mut totals = tally.totals(&options);
     totals.interrupted = signals.interruption(last.map(|(source, line)| {
         (
             names.get(source as usize).cloned().unwrap_or_default(),

@@ -127,6 +127,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         resolved,
         GenerateColumns {
             symmetry: args.symmetry != generate::Symmetry::None,
+            rating: args.rating.is_some(),
         },
     );
     let mut output = Output::to(out, format.as_ref());
@@ -135,6 +136,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let place = |batch: &Batch| super::place_batch(placed.as_deref(), batch.at, &batch.out);
     let o = generator.options();
     let slow = o.guesses.is_some()
+        || o.rating.is_some()
         || o.pattern.is_some()
         || o.from.iter().any(|s| matches!(s, Start::Puzzle(_)));
     let batch_size = args
@@ -372,6 +374,9 @@ fn targets(args: &GenerateArgs) -> String {
     if let Some(g) = args.guesses {
         parts.push(format!("--guesses {g}"));
     }
+    if let Some(r) = args.rating {
+        parts.push(format!("--rating {}", generate::RatingRange(r)));
+    }
     if !args.exclude.is_empty() {
         parts.push("--exclude".to_string());
     }
@@ -424,6 +429,7 @@ fn options(
         pattern,
         from,
         guesses: args.guesses,
+        rating: args.rating,
         max_tries: args.max_tries,
         exclude,
     })

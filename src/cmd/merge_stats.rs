@@ -62,7 +62,7 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         let merged = stats::merge(&solves).context("merging")?;
         (serde_json::to_string_pretty(&merged), merged.to_string())
     } else {
-        let merged = summary::merge(&checks);
+        let merged = summary::merge(&checks).context("merging")?;
         (serde_json::to_string_pretty(&merged), merged.to_string())
     };
     let json = json.context("encoding the stats")?;

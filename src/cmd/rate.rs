@@ -10,7 +10,8 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 
 use sudoku_batch::output::{self, OutputFormat, RateAnswer, RateColumns};
-use sudoku_batch::rate::{self, End, tenths};
+use sudoku_batch::rate;
+use sudoku_batch::ratings::{RatingCounts, Tenths};
 use sudoku_batch::status::Status;
 
 use super::records::{self, RecordCommand, RunFacts, StatsJson};
@@ -20,73 +21,29 @@ use crate::cli::RateArgs;
 /// average 34 ms), and a signal lets the batches in flight finish: with `solve`'s 2048 records
 /// a batch, Ctrl-C took two minutes on a mixed set (-j1); 16 records keep it to about two
 /// seconds there and leave the pool's threads evenly loaded.
-const BATCH_CAP: NonZeroUsize = NonZeroUsize::new(16).expect("16 is not zero");
+pub(super) const BATCH_CAP: NonZeroUsize = NonZeroUsize::new(16).expect("16 is not zero");
 
 /// Counts for the summary.
 #[derive(Default)]
 struct Tally {
-    /// Rated records by Explainer's bands: below 6.5, 6.5 to 7.9, 8.0 and up.
-    bands: [u64; 3],
-    /// Rated records known only to lie above `--max-er`.
-    above: u64,
-    /// Records whose path needs nested forcing chains (not implemented): ER 9.5 or above.
-    nested: u64,
+    /// Rated records by band (shared with `check --rate`).
+    counts: RatingCounts,
     /// Records with no rating, by status.
     unrated: [u64; Status::ALL.len()],
-    /// The highest ER and its technique.
-    max: Option<(u32, String)>,
 }
 
 impl Tally {
     fn add(&mut self, answers: &[RateAnswer]) {
         for a in answers {
-            let Some(r) = &a.rating else {
-                self.unrated[a.status as usize] += 1;
-                continue;
-            };
-            match r.end {
-                End::Above => {
-                    self.above += 1;
-                    continue;
-                }
-                End::Stuck => {
-                    self.nested += 1;
-                    continue;
-                }
-                End::Solved => {}
-            }
-            let er = tenths(r.er);
-            self.bands[match er {
-                ..65 => 0,
-                65..80 => 1,
-                _ => 2,
-            }] += 1;
-            if self.max.as_ref().is_none_or(|(m, _)| er > *m) {
-                let name = r.hardest.map(|t| t.name()).unwrap_or_default();
-                self.max = Some((er, name));
+            match &a.rating {
+                Some(r) => self.counts.add(r),
+                None => self.unrated[a.status as usize] += 1,
             }
         }
     }
 
     fn report(&self, max_er: Option<u32>) -> String {
-        let rated: u64 = self.bands.iter().sum::<u64>() + self.above + self.nested;
-        let mut text = format!(
-            "rated:      {rated} (ER below 6.5: {}, 6.5 to 7.9: {}, 8.0 and up: {}",
-            self.bands[0], self.bands[1], self.bands[2]
-        );
-        if let Some(bound) = max_er {
-            text += &format!("; above {}.{}: {}", bound / 10, bound % 10, self.above);
-        }
-        if self.nested > 0 {
-            text += &format!(
-                "; past what is implemented (nested forcing chains, ER 9.5 or above): {}",
-                self.nested
-            );
-        }
-        text += ")";
-        if let Some((er, name)) = &self.max {
-            text += &format!("; hardest {}.{} ({name})", er / 10, er % 10);
-        }
+        let mut text = self.counts.line(max_er);
         let unrated: Vec<String> = Status::ALL
             .iter()
             .filter(|s| self.unrated[**s as usize] > 0)
@@ -101,37 +58,33 @@ impl Tally {
 
     /// The `--stats` JSON: the rater and its settings, the run's facts and the counts.
     fn json(&self, options: &rate::Options, run: &RunFacts) -> serde_json::Value {
-        let tenths = |er: u32| format!("{}.{}", er / 10, er % 10);
         let no_rating: serde_json::Map<String, serde_json::Value> = Status::ALL
             .iter()
             .filter(|s| self.unrated[**s as usize] > 0)
             .map(|s| (s.to_string(), self.unrated[*s as usize].into()))
             .collect();
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "command": "rate",
             "version": env!("CARGO_PKG_VERSION"),
             "rater": rate::RATER,
             "settings": {
-                "max_er": options.max_er.map(tenths),
+                "max_er": options.max_er.map(|t| Tenths(t).to_string()),
                 "explain": options.explain,
             },
             "records": run.records,
             "malformed": run.malformed,
-            "rated": self.bands.iter().sum::<u64>() + self.above + self.nested,
-            "er_below_6_5": self.bands[0],
-            "er_6_5_to_7_9": self.bands[1],
-            "er_8_0_and_up": self.bands[2],
-            "above_max_er": self.above,
-            "er_9_5_or_above_not_rated_exactly": self.nested,
             "no_rating": no_rating,
-            "hardest": self.max.as_ref().map(|(er, name)| serde_json::json!({
-                "er": tenths(*er),
-                "technique": name,
-            })),
             "seconds": run.seconds,
             "threads": run.threads,
             "interrupted": run.interrupted,
-        })
+        });
+        // the counts at the top level, as they always were
+        if let (Some(all), Ok(serde_json::Value::Object(counts))) =
+            (json.as_object_mut(), serde_json::to_value(&self.counts))
+        {
+            all.extend(counts);
+        }
+        json
     }
 }
 

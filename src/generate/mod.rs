@@ -5,13 +5,14 @@
 //! them): the same puzzle on any thread, in any order, on any machine, whatever records are made
 //! before or after it. A record is made by *tries*: each try draws a solution grid (or takes one
 //! from [`Options::from`]), carves a puzzle out of it (`minimize`), and keeps it when it meets
-//! every target (number of givens, pattern, symmetry, guesses, not an excluded class). A record
+//! every target (number of givens, pattern, symmetry, guesses, rating, not an excluded class). A record
 //! that no try meets within [`Options::tries`] is a [`Failure::GaveUp`], never an endless loop.
 //!
 //! - `grids`: random solution grids and completions of a starting puzzle;
 //! - `minimize`: carving (runs of removals, unavoidable sets), uniqueness and minimality;
 //! - `symmetry`: symmetries as orbits of cells, and clue patterns;
-//! - `hard`: the hill climb towards a range of guesses;
+//! - `hard`: the hill climb towards a range of guesses or of ratings;
+//! - `rating`: how far a candidate's Sudoku Explainer rating lies from a range;
 //! - `pattern`: the search for digits on a clue pattern;
 //! - `exclude`: classes of isomorphic puzzles (excluded ones, and repeats within a run);
 //! - `options`: what is asked for, read and checked.
@@ -39,6 +40,7 @@ mod hard;
 mod minimize;
 mod options;
 mod pattern;
+mod rating;
 mod symmetry;
 
 use std::fmt;
@@ -47,8 +49,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub use exclude::{ClassKey, Exclusions, class_key};
 pub use options::{
     Bounds, BoundsError, DEFAULT_MAX_TRIES, DEFAULT_MAX_TRIES_GUESSES, Options, OptionsError,
-    Start, StartError,
+    RatingRange, Start, StartError,
 };
+pub use rating::{Er, LOWEST as LOWEST_ER};
 pub use symmetry::{PATTERN_BLANKS, PATTERN_MARKS, Pattern, PatternError, Symmetry};
 
 use crate::grid::{CELLS, Grid};
@@ -75,6 +78,8 @@ pub struct Generated {
     pub symmetry: Symmetry,
     /// The tries it took (1: the first candidate met every target).
     pub tries: u64,
+    /// With [`Options::rating`], its rating (exact, in range); `None` otherwise.
+    pub rating: Option<Er>,
 }
 
 /// What the tries of a record that gave up came closest to, for the message.
@@ -91,6 +96,9 @@ pub struct Reached {
     /// Pattern searches' steps that left several solutions (not counted yet: the search
     /// counts solutions instead).
     pub not_unique: u64,
+    /// With [`Options::rating`], the closest a rated candidate's ER came to the range, in
+    /// tenths (0: one was in range, but missed another target).
+    pub er_off: Option<u64>,
     /// Candidates that were unique but not minimal (a symmetric one with a given to spare).
     pub not_minimal: u64,
 }
@@ -103,6 +111,10 @@ impl Reached {
             Some((lo, hi)) => (lo.min(givens), hi.max(givens)),
         });
         self.guesses = Some(self.guesses.map_or(guesses, |g| g.max(guesses)));
+    }
+
+    fn note_er(&mut self, off: u64) {
+        self.er_off = Some(self.er_off.map_or(off, |o| o.min(off)));
     }
 }
 
@@ -123,6 +135,11 @@ impl fmt::Display for Reached {
         }
         if let Some(g) = self.guesses {
             write!(f, ", at most {g} guesses")?;
+        }
+        match self.er_off {
+            Some(u64::MAX) | None => {}
+            Some(0) => f.write_str(", ER in range")?,
+            Some(off) => write!(f, ", ER {}.{} from the range at best", off / 10, off % 10)?,
         }
         for (n, what) in [
             (self.not_unique, "with more than one solution"),
@@ -193,11 +210,12 @@ impl Generator {
             stop,
             reached: Reached::default(),
         };
-        let found = match (o.pattern, o.guesses) {
+        let climb = o.guesses.is_some() || o.rating.is_some_and(|r| r.lo >= CLIMB_ER);
+        let found = match (o.pattern, climb) {
             // the pattern fixes the givens: its search, every target checked after
             (Some(pattern), _) => loop {
                 let (puzzle, solution) = pattern::search(&pattern, &mut rng, &mut budget)?;
-                let found = Generated {
+                let mut found = Generated {
                     index,
                     puzzle,
                     solution,
@@ -205,22 +223,21 @@ impl Generator {
                     guesses: solver::solve(&puzzle, 2).map_or(0, |out| out.guesses),
                     symmetry: o.symmetry,
                     tries: 0,
+                    rating: None,
                 };
                 budget.reached.note(found.givens, found.guesses);
-                if self.accepts(&found, &mut budget.reached) {
+                if self.accepts(&mut found, &mut budget.reached) {
                     break found;
                 }
             },
-            (None, Some(target)) => {
-                hard::climb(self, &mut rng, start.as_ref(), target, &mut budget)?
-            }
-            (None, None) => loop {
+            (None, true) => hard::climb(self, &mut rng, start.as_ref(), &mut budget)?,
+            (None, false) => loop {
                 budget.next()?;
-                let Some(found) = self.attempt(&mut rng, start.as_ref(), &mut budget.reached)
+                let Some(mut found) = self.attempt(&mut rng, start.as_ref(), &mut budget.reached)
                 else {
                     continue;
                 };
-                if self.accepts(&found, &mut budget.reached) {
+                if self.accepts(&mut found, &mut budget.reached) {
                     break found;
                 }
             },
@@ -232,9 +249,9 @@ impl Generator {
         })
     }
 
-    /// True when a candidate meets the targets the carving does not see to: guesses, and not
-    /// an excluded class.
-    fn accepts(&self, found: &Generated, reached: &mut Reached) -> bool {
+    /// True when a candidate meets the targets the carving does not see to: guesses, not an
+    /// excluded class, and its rating (set in `found` when in range), the costliest, last.
+    fn accepts(&self, found: &mut Generated, reached: &mut Reached) -> bool {
         let o = &self.options;
         if o.guesses.is_some_and(|g| !g.contains(found.guesses)) {
             return false;
@@ -243,7 +260,19 @@ impl Generator {
             reached.excluded += 1;
             return false;
         }
-        true
+        o.rating.is_none() || found.rating.is_some() || self.rated(found, reached) == 0
+    }
+
+    /// How far `found`'s ER lies from [`Options::rating`] (0 inside it, and always 0 without
+    /// it); its rating set when inside.
+    fn rated(&self, found: &mut Generated, reached: &mut Reached) -> u64 {
+        let Some(range) = self.options.rating else {
+            return 0;
+        };
+        let (off, er) = rating::judge(&found.puzzle, range);
+        reached.note_er(off);
+        found.rating = er;
+        off
     }
 
     /// One try: a grid drawn (or the start's), a puzzle carved out of it; `None` when it misses
@@ -354,6 +383,7 @@ fn describe(carving: &Carving, reached: &mut Reached) -> Generated {
         guesses,
         symmetry: carving.symmetry,
         tries: 0,
+        rating: None,
     }
 }
 
@@ -449,6 +479,15 @@ pub fn written(
     }
     (out, repeats, None)
 }
+
+/// Ratings from which `--rating` is reached by the hill climb rather than by carving puzzles
+/// until one is in range, in tenths. ER is no smooth score (a step moves it by whole techniques,
+/// and wide plateaus such as 7.1-7.2 hold most puzzles), and hard ratings are not that rare
+/// among carved puzzles (one in 35 reaches 8.0, one in 100-190 8.5, one in 600-800 9.0), so the
+/// climb pays only high up. Measured (20 records, one thread, AMD EPYC, shared machine, CPU
+/// seconds carving / climbing): 8.5.. 2.37 / 2.74, 4.27 / 2.61, 3.39 / 3.74 (seeds 1 to 3);
+/// 9.0.. 15.6 / 9.2, 17.7 / 10.5, 13.1 / 12.0; 8.0.. (wall, busier) 2.1 / 2.6. BENCHMARKS.md.
+const CLIMB_ER: u64 = 85;
 
 /// The random numbers of record `index` of the stream of `seed`: a function of the two alone.
 pub fn record_rng(seed: u64, index: u64) -> Rng {

@@ -195,6 +195,10 @@ pub struct Options {
     /// The guesses `solve --unique` needs for each puzzle (`None`: any); a range above the easy
     /// puzzles is reached by a hill climb.
     pub guesses: Option<Bounds>,
+    /// Each puzzle's ER on Sudoku Explainer's scale, as `rate` gives it, in tenths (`None`:
+    /// any): from 1.0 ([`super::LOWEST_ER`]) up to 9.4, past which the rater does not rate
+    /// exactly. Ranges from 8.0 up are reached by the hill climb.
+    pub rating: Option<Bounds>,
     /// Tries a record may take before the run gives up on it (`None`: [`DEFAULT_MAX_TRIES`], or
     /// [`DEFAULT_MAX_TRIES_GUESSES`] with [`Options::guesses`] or a symmetry). A try is one candidate puzzle
     /// made and tested: a grid carved down, or a step of the hill climb.
@@ -213,6 +217,7 @@ impl Default for Options {
             pattern: None,
             from: Vec::new(),
             guesses: None,
+            rating: None,
             max_tries: None,
             exclude: Exclusions::default(),
         }
@@ -276,6 +281,31 @@ pub enum OptionsError {
     /// No tries at all.
     #[error("--max-tries must be 1 or more")]
     NoTries,
+    /// An ER range below the scale's lowest rating.
+    #[error("--rating {0}: no puzzle rates below 1.0 (a last digit in a house)")]
+    RatingBelowScale(RatingRange),
+    /// An ER range the rater cannot tell.
+    #[error(
+        "--rating {0}: ratings from 9.5 up need nested forcing chains, which the rater does not \
+         implement, so it cannot tell such a puzzle's ER"
+    )]
+    RatingPastRater(RatingRange),
+}
+
+/// An ER range in tenths, shown as written: `7.0..`, `..4.0`, `2.0..4.0`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RatingRange(pub Bounds);
+
+impl fmt::Display for RatingRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = |v: u64| format!("{}.{}", v / 10, v % 10);
+        match (self.0.lo, self.0.hi) {
+            (lo, hi) if lo == hi => f.write_str(&t(lo)),
+            (lo, u64::MAX) => write!(f, "{}..", t(lo)),
+            (0, hi) => write!(f, "..{}", t(hi)),
+            (lo, hi) => write!(f, "{}..{}", t(lo), t(hi)),
+        }
+    }
 }
 
 impl Options {
@@ -312,6 +342,14 @@ impl Options {
         }
         if self.max_tries == Some(0) {
             return Err(OptionsError::NoTries);
+        }
+        if let Some(rating) = self.rating {
+            if rating.hi < super::LOWEST_ER {
+                return Err(OptionsError::RatingBelowScale(RatingRange(rating)));
+            }
+            if rating.lo >= u64::from(crate::rate::NESTED) {
+                return Err(OptionsError::RatingPastRater(RatingRange(rating)));
+            }
         }
         Ok(())
     }
@@ -396,6 +434,19 @@ mod tests {
             Err(OptionsError::PatternSymmetry("rot180"))
         );
         assert_eq!(with(&|o| o.max_tries = Some(0)), Err(OptionsError::NoTries));
+        let er = |lo, hi| Some(Bounds::new(lo, hi));
+        assert!(matches!(
+            with(&|o| o.rating = er(0, 9)),
+            Err(OptionsError::RatingBelowScale(_))
+        ));
+        assert!(matches!(
+            with(&|o| o.rating = er(95, u64::MAX)),
+            Err(OptionsError::RatingPastRater(_))
+        ));
+        assert_eq!(with(&|o| o.rating = er(0, 10)), Ok(()));
+        assert_eq!(with(&|o| o.rating = er(94, u64::MAX)), Ok(()));
+        assert_eq!(RatingRange(Bounds::new(70, u64::MAX)).to_string(), "7.0..");
+        assert_eq!(RatingRange(Bounds::new(20, 40)).to_string(), "2.0..4.0");
     }
 
     #[test]

@@ -7,6 +7,10 @@
 //! - `csv`: the input columns (for line and grid input, one `puzzle` column), then `verdict`,
 //!   `detail`, `solution`, `redundant` (empty cells for null), renamed where they clash with an
 //!   input column as in `solve`'s CSV.
+//!
+//! With `rated` (`check --rate`), both end with `er`, `ep`, `ed` and `hardest`, as `rate` writes
+//! them (numbers with one decimal, `">9.4"` for a path past what the rater implements, the
+//! hardest technique's name), null or empty for a record that is not `unique`.
 
 use std::io::Write;
 
@@ -17,6 +21,9 @@ use super::{Format, FormatSink, OutputOptions, Sink};
 use crate::check::{Check, Verdict};
 use crate::grid::Grid;
 use crate::input::{Fields, Record};
+use crate::rate::Rating;
+
+use super::rate;
 
 /// Layout of the per-record stream of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,19 +37,37 @@ pub enum CheckFormat {
 /// The columns appended to the input's, before renaming.
 const APPENDED: [&str; 4] = ["verdict", "detail", "solution", "redundant"];
 
+/// The columns appended with the ratings (`check --rate`).
+const APPENDED_RATED: [&str; 8] = [
+    "verdict",
+    "detail",
+    "solution",
+    "redundant",
+    "er",
+    "ep",
+    "ed",
+    "hardest",
+];
+
 /// The formatter for `format`. `header` is the CSV input header, if any; `options` give the
-/// input names (jsonl's `file`) and the CSV delimiter.
+/// input names (jsonl's `file`) and the CSV delimiter; `rated` adds the rating columns.
 pub fn check_formatter(
     format: CheckFormat,
     header: Option<&[String]>,
     options: &OutputOptions,
+    rated: bool,
 ) -> Box<dyn Format<Check>> {
     match format {
         CheckFormat::Jsonl => Box::new(JsonlChecks {
             names: options.names.clone(),
             echo: options.echo.clone(),
+            rated,
         }),
-        CheckFormat::Csv => Box::new(CsvFormat::with_columns(header, options, CheckColumns)),
+        CheckFormat::Csv => Box::new(CsvFormat::with_columns(
+            header,
+            options,
+            CheckColumns { rated },
+        )),
     }
 }
 
@@ -55,7 +80,7 @@ pub fn check_sink<'a>(
     options: &OutputOptions,
 ) -> Box<dyn Sink<Check> + Send + 'a> {
     Box::new(FormatSink::new(
-        check_formatter(format, header, options),
+        check_formatter(format, header, options, false),
         out,
     ))
 }
@@ -69,6 +94,8 @@ struct JsonlChecks {
     names: Vec<String>,
     /// The names of the fields kept of a line of line input.
     echo: Vec<String>,
+    /// With the rating keys.
+    rated: bool,
 }
 
 /// The fields kept of a line, as `"NAME": "value"` keys of a record.
@@ -100,6 +127,39 @@ struct Row<'a> {
     detail: Option<&'a str>,
     solution: Option<&'a str>,
     redundant: Option<usize>,
+    #[serde(flatten)]
+    rating: Option<RatingKeys>,
+}
+
+/// The rating keys of a jsonl record (`check --rate`), null for a record not rated.
+#[derive(Serialize)]
+struct RatingKeys {
+    er: Option<serde_json::Value>,
+    ep: Option<serde_json::Value>,
+    ed: Option<serde_json::Value>,
+    hardest: Option<String>,
+}
+
+impl RatingKeys {
+    fn of(rating: Option<&Rating>) -> RatingKeys {
+        let vals = rating.map(|r| rate::values(r, None));
+        let key = |i: usize| {
+            vals.map(|v| match v[i] {
+                Ok(t) => serde_json::Value::from(f64::from(t) / 10.0),
+                Err(_) => {
+                    let mut text = Vec::new();
+                    rate::push_value(&mut text, v[i]);
+                    serde_json::Value::from(String::from_utf8_lossy(&text).into_owned())
+                }
+            })
+        };
+        RatingKeys {
+            er: key(0),
+            ep: key(1),
+            ed: key(2),
+            hardest: rating.and_then(rate::hardest),
+        }
+    }
 }
 
 impl Format<Check> for JsonlChecks {
@@ -121,6 +181,7 @@ impl Format<Check> for JsonlChecks {
             // digits are ASCII
             solution: solution.as_ref().and_then(|d| std::str::from_utf8(d).ok()),
             redundant: check.redundant.as_ref().map(Vec::len),
+            rating: self.rated.then(|| RatingKeys::of(check.rating.as_ref())),
         };
         // strings and numbers always serialise
         let _ = serde_json::to_writer(&mut *out, &row);
@@ -128,12 +189,19 @@ impl Format<Check> for JsonlChecks {
     }
 }
 
-/// The columns `check` appends: `verdict`, `detail`, `solution`, `redundant`.
-struct CheckColumns;
+/// The columns `check` appends: `verdict`, `detail`, `solution`, `redundant`, and when
+/// `rated` `er`, `ep`, `ed`, `hardest`.
+struct CheckColumns {
+    rated: bool,
+}
 
 impl Appended<Check> for CheckColumns {
     fn names(&self) -> &'static [&'static str] {
-        &APPENDED
+        if self.rated {
+            &APPENDED_RATED
+        } else {
+            &APPENDED
+        }
     }
 
     fn write(&self, row: &mut CsvRow<'_>, _record: &Record, check: &Check) {
@@ -148,6 +216,21 @@ impl Appended<Check> for CheckColumns {
         match &check.redundant {
             Some(redundant) => row.field(redundant.len().to_string()),
             None => row.field(""),
+        }
+        if self.rated {
+            match &check.rating {
+                Some(rating) => {
+                    for v in rate::values(rating, None) {
+                        row.plain_field(|out| rate::push_value(out, v));
+                    }
+                    row.field(rate::hardest(rating).unwrap_or_default());
+                }
+                None => {
+                    for _ in 0..4 {
+                        row.plain_field(|_| {});
+                    }
+                }
+            }
         }
     }
 }
@@ -172,6 +255,7 @@ mod tests {
                     solution: SOLUTION.parse().ok(),
                     redundant: Some(vec![]),
                     guesses: None,
+                    rating: None,
                 },
             ),
             (
@@ -182,6 +266,7 @@ mod tests {
                     solution: None,
                     redundant: None,
                     guesses: None,
+                    rating: None,
                 },
             ),
         ]

@@ -1,20 +1,23 @@
 //! The writers of `generate`: per record the puzzle first (blanks as `.`), then its solution,
 //! its number of givens, the guesses `solve --unique` reports for it, and its place in the
 //! stream (`record`, from 1); with [`GenerateColumns::symmetry`], the symmetry its givens were
-//! placed with last.
+//! placed with; with [`GenerateColumns::rating`], its ER, EP, ED (one decimal, as `rate` writes
+//! them) and in csv and jsonl the hardest technique, last.
 //!
-//! - `line`: `PUZZLE SOLUTION GIVENS GUESSES` (the record number is the line's place in the
-//!   stream of a run from record 1, repeats aside: see `generate` in the README).
-//! - `csv`: `puzzle,solution,givens,guesses,record,tries[,symmetry]`.
-//! - `jsonl`: `{"puzzle","solution","givens","guesses","record","tries"[,"symmetry"]}`.
+//! - `line`: `PUZZLE SOLUTION GIVENS GUESSES [ER EP ED]` (the record number is the line's place
+//!   in the stream of a run from record 1, repeats aside: see `generate` in the README).
+//! - `csv`: `puzzle,solution,givens,guesses,record,tries[,symmetry][,er,ep,ed,hardest]`.
+//! - `jsonl`: `{"puzzle","solution","givens","guesses","record","tries"[,"symmetry"][,"er",
+//!   "ep","ed","hardest"]}`.
 //!
 //! `tries` is the candidate puzzles the record took (see `generate::Options::max_tries`): the
 //! cost of its targets.
-//! - `grid`: `# RECORD GIVENS GUESSES SOLUTION [SYMMETRY]`, then the puzzle's 9 rows of 9 digits
+//! - `grid`: `# RECORD GIVENS GUESSES SOLUTION [SYMMETRY] [ER EP ED]`, then the puzzle's 9 rows of 9 digits
 //!   (0 blank), a blank line between records: the grid format `solve -I grid` reads back.
 
 use super::csv::{CsvRow, write_header};
-use super::{Format, OutputFormat, push_u64};
+use super::rate::push_tenths;
+use super::{Format, OutputFormat, push_json_str, push_u64};
 use crate::generate::Generated;
 use crate::input::Record;
 
@@ -23,6 +26,26 @@ use crate::input::Record;
 pub struct GenerateColumns {
     /// The symmetry each puzzle's givens were placed with (asked for with `--symmetry`).
     pub symmetry: bool,
+    /// Each puzzle's rating (asked for with `--rating`).
+    pub rating: bool,
+}
+
+/// ` ER EP ED` (`sep` before each), when the record has a rating.
+fn push_rating(out: &mut Vec<u8>, g: &Generated, sep: u8) {
+    if let Some(r) = &g.rating {
+        for t in [r.er, r.ep, r.ed] {
+            out.push(sep);
+            push_tenths(out, t);
+        }
+    }
+}
+
+/// The name of the hardest technique, when the record has a rating.
+fn hardest(g: &Generated) -> String {
+    g.rating
+        .and_then(|r| r.hardest)
+        .map(|t| t.name())
+        .unwrap_or_default()
 }
 
 /// The formatter of `generate` for `format` (`Auto` taken as `Line`). Records carry no input,
@@ -50,6 +73,7 @@ impl Format<Generated> for Line {
         push_u64(out, u64::from(g.givens));
         out.push(b' ');
         push_u64(out, g.guesses);
+        push_rating(out, g, b' ');
         out.push(b'\n');
     }
 }
@@ -63,6 +87,9 @@ impl Format<Generated> for Csv {
             .to_vec();
         if self.0.symmetry {
             names.push("symmetry".to_string());
+        }
+        if self.0.rating {
+            names.extend(["er", "ep", "ed", "hardest"].map(String::from));
         }
         write_header(out, &names, b',', false);
     }
@@ -78,6 +105,12 @@ impl Format<Generated> for Csv {
         row.plain_field(|o| push_u64(o, g.tries));
         if self.0.symmetry {
             row.plain_field(|o| o.extend_from_slice(g.symmetry.name().as_bytes()));
+        }
+        if let (true, Some(r)) = (self.0.rating, &g.rating) {
+            for t in [r.er, r.ep, r.ed] {
+                row.plain_field(|o| push_tenths(o, t));
+            }
+            row.field(hardest(g));
         }
         row.end();
     }
@@ -104,6 +137,18 @@ impl Format<Generated> for Jsonl {
             out.extend_from_slice(g.symmetry.name().as_bytes());
             out.push(b'"');
         }
+        if let (true, Some(r)) = (self.0.rating, &g.rating) {
+            for (key, t) in [
+                (&b",\"er\":"[..], r.er),
+                (b",\"ep\":", r.ep),
+                (b",\"ed\":", r.ed),
+            ] {
+                out.extend_from_slice(key);
+                push_tenths(out, t);
+            }
+            out.extend_from_slice(b",\"hardest\":");
+            push_json_str(out, &hardest(g));
+        }
         out.extend_from_slice(b"}\n");
     }
 }
@@ -127,6 +172,7 @@ impl Format<Generated> for GridRows {
             out.push(b' ');
             out.extend_from_slice(g.symmetry.name().as_bytes());
         }
+        push_rating(out, g, b' ');
         out.push(b'\n');
         g.puzzle.write_rows(out);
     }
@@ -148,6 +194,7 @@ mod tests {
             guesses: 3,
             symmetry: Symmetry::Rot180,
             tries: 1,
+            rating: None,
         }
     }
 
@@ -175,7 +222,13 @@ mod tests {
                  {PUZZLE},{SOLUTION},32,3,42,1\n"
             )
         );
-        let jsonl = render(OutputFormat::Jsonl, GenerateColumns { symmetry: true });
+        let jsonl = render(
+            OutputFormat::Jsonl,
+            GenerateColumns {
+                symmetry: true,
+                rating: false,
+            },
+        );
         let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
         assert_eq!(first["puzzle"], PUZZLE);
         assert_eq!(first["solution"], SOLUTION);

@@ -89,7 +89,7 @@ pub fn rate_formatter(
 }
 
 /// Appends a difficulty in tenths with one decimal: `72` gives `7.2`.
-fn push_tenths(out: &mut Vec<u8>, t: u32) {
+pub(super) fn push_tenths(out: &mut Vec<u8>, t: u32) {
     push_u64(out, (t / 10) as u64);
     out.push(b'.');
     out.push(b'0' + (t % 10) as u8);
@@ -123,7 +123,7 @@ pub fn values(rating: &Rating, max_er: Option<u32>) -> [Result<u32, u32>; 3] {
 }
 
 /// `7.2`, or `>7.0`.
-fn push_value(out: &mut Vec<u8>, v: Result<u32, u32>) {
+pub(super) fn push_value(out: &mut Vec<u8>, v: Result<u32, u32>) {
     match v {
         Ok(t) => push_tenths(out, t),
         Err(bound) => {

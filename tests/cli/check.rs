@@ -650,3 +650,198 @@ fn the_svg_charts_say_what_they_count_and_their_labels_never_touch() {
         }
     }
 }
+
+/// 40 puzzles of the Exchange's hard list from line `from` (0-based) as a file of `dir`: ER
+/// up to the 7s, rated in a few seconds by a debug build.
+fn hard_puzzles(dir: &Workdir, from: usize) -> std::path::PathBuf {
+    let hard = std::fs::read_to_string(repo("data/exchange_hard_200.txt")).unwrap();
+    let lines: Vec<&str> = hard.lines().skip(from).take(40).collect();
+    dir.write(&format!("hard{from}.txt"), lines.join("\n") + "\n")
+}
+
+/// The counts of ratings in `--stats` (check's `ratings`, rate's top level).
+const BAND_KEYS: [&str; 5] = [
+    "rated",
+    "er_below_6_5",
+    "er_6_5_to_7_9",
+    "er_8_0_and_up",
+    "er_9_5_or_above_not_rated_exactly",
+];
+
+/// A jsonl value of a rating as tenths (`7.2` as 72), or the text of one known from below.
+fn tenths_or_text(v: &serde_json::Value) -> String {
+    match v.as_f64() {
+        Some(x) => ((x * 10.0).round() as u32).to_string(),
+        None => v.to_string(),
+    }
+}
+
+#[test]
+fn rate_gives_unique_records_the_rating_rate_gives_and_others_none() {
+    let dir = Workdir::new();
+    let hard = hard_puzzles(&dir, 0);
+    let hard = hard.to_str().unwrap();
+    // the fixture has records of every verdict (exit 1), the hard list only unique ones
+    for (input, code) in [("tests/fixtures/check.csv", 1), (hard, 0)] {
+        let checked = jsonl(&check(&["--rate", "-q", "-O", "jsonl", input], code).stdout);
+        let rated = jsonl(&crate::stdout_ok(bin().args([
+            "rate",
+            "-q",
+            "-O",
+            "jsonl",
+            "--no-timings",
+            input,
+        ])));
+        assert_eq!(checked.len(), rated.len());
+        let mut unique = 0;
+        for (c, r) in checked.iter().zip(&rated) {
+            assert_eq!(c["line"], r["line"]);
+            if c["verdict"] == "unique" {
+                unique += 1;
+                for key in ["er", "ep", "ed"] {
+                    assert!(c[key].is_number(), "{c}");
+                    assert_eq!(tenths_or_text(&c[key]), tenths_or_text(&r[key]), "{c}");
+                }
+                assert_eq!(c["hardest"], r["hardest"]);
+            } else {
+                for key in ["er", "ep", "ed", "hardest"] {
+                    assert!(c[key].is_null(), "{key} of a {} record: {c}", c["verdict"]);
+                }
+            }
+        }
+        assert!(unique >= 2, "{input}");
+    }
+    // without --rate, no rating keys
+    let plain = jsonl(&check(&["-q", "-O", "jsonl", hard], 0).stdout);
+    assert!(plain[0].get("er").is_none(), "{}", plain[0]);
+}
+
+#[test]
+fn rate_adds_the_rating_columns_to_csv() {
+    let out = check(
+        &["--rate", "-q", "-O", "csv", "tests/fixtures/check.csv"],
+        1,
+    );
+    let text = text(&out.stdout);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("id,quizzes,solutions,verdict,detail,solution,redundant,er,ep,ed,hardest")
+    );
+    let rows: Vec<&str> = lines.collect();
+    let unique: Vec<&&str> = rows.iter().filter(|r| r.contains(",unique,")).collect();
+    assert!(!unique.is_empty());
+    for row in unique {
+        let fields: Vec<&str> = row.rsplitn(5, ',').collect();
+        // hardest, ed, ep, er from the end: three numbers with one decimal and a name
+        for v in &fields[1..4] {
+            let x: f64 = v.parse().unwrap_or_else(|_| panic!("{row}"));
+            assert!((1.0..9.5).contains(&x), "{row}");
+        }
+        assert!(!fields[0].is_empty(), "{row}");
+    }
+    for row in rows.iter().filter(|r| !r.contains(",unique,")) {
+        assert!(row.ends_with(",,,,"), "{row}");
+    }
+}
+
+#[test]
+fn rate_counts_the_bands_in_the_summary_stats_and_report_and_they_add_up() {
+    let dir = Workdir::new();
+    let hard = hard_puzzles(&dir, 0);
+    let stats = dir.path("stats.json");
+    let out = check(
+        &[
+            "--rate",
+            "--stats",
+            stats.to_str().unwrap(),
+            "--report",
+            dir.path("report.md").to_str().unwrap(),
+            hard.to_str().unwrap(),
+        ],
+        0,
+    );
+    let summary = text(&out.stderr);
+    assert!(
+        summary.contains("\nrated:      40 (ER below 6.5: "),
+        "{summary}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&dir.read("stats.json")).unwrap();
+    let r = &json["ratings"];
+    let band = |key: &str| r[key].as_u64().unwrap();
+    let bands = band("er_below_6_5") + band("er_6_5_to_7_9") + band("er_8_0_and_up");
+    assert_eq!(bands + band("er_9_5_or_above_not_rated_exactly"), 40);
+    assert_eq!(band("rated"), json["verdicts"]["unique"].as_u64().unwrap());
+    // the same counts as rate's own, computed by the same code
+    let rate_stats = dir.path("rate.json");
+    crate::stdout_ok(
+        bin()
+            .args(["rate", "-q", "--stats", rate_stats.to_str().unwrap()])
+            .arg(&hard),
+    );
+    let rate: serde_json::Value = serde_json::from_str(&dir.read("rate.json")).unwrap();
+    for key in BAND_KEYS.iter().chain(&["hardest"]) {
+        assert_eq!(r[key], rate[key], "{key}");
+    }
+    let report = dir.read("report.md");
+    assert!(
+        report.contains(&format!("| below 6.5 | {} |", band("er_below_6_5"))),
+        "{report}"
+    );
+    // without --rate: null
+    let plain = dir.path("plain.json");
+    check(
+        &[
+            "-q",
+            "--stats",
+            plain.to_str().unwrap(),
+            hard.to_str().unwrap(),
+        ],
+        0,
+    );
+    let plain_json: serde_json::Value = serde_json::from_str(&dir.read("plain.json")).unwrap();
+    assert!(plain_json["ratings"].is_null());
+}
+
+#[test]
+fn merge_stats_adds_rated_runs_and_refuses_to_mix_them_with_unrated_ones() {
+    let dir = Workdir::new();
+    let (first, second) = (hard_puzzles(&dir, 0), hard_puzzles(&dir, 40));
+    let run = |name: &str, rate: bool, input: &str| {
+        let path = dir.path(name);
+        let mut args = vec!["-q", "--stats", path.to_str().unwrap(), input];
+        if rate {
+            args.insert(0, "--rate");
+        }
+        check(&args, 0);
+        serde_json::from_str::<serde_json::Value>(&dir.read(name)).unwrap()
+    };
+    let a = run("a.json", true, first.to_str().unwrap());
+    let b = run("b.json", true, second.to_str().unwrap());
+    run("c.json", false, second.to_str().unwrap());
+    let merged = dir.path("merged.json");
+    bin()
+        .args(["merge-stats", "-q", "-o", merged.to_str().unwrap()])
+        .args([dir.path("a.json"), dir.path("b.json")])
+        .assert()
+        .success();
+    let m: serde_json::Value = serde_json::from_str(&dir.read("merged.json")).unwrap();
+    for key in BAND_KEYS {
+        let sum = a["ratings"][key].as_u64().unwrap() + b["ratings"][key].as_u64().unwrap();
+        assert_eq!(m["ratings"][key].as_u64(), Some(sum), "{key}");
+    }
+    let hardest = |v: &serde_json::Value| {
+        let er = v["ratings"]["hardest"]["er"].as_str().unwrap();
+        er.parse::<f64>().unwrap()
+    };
+    assert_eq!(hardest(&m), hardest(&a).max(hardest(&b)));
+    bin()
+        .args(["merge-stats", "-q"])
+        .args([dir.path("a.json"), dir.path("c.json")])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("was made with --rate")
+                .and(predicate::str::contains("c.json without")),
+        );
+}

@@ -831,3 +831,159 @@ fn ctrl_c_leaves_whole_records_and_says_where_they_end() {
         assert_eq!(text.as_bytes(), &whole[..]);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// --rating: Sudoku Explainer's ER, as `rate` gives it.
+
+/// The records of `-O jsonl` output with `--rating`: each sound (unique and minimal, by the
+/// checker here) and its ER, EP, ED and hardest technique those the library's rater gives the
+/// puzzle; returns the ERs, in tenths.
+fn rated_records(out: &[u8]) -> Vec<u32> {
+    use sudoku_batch::rate::{self, End, tenths};
+    jsonl(out)
+        .iter()
+        .map(|v| {
+            let puzzle = v["puzzle"].as_str().unwrap();
+            let rec = Rec {
+                puzzle: cells(puzzle),
+                solution: cells(v["solution"].as_str().unwrap()),
+                givens: v["givens"].as_u64().unwrap() as usize,
+                guesses: v["guesses"].as_u64().unwrap(),
+            };
+            assert_sound(std::slice::from_ref(&rec), true);
+            let grid: sudoku_batch::grid::Grid = puzzle.parse().unwrap();
+            let r = rate::rate(&grid, &rate::Options::default()).unwrap();
+            assert_eq!(r.end, End::Solved, "{puzzle}");
+            let written = |key: &str| (v[key].as_f64().unwrap() * 10.0).round() as u32;
+            assert_eq!(
+                [written("er"), written("ep"), written("ed")],
+                [tenths(r.er), tenths(r.ep), tenths(r.ed)],
+                "{puzzle}"
+            );
+            assert_eq!(
+                v["hardest"].as_str(),
+                r.hardest.map(|t| t.name()).as_deref(),
+                "{puzzle}"
+            );
+            tenths(r.er)
+        })
+        .collect()
+}
+
+#[test]
+fn every_record_rates_in_range_as_the_library_rates_it() {
+    // carving until one is in range, and from 8.5 up the climb
+    for (range, lo, hi, n) in [
+        ("1.0..1.5", 10, 15, "8"),
+        ("2.0..4.0", 20, 40, "8"),
+        ("..2.0", 0, 20, "6"),
+        ("7.0..", 70, u32::MAX, "4"),
+        ("7.2", 72, 72, "2"),
+        ("8.5..", 85, u32::MAX, "1"),
+    ] {
+        let out = generate(&["-n", n, "--seed", "4", "--rating", range, "-O", "jsonl"]);
+        let ers = rated_records(&out);
+        assert_eq!(ers.len().to_string(), n, "{range}");
+        for er in ers {
+            assert!((lo..=hi).contains(&er), "--rating {range}: {er}");
+        }
+    }
+}
+
+#[test]
+fn rating_adds_er_ep_ed_to_every_format() {
+    let args = ["-n", "3", "--seed", "2", "--rating", "2.0..4.0"];
+    let jsonl_out = generate(&[&args[..], &["-O", "jsonl"]].concat());
+    let ers: Vec<String> = jsonl(&jsonl_out)
+        .iter()
+        .map(|v| format!("{:.1}", v["er"].as_f64().unwrap()))
+        .collect();
+    let line = String::from_utf8(generate(&args)).unwrap();
+    for (l, er) in line.lines().zip(&ers) {
+        let f: Vec<&str> = l.split(' ').collect();
+        assert_eq!(f.len(), 7, "{l}");
+        assert_eq!(f[4], er);
+    }
+    let csv = String::from_utf8(generate(&[&args[..], &["-O", "csv"]].concat())).unwrap();
+    assert!(
+        csv.starts_with("puzzle,solution,givens,guesses,record,tries,er,ep,ed,hardest\n"),
+        "{csv}"
+    );
+    let grid = String::from_utf8(generate(&[&args[..], &["-O", "grid"]].concat())).unwrap();
+    let first = grid.lines().next().unwrap();
+    assert!(first.ends_with(&format!(" {}", ers[0])) || first.contains(&format!(" {} ", ers[0])));
+    // without --rating, none of it
+    let plain = generate(&["-n", "1", "--seed", "2", "-O", "jsonl"]);
+    assert!(jsonl(&plain)[0].get("er").is_none());
+}
+
+#[test]
+fn rating_keeps_the_stream_for_any_threads_batch_and_start() {
+    // carving until one is in range; and the climb, slow in a debug build (tens of seconds a
+    // record on a busy machine): two records, without the repeats' check, so that --start 1
+    // makes one record, not two
+    for (n, args) in [
+        (12, &["--seed", "8", "--rating", "2.0..4.0"][..]),
+        (2, &["--seed", "5", "--rating", "8.5..", "--no-dedupe"]),
+    ] {
+        let count = n.to_string();
+        let one = generate(&[args, &["-n", &count, "-j1"]].concat());
+        let others: &[&[&str]] = match n {
+            2 => &[&["-j2"]],
+            _ => &[&["-j2"], &["-j2", "--batch-size", "5"]],
+        };
+        for more in others {
+            let other = generate(&[args, &["-n", &count], *more].concat());
+            assert_eq!(one, other, "{args:?} {more:?}");
+        }
+        let lines: Vec<&[u8]> = one.split_inclusive(|&b| b == b'\n').collect();
+        assert_eq!(lines.len(), n);
+        let starts: &[usize] = if n > 2 { &[1, n - 1] } else { &[1] };
+        for &start in starts {
+            let slice = [
+                "--start",
+                &start.to_string(),
+                "-n",
+                &(n - start).to_string(),
+            ];
+            let part = generate(&[args, &slice[..]].concat());
+            assert_eq!(part, lines[start..].concat(), "{args:?} --start {start}");
+        }
+    }
+}
+
+#[test]
+fn rating_ranges_no_puzzle_has_are_refused_and_rare_ones_bounded() {
+    for (range, why) in [
+        ("0.5..0.9", "below 1.0"),
+        ("9.5..", "nested forcing chains"),
+        ("4.0..3.0", "empty"),
+        ("7.23", "one decimal"),
+        ("..", "expected a range"),
+    ] {
+        let out = bin()
+            .args(["generate", "--rating", range])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{range}: {stderr}");
+        assert!(stderr.contains(why), "{range}: {stderr}");
+    }
+    // rare, not impossible: the tries run out, and the message says how close they came
+    let out = bin()
+        .args([
+            "generate",
+            "-q",
+            "--rating",
+            "9.3..9.4",
+            "--max-tries",
+            "30",
+        ])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--rating 9.3..9.4"), "{stderr}");
+    assert!(stderr.contains("from the range at best"), "{stderr}");
+}
