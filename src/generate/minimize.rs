@@ -64,7 +64,8 @@ const UNITS_OF: [[u128; 3]; CELLS] = {
     units
 };
 
-/// Unavoidable sets kept (the most recently found replace the oldest).
+/// Unavoidable sets kept (the most recently found replace the oldest): at most 64, a bit each
+/// in [`Carver::sets_at`].
 pub(crate) const KNOWN: usize = 64;
 
 /// The largest two-digit unavoidable set noted at the start (see [`Carver::learn_pair_sets`]).
@@ -134,6 +135,9 @@ pub(crate) struct Carver {
     /// Unavoidable sets of the grid, the first `known_len`.
     known: [u128; KNOWN],
     known_len: usize,
+    /// Per cell, the sets of `known` that hold it (bit per place in `known`): a removal looks
+    /// at those alone for a given left last.
+    sets_at: [u64; CELLS],
     /// Where the next set found goes once `known` is full.
     known_next: usize,
     /// Givens that are the last given of some unavoidable set noted: none of them can go.
@@ -161,6 +165,7 @@ impl Carver {
             givens: ALL_CELLS,
             known: [0; KNOWN],
             known_len: 0,
+            sets_at: [0; CELLS],
             known_next: 0,
             necessary: 0,
             digit_cells: {
@@ -209,12 +214,11 @@ impl Carver {
     fn forced(&self, cell: usize) -> bool {
         let others = self.givens & !(1u128 << cell);
         let digit = self.solution[cell];
-        // naked: its peers' givens hold the other eight digits
+        // naked: its peers' givens hold the other eight digits, that is, the cell sees a
+        // given of each (`seen`: the cell's own given is none of theirs)
         let mut seen = 1u16 << digit;
-        let mut peers = others & PEERS[cell];
-        while peers != 0 {
-            seen |= 1 << self.cells[peers.trailing_zeros() as usize];
-            peers &= peers - 1;
+        for (d, cells) in self.seen.iter().enumerate() {
+            seen |= ((cells >> cell) as u16 & 1) << (d + 1);
         }
         if seen == 0b11_1111_1110 {
             return true;
@@ -259,11 +263,41 @@ impl Carver {
 
     /// Notes in [`Carver::necessary`] the last givens of the sets noted that meet `changed`.
     fn refresh_necessary(&mut self, changed: u128) {
-        for &set in &self.known[..self.known_len] {
-            let left = set & self.givens;
-            if set & changed != 0 && one_cell(left) {
+        let mut places = match changed {
+            ALL_CELLS => u64::MAX
+                .checked_shr((KNOWN - self.known_len) as u32)
+                .unwrap_or(0),
+            _ => {
+                let mut places = 0;
+                let mut bits = changed;
+                while bits != 0 {
+                    places |= self.sets_at[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
+                places
+            }
+        };
+        while places != 0 {
+            let left = self.known[places.trailing_zeros() as usize % KNOWN] & self.givens;
+            places &= places - 1;
+            if one_cell(left) {
                 self.necessary |= left;
             }
+        }
+    }
+
+    /// Notes `set` at place `place` of [`Carver::known`], in place of the one there.
+    fn place_set(&mut self, place: usize, set: u128) {
+        let bit = 1u64 << place;
+        let mut old = std::mem::replace(&mut self.known[place], set);
+        while old != 0 {
+            self.sets_at[old.trailing_zeros() as usize] &= !bit;
+            old &= old - 1;
+        }
+        let mut new = set;
+        while new != 0 {
+            self.sets_at[new.trailing_zeros() as usize] |= bit;
+            new &= new - 1;
         }
     }
 
@@ -425,10 +459,10 @@ impl Carver {
             self.necessary |= left;
         }
         if self.known_len < KNOWN {
-            self.known[self.known_len] = set;
+            self.place_set(self.known_len, set);
             self.known_len += 1;
         } else {
-            self.known[self.known_next] = set;
+            self.place_set(self.known_next, set);
             self.known_next = (self.known_next + 1) % KNOWN;
         }
     }
