@@ -18,8 +18,9 @@
 //!   givens are tried one at a time. The result is exactly that of one given at a time.
 //! - **Known unavoidable sets.** When the puzzle without some givens has a second solution `T`,
 //!   the cells where `T` differs from the grid `S` form an *unavoidable set*: every puzzle of
-//!   `S` with no given in it is solved by `T` as well. The small ones made of two digits, and
-//!   those of two rows of a band or two columns of a stack, are found on the grid at the start
+//!   `S` with no given in it is solved by `T` as well. The small ones made of two digits,
+//!   those of two rows of a band or two columns of a stack, and those of three cells of two
+//!   rows in one stack (or columns in one band), are found on the grid at the start
 //!   ([`Carver::learn_pair_sets`], [`Carver::learn_line_sets`]), and those found along the way
 //!   are kept (the last [`KNOWN`]). A given that is the last one left of a known set is
 //!   *necessary* (a bit mask, kept up to date), and a removal that would empty a set is refused
