@@ -71,7 +71,8 @@ pub(crate) const KNOWN: usize = 64;
 
 /// The largest two-digit unavoidable set noted at the start (see [`Carver::learn_pair_sets`]).
 /// Measured (instructions a puzzle, 400 puzzles of seed 1): one at a time below 35 givens, 4
-/// cells 417k, 8 385k, 12 386k, 18 (all of them) 403k; below 60 givens, 8 374k, 12 375k.
+/// cells 417k, 8 385k, 12 386k, 18 (all of them) 403k; below 60 givens, 8 374k, 12 375k;
+/// again with sets looked up by cell, 8 318k, 12 320k, 18 330k.
 const LARGEST_PAIR_SET: u32 = 8;
 
 /// The most digits of a cycle between two lines noted at the start (see
@@ -90,6 +91,7 @@ const LONGEST_RUN: usize = 32;
 /// 35 365k, below 45 368k. Measured again once a single removal often cost no search (singles,
 /// necessary givens; 400 puzzles of seed 1, with a pair set at most 12 cells): below 35 386k,
 /// 40 379k, 45 377k, 50 377k, 55 376k, 60 375k, 70 394k, always 405k; seed 2: 35 387k, 60 376k.
+/// Once removals got cheaper (known sets looked up by cell): 50 320k, 60 318k, 70 324k.
 const SINGLES_BELOW: u32 = 60;
 
 /// The cells where `a` and `b` differ, 8 cells at a time: a byte of `a ^ b` is not 0 exactly
