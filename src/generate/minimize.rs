@@ -18,8 +18,9 @@
 //!   givens are tried one at a time. The result is exactly that of one given at a time.
 //! - **Known unavoidable sets.** When the puzzle without some givens has a second solution `T`,
 //!   the cells where `T` differs from the grid `S` form an *unavoidable set*: every puzzle of
-//!   `S` with no given in it is solved by `T` as well. The small ones made of two digits, and
-//!   those of two rows of a band or two columns of a stack, are found on the grid at the start
+//!   `S` with no given in it is solved by `T` as well. The small ones made of two digits,
+//!   those of two rows of a band or two columns of a stack, and those of three cells of two
+//!   rows in one stack (or columns in one band), are found on the grid at the start
 //!   ([`Carver::learn_pair_sets`], [`Carver::learn_line_sets`]), and those found along the way
 //!   are kept (the last [`KNOWN`]). A given that is the last one left of a known set is
 //!   *necessary* (a bit mask, kept up to date), and a removal that would empty a set is refused
@@ -64,12 +65,14 @@ const UNITS_OF: [[u128; 3]; CELLS] = {
     units
 };
 
-/// Unavoidable sets kept (the most recently found replace the oldest).
+/// Unavoidable sets kept (the most recently found replace the oldest): at most 64, a bit each
+/// in [`Carver::sets_at`].
 pub(crate) const KNOWN: usize = 64;
 
 /// The largest two-digit unavoidable set noted at the start (see [`Carver::learn_pair_sets`]).
 /// Measured (instructions a puzzle, 400 puzzles of seed 1): one at a time below 35 givens, 4
-/// cells 417k, 8 385k, 12 386k, 18 (all of them) 403k; below 60 givens, 8 374k, 12 375k.
+/// cells 417k, 8 385k, 12 386k, 18 (all of them) 403k; below 60 givens, 8 374k, 12 375k;
+/// again with sets looked up by cell, 8 318k, 12 320k, 18 330k.
 const LARGEST_PAIR_SET: u32 = 8;
 
 /// The most digits of a cycle between two lines noted at the start (see
@@ -88,6 +91,7 @@ const LONGEST_RUN: usize = 32;
 /// 35 365k, below 45 368k. Measured again once a single removal often cost no search (singles,
 /// necessary givens; 400 puzzles of seed 1, with a pair set at most 12 cells): below 35 386k,
 /// 40 379k, 45 377k, 50 377k, 55 376k, 60 375k, 70 394k, always 405k; seed 2: 35 387k, 60 376k.
+/// Once removals got cheaper (known sets looked up by cell): 50 320k, 60 318k, 70 324k.
 const SINGLES_BELOW: u32 = 60;
 
 /// The cells where `a` and `b` differ, 8 cells at a time: a byte of `a ^ b` is not 0 exactly
@@ -103,6 +107,13 @@ fn differing(a: &[u8; CELLS], b: &[u8; CELLS]) -> u128 {
         set |= u128::from(bits) << (8 * k);
     }
     set | u128::from(a[80] != b[80]) << 80
+}
+
+/// True when `cells` holds exactly one cell (a test for the lowest bit, not a count: the
+/// baseline build counts a `u128`'s bits in some thirty instructions).
+#[inline(always)]
+fn one_cell(cells: u128) -> bool {
+    cells != 0 && cells & (cells - 1) == 0
 }
 
 /// The cells that see one of `cells`.
@@ -127,6 +138,9 @@ pub(crate) struct Carver {
     /// Unavoidable sets of the grid, the first `known_len`.
     known: [u128; KNOWN],
     known_len: usize,
+    /// Per cell, the sets of `known` that hold it (bit per place in `known`): a removal looks
+    /// at those alone for a given left last.
+    sets_at: [u64; CELLS],
     /// Where the next set found goes once `known` is full.
     known_next: usize,
     /// Givens that are the last given of some unavoidable set noted: none of them can go.
@@ -154,6 +168,7 @@ impl Carver {
             givens: ALL_CELLS,
             known: [0; KNOWN],
             known_len: 0,
+            sets_at: [0; CELLS],
             known_next: 0,
             necessary: 0,
             digit_cells: {
@@ -202,12 +217,11 @@ impl Carver {
     fn forced(&self, cell: usize) -> bool {
         let others = self.givens & !(1u128 << cell);
         let digit = self.solution[cell];
-        // naked: its peers' givens hold the other eight digits
+        // naked: its peers' givens hold the other eight digits, that is, the cell sees a
+        // given of each (`seen`: the cell's own given is none of theirs)
         let mut seen = 1u16 << digit;
-        let mut peers = others & PEERS[cell];
-        while peers != 0 {
-            seen |= 1 << self.cells[peers.trailing_zeros() as usize];
-            peers &= peers - 1;
+        for (d, cells) in self.seen.iter().enumerate() {
+            seen |= ((cells >> cell) as u16 & 1) << (d + 1);
         }
         if seen == 0b11_1111_1110 {
             return true;
@@ -252,11 +266,41 @@ impl Carver {
 
     /// Notes in [`Carver::necessary`] the last givens of the sets noted that meet `changed`.
     fn refresh_necessary(&mut self, changed: u128) {
-        for &set in &self.known[..self.known_len] {
-            let left = set & self.givens;
-            if set & changed != 0 && left.count_ones() == 1 {
+        let mut places = match changed {
+            ALL_CELLS => u64::MAX
+                .checked_shr((KNOWN - self.known_len) as u32)
+                .unwrap_or(0),
+            _ => {
+                let mut places = 0;
+                let mut bits = changed;
+                while bits != 0 {
+                    places |= self.sets_at[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
+                places
+            }
+        };
+        while places != 0 {
+            let left = self.known[places.trailing_zeros() as usize % KNOWN] & self.givens;
+            places &= places - 1;
+            if one_cell(left) {
                 self.necessary |= left;
             }
+        }
+    }
+
+    /// Notes `set` at place `place` of [`Carver::known`], in place of the one there.
+    fn place_set(&mut self, place: usize, set: u128) {
+        let bit = 1u64 << place;
+        let mut old = std::mem::replace(&mut self.known[place], set);
+        while old != 0 {
+            self.sets_at[old.trailing_zeros() as usize] &= !bit;
+            old &= old - 1;
+        }
+        let mut new = set;
+        while new != 0 {
+            self.sets_at[new.trailing_zeros() as usize] |= bit;
+            new &= new - 1;
         }
     }
 
@@ -274,53 +318,47 @@ impl Carver {
 
     /// Notes the small unavoidable sets made of two digits (see the module documentation):
     /// for each pair of digits `a`, `b`, the smallest sets of their cells whose digits can be
-    /// swapped with the grid staying valid. Swapping `a` to `b` in a cell forces `b` to `a` in
-    /// the cell of its row, its column and its box that holds `b`, and so on: the cells reached
-    /// from one cell form such a set, and the 18 cells of the pair split into a few of them
-    /// (4 cells: the rectangles over two boxes; up to all 18). Sets of more than
-    /// [`LARGEST_PAIR_SET`] cells are left out: they are seldom emptied before other sets are.
+    /// swapped with the grid staying valid. Each row holds one `a` and one `b`, so such a set
+    /// is whole rows' pairs of cells; swapping `a` to `b` in a row's cell forces the swap in
+    /// the row that holds `b` in that column, and so on round a cycle of rows. A cycle is a set
+    /// when it also leaves every box whole: the boxes of its `a` cells are those of its `b`
+    /// cells (4 cells: the rectangles over two boxes). Sets of more than
+    /// [`LARGEST_PAIR_SET`] cells are left out: they are seldom emptied before other sets are;
+    /// so are the rarer sets that join two cycles, neither of which leaves its boxes whole.
+    ///
+    /// Cycles rather than closing a set over rows, columns and boxes: the same sets (but those
+    /// joined cycles) for a quarter of the instructions (32k a grid before).
     pub(crate) fn learn_pair_sets(&mut self) {
-        // per digit and row: the column it stands in; per digit and column, and box, the row
+        // per digit and row: the column it stands in, and the box; per digit and column, the row
         let mut col_in_row = [[0u8; 9]; 10];
+        let mut box_in_row = [[0u8; 9]; 10];
         let mut row_in_col = [[0u8; 9]; 10];
-        let mut row_in_box = [[0u8; 9]; 10];
         for (cell, &d) in self.solution.iter().enumerate() {
             let (d, r, c) = (usize::from(d) % 10, cell / 9, cell % 9);
             col_in_row[d][r] = c as u8;
+            box_in_row[d][r] = (r / 3 * 3 + c / 3) as u8;
             row_in_col[d][c] = r as u8;
-            row_in_box[d][r / 3 * 3 + c / 3] = r as u8;
         }
         for a in 1..10usize {
             for b in a + 1..10 {
-                // Each row holds one `a` and one `b`, so a set closed under the row partner is
-                // whole rows' pairs of cells: a set of rows. Row `r` draws in the rows of the
-                // partners of its two cells in their columns and boxes.
-                let mut next = [0u16; 9];
-                for (r, next) in next.iter_mut().enumerate() {
-                    let (ca, cb) = (usize::from(col_in_row[a][r]), usize::from(col_in_row[b][r]));
-                    let (ba, bb) = (r / 3 * 3 + ca / 3, r / 3 * 3 + cb / 3);
-                    *next = 1 << row_in_col[b][ca]
-                        | 1 << row_in_col[a][cb]
-                        | 1 << row_in_box[b][ba]
-                        | 1 << row_in_box[a][bb];
-                }
                 let mut left: u16 = 0x1ff;
                 while left != 0 {
-                    let mut rows = left & left.wrapping_neg();
+                    let first = left.trailing_zeros() as usize;
+                    let (mut r, mut rows, mut len) = (first, 0u16, 0);
+                    let (mut boxes_a, mut boxes_b) = (0u16, 0u16);
                     loop {
-                        let mut grown = rows;
-                        let mut todo = rows;
-                        while todo != 0 {
-                            grown |= next[todo.trailing_zeros() as usize];
-                            todo &= todo - 1;
-                        }
-                        if grown == rows {
+                        rows |= 1 << r;
+                        len += 1;
+                        boxes_a |= 1 << box_in_row[a][r];
+                        boxes_b |= 1 << box_in_row[b][r];
+                        // the row whose `b` stands in this row's `a` column
+                        r = usize::from(row_in_col[b][usize::from(col_in_row[a][r]) % 9]) % 9;
+                        if rows >> r & 1 != 0 {
                             break;
                         }
-                        rows = grown;
                     }
                     left &= !rows;
-                    if 2 * rows.count_ones() <= LARGEST_PAIR_SET {
+                    if boxes_a == boxes_b && 2 * len <= LARGEST_PAIR_SET {
                         let mut set = 0u128;
                         let mut todo = rows;
                         while todo != 0 {
@@ -343,12 +381,39 @@ impl Carver {
     /// digits, and each column and box (the two cells of a place share them) with theirs: a
     /// second grid, so the cycle's cells are an unavoidable set. Cycles of two digits are the
     /// rectangles [`Carver::learn_pair_sets`] finds; longer than [`LONGEST_CYCLE`] are left out.
+    ///
+    /// Also the sets of two rows of different bands whose cells in one stack hold the same
+    /// three digits (or two columns of different stacks, in one band): swapping those three
+    /// pairs of cells leaves the rows, the columns and the two boxes each with their digits.
     pub(crate) fn learn_line_sets(&mut self) {
         for band in 0..3 {
             for (i, j) in [(0, 1), (0, 2), (1, 2)] {
                 let (a, b) = (3 * band + i, 3 * band + j);
                 self.learn_cycles(|k| 9 * a + k, |k| 9 * b + k);
                 self.learn_cycles(|k| 9 * k + a, |k| 9 * k + b);
+            }
+        }
+        // the digits of each row's cells in each stack, and of each column's in each band
+        let mut in_row = [[0u16; 3]; 9];
+        let mut in_col = [[0u16; 3]; 9];
+        for (cell, &d) in self.solution.iter().enumerate() {
+            let (r, c) = (cell / 9, cell % 9);
+            in_row[r][c / 3] |= 1 << d;
+            in_col[c][r / 3] |= 1 << d;
+        }
+        // three cells of a row in a stack, and of a column in a band
+        const ROW3: u128 = 0b111;
+        const COL3: u128 = 1 | 1 << 9 | 1 << 18;
+        for a in 0..9 {
+            for b in (a / 3 + 1) * 3..9 {
+                for part in 0..3 {
+                    if in_row[a][part] == in_row[b][part] {
+                        self.learn_set((ROW3 << (9 * a) | ROW3 << (9 * b)) << (3 * part));
+                    }
+                    if in_col[a][part] == in_col[b][part] {
+                        self.learn_set((COL3 << a | COL3 << b) << (27 * part));
+                    }
+                }
             }
         }
     }
@@ -367,11 +432,12 @@ impl Carver {
             if done >> first & 1 != 0 {
                 continue;
             }
-            let (mut digit, mut set, mut len) = (first, 0u128, 0);
+            // the places of the cycle, its cells made only for a cycle noted
+            let (mut digit, mut places, mut len) = (first, 0u16, 0);
             loop {
                 done |= 1 << digit;
-                let k = place[digit];
-                set |= 1u128 << a(k) | 1u128 << b(k);
+                let k = place[digit] % 9;
+                places |= 1 << k;
                 len += 1;
                 digit = usize::from(self.solution[b(k)]) % 10;
                 if digit == first || len > 9 {
@@ -379,6 +445,12 @@ impl Carver {
                 }
             }
             if (3..=LONGEST_CYCLE).contains(&len) {
+                let mut set = 0u128;
+                while places != 0 {
+                    let k = places.trailing_zeros() as usize;
+                    places &= places - 1;
+                    set |= 1u128 << a(k) | 1u128 << b(k);
+                }
                 self.learn_set(set);
             }
         }
@@ -386,14 +458,14 @@ impl Carver {
 
     fn learn_set(&mut self, set: u128) {
         let left = set & self.givens;
-        if left.count_ones() == 1 {
+        if one_cell(left) {
             self.necessary |= left;
         }
         if self.known_len < KNOWN {
-            self.known[self.known_len] = set;
+            self.place_set(self.known_len, set);
             self.known_len += 1;
         } else {
-            self.known[self.known_next] = set;
+            self.place_set(self.known_next, set);
             self.known_next = (self.known_next + 1) % KNOWN;
         }
     }
@@ -709,7 +781,7 @@ mod tests {
     #[test]
     fn sets_of_two_lines_found_on_the_grid_are_unavoidable() {
         let mut rng = Rng::new(9);
-        let mut found = 0;
+        let (mut found, mut mini) = (0, 0);
         for _ in 0..200 {
             let solution = random_grid(&mut rng);
             let mut carver = Carver::new(&solution);
@@ -718,6 +790,9 @@ mod tests {
             for set in sets {
                 let size = set.count_ones() as usize;
                 assert!(size % 2 == 0 && (6..=2 * LONGEST_CYCLE).contains(&size));
+                let of = |line: fn(usize) -> usize| -> std::collections::BTreeSet<usize> {
+                    (0..81).filter(|&c| set >> c & 1 != 0).map(line).collect()
+                };
                 // two rows of a band or two columns of a stack, half the cells in each
                 let rows: std::collections::BTreeSet<usize> = (0..81)
                     .filter(|&c| set >> c & 1 != 0)
@@ -736,12 +811,26 @@ mod tests {
                             .windows(2)
                             .all(|w| w[0] == w[1])
                 };
-                assert!(two(&rows) || two(&cols), "{set:#x}");
+                // or three cells of one stack in two rows of different bands (columns likewise)
+                let three = |lines: &std::collections::BTreeSet<usize>,
+                             across: fn(usize) -> usize| {
+                    lines.len() == 3 && of(across).len() == 1
+                };
+                let mini_rows = rows.len() == 2 && three(&cols, |c| c % 9 / 3);
+                let mini_cols = cols.len() == 2 && three(&rows, |c| c / 27);
+                assert!(
+                    two(&rows) || two(&cols) || mini_rows || mini_cols,
+                    "{set:#x}"
+                );
+                mini += usize::from(mini_rows || mini_cols);
                 carver.set_givens(ALL_CELLS & !set);
                 assert_eq!(reference::solve(&carver.puzzle(), 2).count, 2);
                 found += 1;
             }
         }
-        assert!(found > 400, "{found} sets");
+        assert!(
+            found > 400 && mini > 50,
+            "{found} sets, {mini} of two lines' three cells"
+        );
     }
 }
