@@ -29,7 +29,8 @@ struct Tally {
     bands: [u64; 3],
     /// Rated records known only to lie above `--max-er`.
     above: u64,
-    /// Records whose path needs nested forcing chains (not implemented): ER 9.5 or above.
+    /// Records whose path gets stuck, nested forcing chains of every level tried (Explainer's
+    /// 20.0; not met on a puzzle with one solution so far): ER 9.5 or above.
     nested: u64,
     /// Records with no rating, by status.
     unrated: [u64; Status::ALL.len()],
@@ -79,7 +80,7 @@ impl Tally {
         }
         if self.nested > 0 {
             text += &format!(
-                "; past what is implemented (nested forcing chains, ER 9.5 or above): {}",
+                "; stuck, every technique tried (Explainer's 20.0, written >9.4): {}",
                 self.nested
             );
         }
