@@ -919,7 +919,7 @@ mod tests {
     use super::super::tests::{board, board_from_marks};
     use super::*;
 
-    /// The first hint of nested chains of `level`, and how long the search took.
+    /// The first hint of nested chains of `level`.
     fn first(board: &Board, level: u8) -> Option<Hint> {
         let mut found = None;
         let _ = nested_chains(board, level, &mut |h| {
@@ -929,18 +929,30 @@ mod tests {
         found
     }
 
+    /// Checks that the lower levels find nothing on `board` and that `level`'s first hint is
+    /// `text`, removing `digit` from `cell`.
+    fn assert_first_at(board: &Board, level: u8, text: &str, cell: u8, digit: u8) {
+        for lower in 2..level {
+            assert_eq!(first(board, lower), None, "level {lower}");
+        }
+        let h = first(board, level).expect("a hint");
+        assert_eq!(h.to_string(), text);
+        assert_eq!(h.eliminations, vec![(cell, 1 << digit)]);
+    }
+
     #[test]
     fn level_2_uses_forcing_chains_inside_the_runs() {
         // hardest11: serate 11.1/11.1/10.5, its first step a 10.5 nested chain
         let b = board(
             "98.7..6..5...8......7..6....4...7.3...8.6.7.....2....1..9.7.5.....1...2......3..4",
         );
-        let h = first(&b, 2).expect("a level 2 hint");
-        assert_eq!(
-            h.to_string(),
-            "10.5 Dynamic Contradiction Forcing Chains (+ Forcing Chains); r7c1<>6"
+        assert_first_at(
+            &b,
+            2,
+            "10.5 Dynamic Contradiction Forcing Chains (+ Forcing Chains); r7c1<>6",
+            54,
+            6,
         );
-        assert_eq!(h.eliminations, vec![(54, 1 << 6)]);
     }
 
     #[test]
@@ -954,13 +966,13 @@ mod tests {
              1236 +9 468 +7 248 +5 168 368 34678 3567 3456 +1 459 4589 389 +2 36789 12678 \
              12567 1256 568 259 +3 189 16789 +4",
         );
-        assert_eq!(first(&b, 2), None);
-        let h = first(&b, 3).expect("a level 3 hint");
-        assert_eq!(
-            h.to_string(),
-            "11.1 Dynamic Contradiction Forcing Chains (+ Multiple Forcing Chains); r1c8<>1"
+        assert_first_at(
+            &b,
+            3,
+            "11.1 Dynamic Contradiction Forcing Chains (+ Multiple Forcing Chains); r1c8<>1",
+            7,
+            1,
         );
-        assert_eq!(h.eliminations, vec![(7, 1 << 1)]);
     }
 
     #[test]
@@ -976,13 +988,12 @@ mod tests {
              24678 1689 12469 2689 1467 149 +3 346 +1 468 +7 34689 3589 469 \
              +2 456 23467 236 +9 1356 12346 2356 +8 145 1467",
         );
-        assert_eq!(first(&b, 2), None);
-        assert_eq!(first(&b, 3), None);
-        let h = first(&b, 4).expect("a level 4 hint");
-        assert_eq!(
-            h.to_string(),
-            "11.4 Dynamic Region Forcing Chains (+ Dynamic Forcing Chains); r1c1<>9"
+        assert_first_at(
+            &b,
+            4,
+            "11.4 Dynamic Region Forcing Chains (+ Dynamic Forcing Chains); r1c1<>9",
+            0,
+            9,
         );
-        assert_eq!(h.eliminations, vec![(0, 1 << 9)]);
     }
 }
