@@ -419,22 +419,13 @@ impl<'a> Engine<'a> {
         let gone = |c: usize, d: u8| {
             self.cands[c] >> d & 1 != 0 && work[c] >> d & 1 == 0 && !(c == tc && d == td)
         };
-        let mut add = |c: usize, d: u8| {
+        single_scope(cell, digit, cause, |c, d| {
             if gone(c, d) {
                 if let Some(parent) = run.off.get(pot(c, d, false)) {
                     run.arena.add_parent(id, parent);
                 }
             }
-        };
-        match cause {
-            Cause::Cell => (1..=9u8).for_each(|d| add(cell, d)),
-            Cause::House(k) => {
-                for &c in &HOUSE_CELLS[HOUSES_OF[cell][k as usize] as usize] {
-                    add(c as usize, digit);
-                }
-            }
-            _ => {}
-        }
+        });
     }
 
     /// The removals other techniques find on a stalled run's reduced grid `work`, each with
@@ -663,20 +654,11 @@ impl<'a> Engine<'a> {
             (c, _) => c,
         };
         let (cell, digit) = (cell_of(p), digit_of(p));
-        let mut add = |c: usize, d: u8| {
+        single_scope(cell, digit, cause, |c, d| {
             if outer[c] >> d & 1 != 0 && self.cands[c] >> d & 1 == 0 && !parents.contains(&(c, d)) {
                 parents.push((c, d));
             }
-        };
-        match cause {
-            Cause::Cell => (1..=9u8).for_each(|d| add(cell, d)),
-            Cause::House(k) => {
-                for &c in &HOUSE_CELLS[HOUSES_OF[cell][k as usize] as usize] {
-                    add(c as usize, digit);
-                }
-            }
-            _ => {}
-        }
+        });
     }
 
     /// Explainer's "Forcing Chains & Cycles" on this engine's grid: X-, Y- and XY- passes, each
@@ -880,6 +862,20 @@ impl<'a> Engine<'a> {
             unary_sort_key(y, x),
             Root::None,
         );
+    }
+}
+
+/// The candidates whose absence made `digit` in `cell` a single of the kind `cause` names: the
+/// cell's digits (a naked single) or the digit's places in the house (a hidden single).
+fn single_scope(cell: usize, digit: u8, cause: Cause, mut f: impl FnMut(usize, u8)) {
+    match cause {
+        Cause::Cell => (1..=9u8).for_each(|d| f(cell, d)),
+        Cause::House(k) => {
+            for &c in &HOUSE_CELLS[HOUSES_OF[cell][k as usize] as usize] {
+                f(c as usize, digit);
+            }
+        }
+        _ => {}
     }
 }
 
