@@ -25,7 +25,9 @@ pub struct RatingCounts {
     pub from_8_0: u64,
     /// Ratings known only to lie above a `--max-er` bound.
     pub above_max_er: u64,
-    /// Paths that need nested forcing chains (not implemented): ER 9.5 or above, not exact.
+    /// Paths stuck with every technique tried, nested forcing chains of every level included
+    /// (Explainer's 20.0; no puzzle with one solution is known to get there): ER 9.5 or above,
+    /// not exact.
     #[serde(rename = "er_9_5_or_above_not_rated_exactly")]
     pub nested: u64,
     /// The highest exact ER and its technique (the first one met, in the order counted).
@@ -82,7 +84,8 @@ impl RatingCounts {
 
     /// The summary line, `rated: 300 (ER below 6.5: 120, 6.5 to 7.9: 150, 8.0 and up: 30);
     /// hardest 8.9 (Dynamic Forcing Chains)`; with the `--max-er` bound (tenths) the ratings
-    /// above it are counted too, and the paths past what is implemented when there are some.
+    /// above it are counted too, and the paths stuck with every technique tried when there are
+    /// some.
     pub fn line(&self, max_er: Option<u32>) -> String {
         let mut text = format!(
             "rated:      {} (ER below 6.5: {}, 6.5 to 7.9: {}, 8.0 and up: {}",
@@ -93,8 +96,8 @@ impl RatingCounts {
         }
         if self.nested > 0 {
             text += &format!(
-                "; past what is implemented (nested forcing chains, ER {} or above): {}",
-                Tenths(NESTED),
+                "; stuck, every technique tried (Explainer's 20.0, written >{}): {}",
+                Tenths(NESTED - 1),
                 self.nested
             );
         }

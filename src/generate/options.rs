@@ -284,10 +284,11 @@ pub enum OptionsError {
     /// An ER range below the scale's lowest rating.
     #[error("--rating {0}: no puzzle rates below 1.0 (a last digit in a house)")]
     RatingBelowScale(RatingRange),
-    /// An ER range the rater cannot tell.
+    /// An ER range of nested forcing chains only: not offered.
     #[error(
-        "--rating {0}: ratings from 9.5 up need nested forcing chains, which the rater does not \
-         implement, so it cannot tell such a puzzle's ER"
+        "--rating {0}: ratings from 9.5 up (nested forcing chains) are not offered by generate: \
+         fewer than one carving in a thousand reaches even 9.0, and rating one such candidate \
+         takes seconds to minutes; make 9.0.. puzzles and rate them (sudoku-batch rate)"
     )]
     RatingPastRater(RatingRange),
 }

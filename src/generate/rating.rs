@@ -31,8 +31,8 @@ pub struct Er {
 pub const LOWEST: u64 = 10;
 
 /// How far the ER of `puzzle` (which has one solution) lies from `range` (tenths; 0 inside
-/// it), and its rating when inside. A path past what the rater implements (nested forcing
-/// chains, ER 9.5 or above, not exact) is never inside: its distance is at least 1.
+/// it), and its rating when inside. A path stuck with every technique tried (Explainer's 20.0,
+/// ER 9.5 or above, not exact) is never inside: its distance is at least 1.
 pub(crate) fn judge(puzzle: &Grid, range: Bounds) -> (u64, Option<Er>) {
     let rated = |max_er: Option<u64>| {
         let options = rate::Options {

@@ -97,7 +97,7 @@ pub(super) fn push_tenths(out: &mut Vec<u8>, t: u32) {
 
 /// The three values of a rating, each exact or known only to lie above the bound.
 pub fn values(rating: &Rating, max_er: Option<u32>) -> [Result<u32, u32>; 3] {
-    // stuck (a path past what is implemented): the rating lies at nested chains' 9.5 or above
+    // stuck, every technique tried (Explainer's 20.0): at nested chains' 9.5 or above at least
     let (above, bound) = match rating.end {
         End::Above => (true, max_er.unwrap_or(0)),
         End::Stuck => (true, rate::NESTED - 1),

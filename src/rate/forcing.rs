@@ -592,7 +592,7 @@ impl Engine {
 /// The simple techniques "(+)" chains apply inside a run, on a bare candidate grid, each
 /// reporting its removals and the removals it relied on (Explainer's "rule parents"): what the
 /// original grid (`init`) had and the reduced one (`work`) lacks where the technique needed it.
-mod simple {
+pub(super) mod simple {
     use super::super::Combinations;
     use super::super::board::{Digits, HOUSE_CELLS, HOUSE_SET, Kind, PEER_SET, cells_of};
 

@@ -20,6 +20,7 @@ pub mod fish;
 pub mod forcing;
 pub mod hint;
 pub mod intersections;
+pub mod nested;
 pub mod singles;
 pub mod subsets;
 #[cfg(test)]
@@ -57,15 +58,15 @@ pub enum End {
     /// Stopped because the rating lies above `Options::max_er`: ER (and EP, ED where
     /// `known_*` says so) only bounded from below.
     Above,
-    /// No technique found a step: Explainer's 20.0 in `er`. A puzzle with one solution gets here
-    /// only where its path needs nested forcing chains, which are not implemented: its ER (and
-    /// EP, ED where `known_*` says not) then lies at [`NESTED`] or above, and outputs say so
-    /// (`>9.4`) rather than print 20.0.
+    /// No technique found a step, nested forcing chains of every level included: Explainer's
+    /// 20.0 in `er`. No puzzle with one solution is known to get here; its ER (and EP, ED where
+    /// `known_*` says not) lies at [`NESTED`] or above at least, and outputs say so (`>9.4`)
+    /// rather than print 20.0.
     Stuck,
 }
 
-/// Explainer's lowest difficulty for a nested forcing chain, in tenths: what a path that gets
-/// stuck with every other technique tried needs next, at the least.
+/// Explainer's lowest difficulty for a nested forcing chain, in tenths: the least a path that
+/// gets stuck would be rated.
 pub const NESTED: u32 = 95;
 
 /// A puzzle's rating.
@@ -245,6 +246,26 @@ const PRODUCERS: &[Producer] = &[
     Producer {
         least: 9.0,
         find: |b, s| forcing::forcing_chains(b, forcing::Mode::DYNAMIC_PLUS, s),
+        first: None,
+    },
+    Producer {
+        least: 9.5,
+        find: |b, s| nested::nested_chains(b, 2, s),
+        first: None,
+    },
+    Producer {
+        least: 10.0,
+        find: |b, s| nested::nested_chains(b, 3, s),
+        first: None,
+    },
+    Producer {
+        least: 10.5,
+        find: |b, s| nested::nested_chains(b, 4, s),
+        first: None,
+    },
+    Producer {
+        least: 11.0,
+        find: |b, s| nested::nested_chains(b, 5, s),
         first: None,
     },
 ];

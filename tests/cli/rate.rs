@@ -379,9 +379,9 @@ fn ctrl_c_stops_soon_leaving_whole_records_in_order() {
 }
 
 #[test]
-fn a_path_past_nested_chains_is_said_to_lie_above_9_4_not_rated_20() {
+fn max_er_below_nested_chains_stops_before_trying_them() {
     // serate rates this one 11.1/11.1/2.6 (tests/fixtures/se/out/hardest11.txt): its path needs
-    // nested forcing chains, which are not implemented, so the rating is a bound, never 20.0
+    // nested forcing chains (minutes of work); below 9.5 the rater stops before trying them
     let puzzle =
         "98.7..6..7..5.......4.8..7.4...9..3..98...2....3..1....4..3..9......5..6.....21..";
     let want = fixtures()
@@ -392,25 +392,14 @@ fn a_path_past_nested_chains_is_said_to_lie_above_9_4_not_rated_20() {
     assert!(want[0] >= 95, "{want:?}");
     let rows = jsonl(&stdout_ok(
         bin()
-            .args(["rate", "-q", "-O", "jsonl", "-"])
+            .args(["rate", "-q", "-O", "jsonl", "--max-er", "9.4", "-"])
             .write_stdin(format!("{puzzle}\n")),
     ));
     assert_eq!(rows[0]["status"], "unique");
     assert_eq!(rows[0]["er"], ">9.4");
     assert_eq!(rows[0]["hardest"], serde_json::Value::Null);
-    // ED is the first step's: exact when the first step is one we have (serate: 2.6)
-    let ed = &rows[0]["ed"];
-    assert!(*ed == ">9.4" || tenths(ed) == want[2], "{ed}");
-    let out = bin()
-        .args(["rate", "-"])
-        .write_stdin(format!("{puzzle}\n"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("nested forcing chains, ER 9.5 or above): 1"),
-        "{stderr}"
-    );
+    // ED is the first step's, exact (serate: 2.6)
+    assert_eq!(tenths(&rows[0]["ed"]), want[2]);
 }
 
 #[test]
