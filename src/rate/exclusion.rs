@@ -59,7 +59,24 @@ pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<
                 continue; // a third cell only narrows the common excluders
             }
             // the third cell: an excluder of either, in their peer order, that is itself a
-            // base cell
+            // base cell. Most pairs give no hint: their third cells are first tried as a set
+            // (each triplet found barren is remembered), and the peer order is walked only for
+            // a pair where some triplet gives one
+            let thirds = (excluders[a] | excluders[b]) & base_set & !(1 << a | 1 << b);
+            let mut fruitful = false;
+            for t in cells_of(thirds) {
+                let common3 = common & excluders[t];
+                if two_or_more(common3) && !barren.contains(a, b, t) {
+                    if exclusion_hint(board, &[a, b, t], common3).is_some() {
+                        fruitful = true;
+                        break;
+                    }
+                    barren.insert(a, b, t);
+                }
+            }
+            if !fruitful {
+                continue;
+            }
             let mut seen: Cells = 1 << a | 1 << b;
             let from = |x: usize| PEERS[x].iter().map(move |&t| (x, t as usize));
             for (x, t) in from(a).chain(from(b)) {
