@@ -17,7 +17,9 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
-use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET, digit_count, two_cells};
+use super::board::{
+    Board, Cells, Digits, HOUSE_CELLS, HOUSE_SET, HOUSES_OF, PEER_SET, digit_count, two_cells,
+};
 use super::hint::{Hint, Sink, Technique};
 
 /// A candidate assumed on or off: `((cell * 9 + digit - 1) << 1) | on`.
@@ -62,6 +64,35 @@ pub enum Cause {
     House(u8),
     /// A removal by another technique applied inside the chain (nested chains).
     Advanced,
+}
+
+/// The candidates whose absence made `digit` in `cell` a single of the kind `cause` names: the
+/// cell's digits (a naked single) or the digit's places in the house (a hidden single).
+pub fn single_scope(cell: usize, digit: u8, cause: Cause, mut f: impl FnMut(usize, u8)) {
+    match cause {
+        Cause::Cell => (1..=9u8).for_each(|d| f(cell, d)),
+        Cause::House(k) => {
+            for &c in &HOUSE_CELLS[HOUSES_OF[cell][k as usize] as usize] {
+                f(c as usize, digit);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A cycle's removals: per digit, the cells that see one of its on potentials (`forward`) and
+/// one of its off potentials (`backward`) of that digit, cell by cell in digit order.
+pub fn cycle_eliminations(forward: &[Cells; 10], backward: &[Cells; 10]) -> Vec<(u8, Digits)> {
+    let mut eliminations: Vec<(u8, Digits)> = Vec::new();
+    for d in 1..=9u8 {
+        for c in super::board::cells_of(forward[d as usize] & backward[d as usize]) {
+            match eliminations.iter_mut().find(|(e, _)| *e as usize == c) {
+                Some((_, m)) => *m |= 1 << d,
+                None => eliminations.push((c as u8, 1 << d)),
+            }
+        }
+    }
+    eliminations
 }
 
 /// One derived potential.
@@ -312,14 +343,7 @@ pub struct Candidate {
 /// Sorts chain hints as Explainer does (difficulty, complexity, kind; stable) and sends them,
 /// repeats of the same removals left out.
 pub fn send_sorted(mut found: Vec<Candidate>, sink: Sink) -> ControlFlow<()> {
-    found.sort_by(|a, b| {
-        a.hint
-            .difficulty
-            .partial_cmp(&b.hint.difficulty)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then(a.complexity.cmp(&b.complexity))
-            .then(a.sort_key.cmp(&b.sort_key))
-    });
+    found.sort_by(|a, b| a.key().order(b.key()));
     let mut sent: Vec<Vec<(u8, Digits)>> = Vec::new();
     for c in found {
         if sent.contains(&c.hint.eliminations) {
@@ -352,6 +376,15 @@ pub fn first_chain_or_cycle(board: &Board) -> Option<Hint> {
 pub struct Key(pub f64, pub u32, pub u8);
 
 impl Key {
+    /// Explainer's order of chain hints: difficulty, then complexity, then kind.
+    pub fn order(self, other: Key) -> std::cmp::Ordering {
+        self.0
+            .partial_cmp(&other.0)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(self.1.cmp(&other.1))
+            .then(self.2.cmp(&other.2))
+    }
+
     /// True when `self` sorts strictly before `other`.
     pub fn before(self, other: Key) -> bool {
         match self.0.partial_cmp(&other.0) {
@@ -837,15 +870,7 @@ impl Unary {
             }
             p = up;
         }
-        let mut eliminations: Vec<(u8, Digits)> = Vec::new();
-        for d in 1..=9u8 {
-            for c in super::board::cells_of(forward[d as usize] & backward[d as usize]) {
-                match eliminations.iter_mut().find(|(e, _)| *e as usize == c) {
-                    Some((_, m)) => *m |= 1 << d,
-                    None => eliminations.push((c as u8, 1 << d)),
-                }
-            }
-        }
+        let eliminations = cycle_eliminations(&forward, &backward);
         if eliminations.is_empty() {
             return None;
         }

@@ -155,7 +155,7 @@ fn exclusion_hint(board: &Board, cells: &[usize], excluders: Cells) -> Option<Hi
     // two digits, see each other and are both seen by the third (shown in `pinned`)
     let union = cells.iter().fold(0, |u, &c| u | board.cands(c));
     let fires = cells_of(excluders).any(|e| board.cands(e) & !union == 0);
-    if !fires && !(n == 3 && pinned(board, cells)) {
+    if !(fires || n == 3 && pinned(board, cells)) {
         return None;
     }
     let mut cands = [[0u8; 9]; 3];

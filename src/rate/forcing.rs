@@ -20,7 +20,7 @@ use std::ops::ControlFlow;
 use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, digits_of};
 use super::chains::{
     Arena, Candidate, Cause, Grid2, Id, Pot, PotSet, cands_of, cell_of, digit_of, is_on,
-    length_difficulty, off_to_on, on_to_off, pot, send_sorted,
+    length_difficulty, off_to_on, on_to_off, pot, send_sorted, single_scope,
 };
 use super::hint::{Chains, Hint, Shape, Sink, Technique};
 
@@ -358,29 +358,13 @@ impl Engine {
         let gone = |c: usize, d: u8| {
             self.cands[c] >> d & 1 != 0 && work[c] >> d & 1 == 0 && !(c == tc && d == td)
         };
-        match cause {
-            Cause::Cell => {
-                for d in 1..=9u8 {
-                    if gone(cell, d) {
-                        let parent = run.off.get(pot(cell, d, false));
-                        if let Some(parent) = parent {
-                            run.arena.add_parent(id, parent);
-                        }
-                    }
+        single_scope(cell, digit, cause, |c, d| {
+            if gone(c, d) {
+                if let Some(parent) = run.off.get(pot(c, d, false)) {
+                    run.arena.add_parent(id, parent);
                 }
             }
-            Cause::House(k) => {
-                let house = HOUSES_OF[cell][k as usize] as usize;
-                for &c in &HOUSE_CELLS[house] {
-                    if gone(c as usize, digit) {
-                        if let Some(parent) = run.off.get(pot(c as usize, digit, false)) {
-                            run.arena.add_parent(id, parent);
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
+        });
     }
 
     /// Assumes `digit` in `cell` on, then off; contradictions and double forcing. The on run

@@ -27,8 +27,8 @@ use std::rc::Rc;
 
 use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, PEER_SET, digits_of};
 use super::chains::{
-    Arena, Cause, Grid2, Id, POTS, Pot, PotSet, cands_of, cell_of, digit_of, is_on,
-    length_difficulty, off_to_on, on_to_off, pot,
+    Arena, Cause, Grid2, Id, Key, POTS, Pot, PotSet, cands_of, cell_of, cycle_eliminations,
+    digit_of, is_on, length_difficulty, off_to_on, on_to_off, pot, single_scope,
 };
 use super::forcing::simple;
 use super::hint::{Chains, Hint, Shape, Sink, Technique};
@@ -107,12 +107,11 @@ struct Inner {
 /// out.
 fn sorted(mut found: Vec<Found>) -> Vec<Found> {
     found.sort_by(|a, b| {
-        a.hint
-            .difficulty
-            .partial_cmp(&b.hint.difficulty)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then(a.complexity.cmp(&b.complexity))
-            .then(a.sort_key.cmp(&b.sort_key))
+        Key(a.hint.difficulty, a.complexity, a.sort_key).order(Key(
+            b.hint.difficulty,
+            b.complexity,
+            b.sort_key,
+        ))
     });
     let mut out: Vec<Found> = Vec::new();
     for f in found {
@@ -751,15 +750,7 @@ impl<'a> Engine<'a> {
                 backward[digit as usize] |= seen;
             }
         }
-        let mut eliminations: Vec<(u8, Digits)> = Vec::new();
-        for d in 1..=9u8 {
-            for c in super::board::cells_of(forward[d as usize] & backward[d as usize]) {
-                match eliminations.iter_mut().find(|(e, _)| *e as usize == c) {
-                    Some((_, m)) => *m |= 1 << d,
-                    None => eliminations.push((c as u8, 1 << d)),
-                }
-            }
-        }
+        let mut eliminations = cycle_eliminations(&forward, &backward);
         if eliminations.is_empty() {
             return;
         }
@@ -862,20 +853,6 @@ impl<'a> Engine<'a> {
             unary_sort_key(y, x),
             Root::None,
         );
-    }
-}
-
-/// The candidates whose absence made `digit` in `cell` a single of the kind `cause` names: the
-/// cell's digits (a naked single) or the digit's places in the house (a hidden single).
-fn single_scope(cell: usize, digit: u8, cause: Cause, mut f: impl FnMut(usize, u8)) {
-    match cause {
-        Cause::Cell => (1..=9u8).for_each(|d| f(cell, d)),
-        Cause::House(k) => {
-            for &c in &HOUSE_CELLS[HOUSES_OF[cell][k as usize] as usize] {
-                f(c as usize, digit);
-            }
-        }
-        _ => {}
     }
 }
 
