@@ -14,8 +14,8 @@ with a header row (`--input-format csv`). Output: CSV or Parquet, the input's co
 the whole line as `input` and its first field as `key`) then the columns of the Python package's
 `sudoku_batch.rate`: `status` (`unique` for a rated puzzle, else the CLI's word for why there is
 no rating), `er`, `ep`, `ed` (doubles, one decimal), `above`, `hardest`, `reason`. A value the CLI
-writes `>X` (known only to lie above X: `--max-er`'s bound, or 9.4 for a path that needs nested
-forcing chains) is null, with X in `above`. `--output-format summary` writes nothing and prints
+writes `>X` (known only to lie above X: `--max-er`'s bound, or 9.4 for a path stuck with every
+technique tried) is null, with X in `above`. `--output-format summary` writes nothing and prints
 the count of each band (ER below 6.5, 6.5 to 7.9, 8.0 and up, above X) and of each status without
 a rating.
 """

@@ -459,8 +459,8 @@ def rate(puzzles, *, max_er=None, threads: int | None = None, output: str = "num
     (why a record is malformed, else None).
 
     A value the CLI writes ``>X`` (known only to lie above X) is NaN, and X is in ``above``:
-    ``max_er`` for a rating stopped by it, 9.4 for a path that needs nested forcing chains (not
-    implemented; they start at 9.5). ``above`` is NaN where every value is exact, ``er``, ``ep``,
+    ``max_er`` for a rating stopped by it, 9.4 for a path stuck with every technique tried
+    (Explainer's 20.0; no puzzle with one solution is known to get there). ``above`` is NaN where every value is exact, ``er``, ``ep``,
     ``ed`` are NaN where there is no rating, ``hardest`` is None where ER is not exact.
 
     ``max_er`` (the CLI's ``--max-er``; a number from 0 to 20, one decimal at most) stops rating

@@ -673,7 +673,7 @@ def test_generate_refuses_what_no_puzzle_meets_and_stops_at_the_limit():
 
 SE = REPO / "tests" / "fixtures" / "se"
 # the first puzzle of the forum's hardest list (serate: 11.1/11.1/2.6): its path needs nested
-# forcing chains, past what is implemented, after a first step of 2.6
+# forcing chains, after a first step of 2.6
 NESTED = "98.7..6..7..5.......4.8..7.4...9..3..98...2....3..1....4..3..9......5..6.....21.."
 
 
@@ -761,12 +761,15 @@ def test_rate_agrees_with_serate_on_its_fixtures():
     assert max(e[0] for _, e in serate("magictour")) >= 9.0
 
 
-def test_rate_bounds_what_it_cannot_rate_as_the_cli_writes_it():
-    """A path that needs nested forcing chains: the CLI's `>9.4 >9.4 2.6`, as NaN, NaN, 2.6
-    with 9.4 in `above`; serate's ER and EP lie above the bound and its ED is ours."""
+def test_rate_gives_serates_rating_to_a_path_of_nested_chains_and_bounds_it_below_them():
+    """A path that needs nested forcing chains gets serate's own ER, EP and ED; stopped at 9.4
+    (`max_er`), it is the CLI's `>9.4 >9.4 2.6`: NaN, NaN, 2.6 with 9.4 in `above`."""
     (line,) = [e for p, e in serate("hardest11") if p == NESTED]
     out = sb.rate([NESTED])
     assert out["status"].tolist() == ["unique"]
+    assert (out["er"][0], out["ep"][0], out["ed"][0]) == line
+    assert np.isnan(out["above"][0]) and "Forcing Chains" in out["hardest"][0]
+    out = sb.rate([NESTED], max_er=9.4)
     assert np.isnan(out["er"][0]) and np.isnan(out["ep"][0])
     assert out["above"][0] == 9.4 and out["ed"][0] == line[2] == 2.6
     assert line[0] > 9.4 and line[1] > 9.4
@@ -791,7 +794,7 @@ def test_rate_max_er_keeps_exactly_the_puzzles_up_to_the_bound():
 
 def test_rate_returns_an_arrow_table_with_the_numpy_columns():
     rows = [PUZZLE, OPEN, DEAD, CLASH, "12x", None, NESTED]
-    for options in (dict(), dict(max_er=1.0)):
+    for options in (dict(max_er=9.4), dict(max_er=1.0)):
         numpy = sb.rate(rows, **options)
         table = sb.rate(rows, output="arrow", **options)
         table.validate(full=True)
@@ -812,8 +815,8 @@ def test_rate_returns_an_arrow_table_with_the_numpy_columns():
         for key in ("hardest", "reason"):
             assert table[key].to_pylist() == numpy[key].tolist(), key
     assert numpy["reason"].tolist()[4:6] == ["found 3 cells, expected 81", "missing puzzle (None)"]
-    full = sb.rate(rows, output="arrow")
-    assert full["hardest"].to_pylist() == ["Hidden Single"] + [None] * 6
+    full = sb.rate(rows[:-1], output="arrow")
+    assert full["hardest"].to_pylist() == ["Hidden Single"] + [None] * 5
     assert pl.from_arrow(full)["er"].to_list()[:2] == [1.2, None]
     assert sb.rate([], output="arrow").num_rows == 0
     assert sb.rate([])["er"].tolist() == []
