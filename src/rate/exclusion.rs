@@ -42,7 +42,22 @@ pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<
     }
     // a triplet is met from each of its pairs; one that removed nothing the first time is not
     // looked at again (a hint ends the first-hint search; all hints are still sent in order)
-    let mut barren = Triplets::default();
+    let mut barren = Triplets::take();
+    let flow = pairs_and_triplets(board, size, &bases, base_set, &excluders, &mut barren, sink);
+    barren.give_back();
+    flow
+}
+
+/// The pairs and triplets of base cells, in Explainer's order.
+fn pairs_and_triplets(
+    board: &Board,
+    size: usize,
+    bases: &[u8],
+    base_set: Cells,
+    excluders: &[Cells; 81],
+    barren: &mut Triplets,
+    sink: Sink,
+) -> ControlFlow<()> {
     for n2 in 1..bases.len() {
         for n1 in 0..n2 {
             let (a, b) = (bases[n1] as usize, bases[n2] as usize);
@@ -121,16 +136,33 @@ fn two_or_more(set: Cells) -> bool {
     set & set.wrapping_sub(1) != 0
 }
 
-/// Sets of three cells, in any order.
-struct Triplets(Vec<u64>);
+/// Sets of three cells, in any order: bits over every triplet (66 KB, kept per thread and
+/// cleared word by word after each use rather than made anew), and the words set.
+#[derive(Default)]
+struct Triplets(Vec<u64>, Vec<u32>);
 
-impl Default for Triplets {
-    fn default() -> Self {
-        Triplets(vec![0; 81 * 81 * 81 / 64 + 1])
-    }
+thread_local! {
+    static TRIPLETS: std::cell::Cell<Triplets> =
+        const { std::cell::Cell::new(Triplets(Vec::new(), Vec::new())) };
 }
 
 impl Triplets {
+    /// An empty set (the thread's, when it has one).
+    fn take() -> Triplets {
+        let mut t = TRIPLETS.take();
+        t.0.resize(81 * 81 * 81 / 64 + 1, 0);
+        t
+    }
+
+    /// Empties the set and leaves it to the thread's next call.
+    fn give_back(mut self) {
+        for &w in &self.1 {
+            self.0[w as usize] = 0;
+        }
+        self.1.clear();
+        TRIPLETS.set(self);
+    }
+
     fn index(a: usize, b: usize, t: usize) -> usize {
         let mut v = [a, b, t];
         v.sort_unstable();
@@ -139,6 +171,9 @@ impl Triplets {
 
     fn insert(&mut self, a: usize, b: usize, t: usize) {
         let i = Self::index(a, b, t);
+        if self.0[i / 64] == 0 {
+            self.1.push((i / 64) as u32);
+        }
         self.0[i / 64] |= 1 << (i % 64);
     }
 
