@@ -486,26 +486,33 @@ impl Engine {
                 continue;
             }
             let runs: Vec<Run> = places.iter().map(|&c| self.take_on_run(c, digit)).collect();
-            let (own, others) = (&runs[0], &runs[1..]);
-            for on in [true, false] {
-                let map = |r| side(r, on);
-                for i in 0..map(own).order.len() {
-                    let q = map(own).order[i];
-                    if others.iter().all(|r| map(r).contains(q)) {
-                        let mut complexity = self.ancestors(own, map(own).get(q).unwrap_or(0));
-                        for r in others {
-                            complexity += self.ancestors(r, map(r).get(q).unwrap_or(0));
-                        }
-                        if on {
-                            self.push_on(found, q, Shape::Region, complexity, 6);
-                        } else {
-                            self.push_off(found, q ^ 1, Shape::Region, complexity, 6);
-                        }
-                    }
-                }
-            }
+            self.common(&runs, Shape::Region, 6, found);
             for (&c, run) in places.iter().zip(runs) {
                 self.put_on_run(c, digit, run);
+            }
+        }
+    }
+
+    /// Hints of the potentials every one of `runs` derived, in the first run's order, each
+    /// with the ancestors it has in all of them as its complexity.
+    fn common(&mut self, runs: &[Run], shape: Shape, sort_key: u8, found: &mut Vec<Candidate>) {
+        let Some(first) = runs.first() else {
+            return;
+        };
+        for on in [true, false] {
+            let map = |r| side(r, on);
+            for &q in &map(first).order {
+                if runs.iter().all(|r| map(r).contains(q)) {
+                    let mut complexity = 0;
+                    for r in runs {
+                        complexity += self.ancestors(r, map(r).get(q).unwrap_or(0));
+                    }
+                    if on {
+                        self.push_on(found, q, shape, complexity, sort_key);
+                    } else {
+                        self.push_off(found, q ^ 1, shape, complexity, sort_key);
+                    }
+                }
             }
         }
     }
@@ -514,25 +521,7 @@ impl Engine {
     fn cell_forcing(&mut self, cell: usize, found: &mut Vec<Candidate>) {
         let digits: Vec<u8> = digits_of(self.cands[cell]).collect();
         let runs: Vec<Run> = digits.iter().map(|&d| self.take_on_run(cell, d)).collect();
-        if let Some(first) = runs.first() {
-            for on in [true, false] {
-                let map = |r| side(r, on);
-                for i in 0..map(first).order.len() {
-                    let q = map(first).order[i];
-                    if runs.iter().all(|r| map(r).contains(q)) {
-                        let mut complexity = 0;
-                        for r in &runs {
-                            complexity += self.ancestors(r, map(r).get(q).unwrap_or(0));
-                        }
-                        if on {
-                            self.push_on(found, q, Shape::Cell, complexity, 5);
-                        } else {
-                            self.push_off(found, q ^ 1, Shape::Cell, complexity, 5);
-                        }
-                    }
-                }
-            }
-        }
+        self.common(&runs, Shape::Cell, 5, found);
         for (&d, run) in digits.iter().zip(runs) {
             self.put_on_run(cell, d, run);
         }
