@@ -178,22 +178,48 @@ impl Arena {
     /// them: level by level from `id`, a potential met again (even as another node) not followed
     /// again.
     pub fn ancestors(&self, id: Id, seen: &mut PotSet) -> u32 {
+        let mut walk = Walk::default();
+        self.ancestors_within(id, u32::MAX, &mut walk, seen)
+            .unwrap_or(u32::MAX)
+    }
+
+    /// [`Arena::ancestors`] when it is at most `limit` (`None` as soon as the count passes it:
+    /// a hint that complex cannot be the one a step takes), with the walk's scratch `walk`.
+    pub fn ancestors_within(
+        &self,
+        id: Id,
+        limit: u32,
+        walk: &mut Walk,
+        seen: &mut PotSet,
+    ) -> Option<u32> {
         seen.clear();
-        let mut level = vec![id];
-        let mut next = Vec::new();
+        let Walk { level, next } = walk;
+        level.clear();
+        next.clear();
+        level.push(id);
         let mut count = 0;
         while !level.is_empty() {
-            for &n in &level {
+            for &n in level.iter() {
                 if seen.insert(self.pot(n)) {
                     count += 1;
+                    if count > limit {
+                        return None;
+                    }
                     next.extend_from_slice(self.parents(n));
                 }
             }
-            std::mem::swap(&mut level, &mut next);
+            std::mem::swap(level, next);
             next.clear();
         }
-        count
+        Some(count)
     }
+}
+
+/// Scratch of an ancestor walk (one level of nodes and the next), kept between walks.
+#[derive(Debug, Default)]
+pub struct Walk {
+    level: Vec<Id>,
+    next: Vec<Id>,
 }
 
 /// A set of potentials.
@@ -480,11 +506,13 @@ fn unary(board: &Board, found: &mut Found) {
         }
         if s.links.start.is_empty() {
             s.links.build(board);
+            // which potentials lead to which along the links of the last pass, which has every
+            // link the other two have: most searches of a step that finds no chain can be
+            // known fruitless without being made
+            s.links.pass = (true, true);
+            s.reach.build(board, &s.links);
         }
         s.links.pass = (y, x);
-        // which potentials lead to which along this pass's links: most searches of a step that
-        // finds no chain can be known fruitless without being made
-        s.reach.build(board, &s.links);
         for cell in 0..81 {
             if board.value(cell) != 0 || board.count(cell) < 2 {
                 continue;
@@ -505,7 +533,7 @@ fn bases(y: bool, x: bool) -> (f64, f64) {
 /// potential's Y-links (the cell's other candidates from an on, a bivalue cell's other
 /// candidate from an off) come first, then its house links, so a pass takes a range of them.
 #[derive(Default)]
-struct Links {
+pub struct Links {
     start: Vec<u32>,
     /// Where each potential's house links begin.
     mid: Vec<u32>,
@@ -515,7 +543,15 @@ struct Links {
 }
 
 impl Links {
-    fn build(&mut self, board: &Board) {
+    /// Every link of `p` (Y-links and house links): what [`on_to_off`] and [`off_to_on`] give
+    /// with both kinds of link on `board`'s grid, in their order.
+    #[inline]
+    pub fn all(&self, p: Pot) -> &[(Pot, Cause)] {
+        &self.to[self.start[p as usize] as usize..self.start[p as usize + 1] as usize]
+    }
+
+    /// The links of every potential of `board`.
+    pub fn build(&mut self, board: &Board) {
         self.start.clear();
         self.mid.clear();
         self.to.clear();
@@ -754,6 +790,10 @@ impl Unary {
         self.pending_on.clear();
         self.pending_off.clear();
         let source = self.arena.pot(root);
+        // A cycle through the source lies in its strongly connected component: a potential
+        // outside it leads nowhere back, and nothing that leads back is reached through it. So
+        // the search leaves the rest out, and finds the same nodes in the same order otherwise.
+        let home = self.reach.comp[source as usize];
         self.on.insert(source);
         self.pending_on.push_back(root);
         let mut cycles = Vec::new();
@@ -775,7 +815,8 @@ impl Unary {
                     let (q, cause) = self.links.to[i];
                     // an off met again derives no on (its first node took them all): it is
                     // kept only if it can close a cycle
-                    if !self.above.contains(q)
+                    if self.reach.comp[q as usize] == home
+                        && !self.above.contains(q)
                         && (self.off.insert(q) || self.links.of(q).iter().any(|l| l.0 == source))
                     {
                         let n = self.arena.push(q, cause, &[p]);
@@ -796,7 +837,7 @@ impl Unary {
                     let (q, cause) = self.links.to[i];
                     if length >= 4 && q == source {
                         cycles.push(self.arena.push(q, cause, &[p]));
-                    } else if more && self.on.insert(q) {
+                    } else if more && self.reach.comp[q as usize] == home && self.on.insert(q) {
                         let n = self.arena.push(q, cause, &[p]);
                         self.pending_on.push_back(n);
                     }

@@ -19,8 +19,8 @@ use std::ops::ControlFlow;
 
 use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, digits_of};
 use super::chains::{
-    Arena, Candidate, Cause, Grid2, Id, Pot, PotSet, cands_of, cell_of, digit_of, is_on,
-    length_difficulty, off_to_on, on_to_off, pot, send_sorted, single_scope,
+    Arena, Candidate, Cause, Found, Grid2, Id, Key, Links, Pot, PotSet, Walk, cands_of, cell_of,
+    digit_of, is_on, length_difficulty, off_to_on, on_to_off, pot, send_sorted, single_scope,
 };
 use super::hint::{Chains, Hint, Shape, Sink, Technique};
 
@@ -92,6 +92,21 @@ impl Mode {
 
 /// The hints of one chain engine, sorted as Explainer sorts them.
 pub fn forcing_chains(board: &Board, mode: Mode, sink: Sink) -> ControlFlow<()> {
+    let mut found = Found::all();
+    search(board, mode, &mut found);
+    send_sorted(found.into_all(), sink)
+}
+
+/// The first hint [`forcing_chains`] sends, found without working out how complex a hint is
+/// past the point where it can no longer sort before the best so far.
+pub fn first_forcing_chain(board: &Board, mode: Mode) -> Option<Hint> {
+    let mut found = Found::best();
+    search(board, mode, &mut found);
+    found.into_best()
+}
+
+/// Every run of one chain engine, its hints kept in `found`.
+fn search(board: &Board, mode: Mode, found: &mut Found) {
     let cands = cands_of(board);
     let mut engine = Engine {
         mode,
@@ -99,16 +114,21 @@ pub fn forcing_chains(board: &Board, mode: Mode, sink: Sink) -> ControlFlow<()> 
         cands,
         grid: Grid2::new(cands),
         links: Vec::new(),
+        table: (!mode.dynamic).then(|| {
+            let mut t = Links::default();
+            t.build(board);
+            t
+        }),
         seen: PotSet::default(),
+        walk: Walk::default(),
         spare: SPARE_RUNS.take(),
         pending: Default::default(),
         on_runs: std::iter::repeat_with(|| None).take(81 * 9).collect(),
     };
-    let mut found = Vec::new();
     for (cell, c) in cands.iter().enumerate() {
         let n = c.count_ones();
         if board.value(cell) == 0 && (n > 2 || (n > 1 && mode.dynamic)) {
-            engine.cell(cell, &mut found);
+            engine.cell(cell, found);
         }
     }
     for run in std::mem::take(&mut engine.on_runs).into_iter().flatten() {
@@ -116,7 +136,6 @@ pub fn forcing_chains(board: &Board, mode: Mode, sink: Sink) -> ControlFlow<()> 
     }
     engine.spare.truncate(SPARE_KEPT);
     SPARE_RUNS.set(engine.spare);
-    send_sorted(found, sink)
 }
 
 /// Runs kept between calls on a thread, at most this many (a run's maps take about 12 KB, and
@@ -201,7 +220,11 @@ struct Engine {
     /// `cands` both ways, what each run starts from.
     grid: Grid2,
     links: Vec<(Pot, Cause)>,
+    /// Every potential's links, made once, where runs see the grid as it is (multiple chains,
+    /// not dynamic): they are what each run would otherwise work out again at every node.
+    table: Option<Links>,
     seen: PotSet,
+    walk: Walk,
     spare: Vec<Run>,
     /// A run's queues of on and off nodes to expand, kept for the next run.
     pending: (VecDeque<Id>, VecDeque<Id>),
@@ -221,7 +244,7 @@ impl Engine {
     }
 
     /// Everything Explainer derives from one cell's candidates.
-    fn cell(&mut self, cell: usize, found: &mut Vec<Candidate>) {
+    fn cell(&mut self, cell: usize, found: &mut Found) {
         let n = self.cands[cell].count_ones();
         for digit in digits_of(self.cands[cell]) {
             let double = n >= 3 && !self.mode.nishio && self.mode.dynamic;
@@ -287,7 +310,14 @@ impl Engine {
         let mut work = self.grid;
         loop {
             if let Some(p) = pending_on.pop_front() {
-                on_to_off(&work, run.arena.pot(p), y_links, &mut self.links);
+                let pp = run.arena.pot(p);
+                match &self.table {
+                    Some(t) => {
+                        self.links.clear();
+                        self.links.extend_from_slice(t.all(pp));
+                    }
+                    None => on_to_off(&work, pp, y_links, &mut self.links),
+                }
                 for &(q, cause) in &self.links {
                     if let Some(on) = run.on.get(q ^ 1) {
                         let off = run.arena.push(q, cause, &[p]);
@@ -301,7 +331,13 @@ impl Engine {
                 }
             } else if let Some(p) = pending_off.pop_front() {
                 let pp = run.arena.pot(p);
-                off_to_on(&work, pp, y_links, true, &mut self.links);
+                match &self.table {
+                    Some(t) => {
+                        self.links.clear();
+                        self.links.extend_from_slice(t.all(pp));
+                    }
+                    None => off_to_on(&work, pp, y_links, true, &mut self.links),
+                }
                 if self.mode.dynamic {
                     work.remove(cell_of(pp), digit_of(pp));
                 }
@@ -373,7 +409,7 @@ impl Engine {
         &mut self,
         cell: usize,
         digit: u8,
-        found: &mut Vec<Candidate>,
+        found: &mut Found,
         double: bool,
         contradiction: bool,
     ) {
@@ -381,8 +417,8 @@ impl Engine {
         let on_run = self.take_on_run(cell, digit);
         if contradiction {
             if let Some((on, off)) = on_run.absurd {
-                let complexity = self.ancestors(&on_run, on) + self.ancestors(&on_run, off);
-                self.push_off(found, p_on, Shape::Contradiction, complexity, 7);
+                let parts = [(&on_run, on), (&on_run, off)];
+                self.push_off(found, p_on, Shape::Contradiction, &parts, 7);
             }
         }
         if !contradiction && !double {
@@ -394,8 +430,8 @@ impl Engine {
         let absurd = self.run(&mut off_run, &[p_on ^ 1]);
         if contradiction {
             if let Some((on, off)) = absurd {
-                let complexity = self.ancestors(&off_run, on) + self.ancestors(&off_run, off);
-                self.push_on(found, p_on, Shape::Contradiction, complexity, 7);
+                let parts = [(&off_run, on), (&off_run, off)];
+                self.push_on(found, p_on, Shape::Contradiction, &parts, 7);
             }
         }
         if double {
@@ -403,16 +439,15 @@ impl Engine {
                 let q = on_run.on.order[i];
                 if let Some(b) = off_run.on.get(q) {
                     let a = on_run.on.get(q).unwrap_or(0);
-                    let complexity = self.ancestors(&on_run, a) + self.ancestors(&off_run, b);
-                    self.push_on(found, q, Shape::Double, complexity, 1);
+                    self.push_on(found, q, Shape::Double, &[(&on_run, a), (&off_run, b)], 1);
                 }
             }
             for i in 0..on_run.off.order.len() {
                 let q = on_run.off.order[i];
                 if let Some(b) = off_run.off.get(q) {
                     let a = on_run.off.get(q).unwrap_or(0);
-                    let complexity = self.ancestors(&on_run, a) + self.ancestors(&off_run, b);
-                    self.push_off(found, q ^ 1, Shape::Double, complexity, 1);
+                    let parts = [(&on_run, a), (&off_run, b)];
+                    self.push_off(found, q ^ 1, Shape::Double, &parts, 1);
                 }
             }
         }
@@ -420,17 +455,47 @@ impl Engine {
         self.put_on_run(cell, digit, on_run);
     }
 
-    fn ancestors(&mut self, run: &Run, id: Id) -> u32 {
-        run.arena.ancestors(id, &mut self.seen)
+    /// A hint's complexity: the ancestors of each of its nodes `parts` (a node of a run) added
+    /// up; `None` once the sum is past the most a hint of `sort_key` may have and still sort
+    /// before the best found so far (when `found` keeps the best only).
+    fn complexity(&mut self, found: &Found, sort_key: u8, parts: &[(&Run, Id)]) -> Option<u32> {
+        let limit = self.limit(found, sort_key);
+        let mut sum = 0u32;
+        for &(run, id) in parts {
+            let n = run
+                .arena
+                .ancestors_within(id, limit - sum, &mut self.walk, &mut self.seen)?;
+            sum += n;
+        }
+        Some(sum)
+    }
+
+    /// The largest complexity a hint of this engine with `sort_key` may have and still sort
+    /// before the best hint `found` holds (keys grow with complexity, the base difficulty being
+    /// the engine's own): with the best at complexity `c`, `c` for a smaller sort key, else
+    /// `c - 1`.
+    fn limit(&self, found: &Found, sort_key: u8) -> u32 {
+        let Some(best) = found.bound() else {
+            return u32::MAX;
+        };
+        let key = |c: u32| Key(self.mode.difficulty() + length_difficulty(c), c, sort_key);
+        let mut c = best.1.saturating_add(1);
+        if found.wants(key(c)) {
+            return u32::MAX; // not of this engine's keys: no bound
+        }
+        while c > 0 && !found.wants(key(c)) {
+            c -= 1;
+        }
+        c
     }
 
     /// A hint placing the digit of the on potential `q` (removing the cell's other candidates).
     fn push_on(
-        &self,
-        found: &mut Vec<Candidate>,
+        &mut self,
+        found: &mut Found,
         q: Pot,
         shape: Shape,
-        complexity: u32,
+        parts: &[(&Run, Id)],
         sort_key: u8,
     ) {
         let (cell, digit) = (cell_of(q), digit_of(q));
@@ -438,6 +503,9 @@ impl Engine {
         if others == 0 {
             return; // nothing to remove: not worth a hint
         }
+        let Some(complexity) = self.complexity(found, sort_key, parts) else {
+            return;
+        };
         found.push(Candidate {
             hint: Hint {
                 technique: self.mode.technique(shape),
@@ -452,14 +520,17 @@ impl Engine {
 
     /// A hint removing the candidate of the on potential `q`.
     fn push_off(
-        &self,
-        found: &mut Vec<Candidate>,
+        &mut self,
+        found: &mut Found,
         q: Pot,
         shape: Shape,
-        complexity: u32,
+        parts: &[(&Run, Id)],
         sort_key: u8,
     ) {
         let (cell, digit) = (cell_of(q), digit_of(q));
+        let Some(complexity) = self.complexity(found, sort_key, parts) else {
+            return;
+        };
         found.push(Candidate {
             hint: Hint {
                 technique: self.mode.technique(shape),
@@ -473,7 +544,7 @@ impl Engine {
     }
 
     /// Region forcing: every place of `digit` in a house of `cell` (met first at `cell`).
-    fn regions(&mut self, cell: usize, digit: u8, found: &mut Vec<Candidate>) {
+    fn regions(&mut self, cell: usize, digit: u8, found: &mut Found) {
         for &house in &HOUSES_OF[cell] {
             let house = house as usize;
             let places: Vec<usize> = HOUSE_CELLS[house]
@@ -495,7 +566,7 @@ impl Engine {
 
     /// Hints of the potentials every one of `runs` derived, in the first run's order, each
     /// with the ancestors it has in all of them as its complexity.
-    fn common(&mut self, runs: &[Run], shape: Shape, sort_key: u8, found: &mut Vec<Candidate>) {
+    fn common(&mut self, runs: &[Run], shape: Shape, sort_key: u8, found: &mut Found) {
         let Some(first) = runs.first() else {
             return;
         };
@@ -503,14 +574,14 @@ impl Engine {
             let map = |r| side(r, on);
             for &q in &map(first).order {
                 if runs.iter().all(|r| map(r).contains(q)) {
-                    let mut complexity = 0;
-                    for r in runs {
-                        complexity += self.ancestors(r, map(r).get(q).unwrap_or(0));
-                    }
+                    let parts: Vec<(&Run, Id)> = runs
+                        .iter()
+                        .map(|r| (r, map(r).get(q).unwrap_or(0)))
+                        .collect();
                     if on {
-                        self.push_on(found, q, shape, complexity, sort_key);
+                        self.push_on(found, q, shape, &parts, sort_key);
                     } else {
-                        self.push_off(found, q ^ 1, shape, complexity, sort_key);
+                        self.push_off(found, q ^ 1, shape, &parts, sort_key);
                     }
                 }
             }
@@ -518,7 +589,7 @@ impl Engine {
     }
 
     /// Cell forcing: potentials that follow from every candidate of `cell`.
-    fn cell_forcing(&mut self, cell: usize, found: &mut Vec<Candidate>) {
+    fn cell_forcing(&mut self, cell: usize, found: &mut Found) {
         let digits: Vec<u8> = digits_of(self.cands[cell]).collect();
         let runs: Vec<Run> = digits.iter().map(|&d| self.take_on_run(cell, d)).collect();
         self.common(&runs, Shape::Cell, 5, found);

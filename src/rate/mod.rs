@@ -231,22 +231,22 @@ const PRODUCERS: &[Producer] = &[
     Producer {
         least: 7.5,
         find: |b, s| forcing::forcing_chains(b, forcing::Mode::NISHIO, s),
-        first: None,
+        first: Some(|b| forcing::first_forcing_chain(b, forcing::Mode::NISHIO)),
     },
     Producer {
         least: 8.0,
         find: |b, s| forcing::forcing_chains(b, forcing::Mode::MULTIPLE, s),
-        first: None,
+        first: Some(|b| forcing::first_forcing_chain(b, forcing::Mode::MULTIPLE)),
     },
     Producer {
         least: 8.5,
         find: |b, s| forcing::forcing_chains(b, forcing::Mode::DYNAMIC, s),
-        first: None,
+        first: Some(|b| forcing::first_forcing_chain(b, forcing::Mode::DYNAMIC)),
     },
     Producer {
         least: 9.0,
         find: |b, s| forcing::forcing_chains(b, forcing::Mode::DYNAMIC_PLUS, s),
-        first: None,
+        first: Some(|b| forcing::first_forcing_chain(b, forcing::Mode::DYNAMIC_PLUS)),
     },
     Producer {
         least: 9.5,
