@@ -183,6 +183,25 @@ impl Triplets {
     }
 }
 
+/// The digits a last cell may take beside the digits `used` of the others (`0` when those
+/// already hold every candidate of an excluder): not one that would complete an excluder's
+/// candidates (a combination is barred when it holds every candidate of an excluder, which
+/// would have none left).
+#[inline]
+fn completing(used: Digits, excluders: &[Digits]) -> Digits {
+    let mut barred: Digits = 0;
+    for &e in excluders {
+        let rest = e & !used;
+        if rest == 0 {
+            return 0;
+        }
+        if rest & (rest - 1) == 0 {
+            barred |= rest;
+        }
+    }
+    !barred
+}
+
 fn exclusion_hint(board: &Board, cells: &[usize], excluders: Cells) -> Option<Hint> {
     let n = cells.len();
     // an excluder can only forbid a combination when its candidates lie among the cells'; and
@@ -193,14 +212,6 @@ fn exclusion_hint(board: &Board, cells: &[usize], excluders: Cells) -> Option<Hi
     if !(fires || n == 3 && pinned(board, cells)) {
         return None;
     }
-    let mut cands = [[0u8; 9]; 3];
-    let mut counts = [0usize; 3];
-    for (i, &c) in cells.iter().enumerate() {
-        for d in super::board::digits_of(board.cands(c)) {
-            cands[i][counts[i]] = d;
-            counts[i] += 1;
-        }
-    }
     let mut excl = [0 as Digits; 20];
     let mut n_excl = 0;
     for e in cells_of(excluders) {
@@ -208,49 +219,38 @@ fn exclusion_hint(board: &Board, cells: &[usize], excluders: Cells) -> Option<Hi
         n_excl += 1;
     }
     let excl = &excl[..n_excl];
-    let sees_ij: [[bool; 3]; 3] = std::array::from_fn(|i| {
-        std::array::from_fn(|j| i < n && j < n && sees(cells[i], cells[j]))
-    });
-    let valid = |digits: &[u8; 3]| {
-        let clash = (0..n).any(|i| (i + 1..n).any(|j| digits[i] == digits[j] && sees_ij[i][j]));
-        let used: Digits = digits[..n].iter().fold(0, |m, &d| m | 1 << d);
-        !clash && !excl.iter().any(|&e| e & !used == 0)
+    let cand = |i: usize| board.cands(cells[i]);
+    // a digit of a cell that sees cell i, which holds `d`, cannot be `d`
+    let unless_seen = |i: usize, j: usize, d: u8| {
+        if sees(cells[i], cells[j]) {
+            !(1 << d)
+        } else {
+            !0
+        }
     };
-    // digits of some allowed combination, per cell: for each candidate not yet known to be in
-    // one, the other cells' combinations are tried until one is allowed (most candidates find
-    // one at once, so few of the up to 729 combinations are looked at)
+    // The digits each cell takes in some allowed combination. With the other cells' digits
+    // fixed, the last cell's allowed digits come at once as a mask: every digit that sees no
+    // clash and completes no excluder's candidates; so pairs cost one mask per digit of the
+    // first cell and triplets one per pair of digits of the first two.
     let mut allowed = [0 as Digits; 3];
-    for i in 0..n {
-        for k in 0..counts[i] {
-            if allowed[i] >> cands[i][k] & 1 != 0 {
-                continue;
+    for d0 in super::board::digits_of(cand(0)) {
+        if n == 2 {
+            let m = cand(1) & unless_seen(0, 1, d0) & completing(1 << d0, excl);
+            if m != 0 {
+                allowed[0] |= 1 << d0;
+                allowed[1] |= m;
             }
-            let mut pick = [0usize; 3];
-            pick[i] = k;
-            loop {
-                let digits: [u8; 3] =
-                    std::array::from_fn(|j| if j < n { cands[j][pick[j]] } else { 0 });
-                if valid(&digits) {
-                    for j in 0..n {
-                        allowed[j] |= 1 << digits[j];
-                    }
-                    break;
-                }
-                // next combination of the other cells, odometer style
-                let mut j = 0;
-                while j < n {
-                    if j != i {
-                        pick[j] += 1;
-                        if pick[j] < counts[j] {
-                            break;
-                        }
-                        pick[j] = 0;
-                    }
-                    j += 1;
-                }
-                if j == n {
-                    break;
-                }
+            continue;
+        }
+        for d1 in super::board::digits_of(cand(1) & unless_seen(0, 1, d0)) {
+            let m = cand(2)
+                & unless_seen(0, 2, d0)
+                & unless_seen(1, 2, d1)
+                & completing(1 << d0 | 1 << d1, excl);
+            if m != 0 {
+                allowed[0] |= 1 << d0;
+                allowed[1] |= 1 << d1;
+                allowed[2] |= m;
             }
         }
     }
