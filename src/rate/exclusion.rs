@@ -9,7 +9,7 @@
 
 use std::ops::ControlFlow;
 
-use super::board::{Board, Cells, Digits, PEERS, cells_of, sees};
+use super::board::{Board, Cells, Digits, PEER_SET, PEERS, cells_of, sees};
 use super::hint::{Hint, Sink, Technique};
 
 /// Aligned pair (`size` 2) or triplet (`size` 3) exclusions.
@@ -40,11 +40,12 @@ pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<
     if bases.len() < size {
         return ControlFlow::Continue(());
     }
-    // a triplet is met from each of its pairs; one that removed nothing the first time is not
-    // looked at again (a hint ends the first-hint search; all hints are still sent in order)
-    let mut barren = Triplets::take();
+    // a set of cells that removed nothing is not looked at again while nothing it depends on
+    // changes: within this call (a triplet is met from each of its pairs) and from step to step
+    // (a hint ends the first-hint search; all hints are still sent in order)
+    let mut barren = Barren::take(board, size);
     let flow = pairs_and_triplets(board, size, &bases, base_set, &excluders, &mut barren, sink);
-    barren.give_back();
+    barren.give_back(size);
     flow
 }
 
@@ -55,7 +56,7 @@ fn pairs_and_triplets(
     bases: &[u8],
     base_set: Cells,
     excluders: &[Cells; 81],
-    barren: &mut Triplets,
+    barren: &mut Barren,
     sink: Sink,
 ) -> ControlFlow<()> {
     for n2 in 1..bases.len() {
@@ -63,9 +64,10 @@ fn pairs_and_triplets(
             let (a, b) = (bases[n1] as usize, bases[n2] as usize);
             let common = excluders[a] & excluders[b];
             if size == 2 {
-                if two_or_more(common) {
-                    if let Some(hint) = exclusion_hint(board, &[a, b], common) {
-                        sink(hint)?;
+                if two_or_more(common) && !barren.contains(a, b, b) {
+                    match exclusion_hint(board, &[a, b], common) {
+                        Some(hint) => sink(hint)?,
+                        None => barren.insert(a, b, b),
                     }
                 }
                 continue;
@@ -136,31 +138,56 @@ fn two_or_more(set: Cells) -> bool {
     set & set.wrapping_sub(1) != 0
 }
 
-/// Sets of three cells, in any order: bits over every triplet (66 KB, kept per thread and
-/// cleared word by word after each use rather than made anew), and the words set.
+/// Pairs (`b` given twice) or triplets of cells, in any order, found to remove nothing: bits
+/// over every triplet (66 KB), with the cells each answer depends on. Kept per thread and per
+/// size from call to call with the candidates it was made on: a call forgets the sets whose
+/// cells changed since and keeps the rest, so a step looks again only at what its last step's
+/// hint could have changed.
 #[derive(Default)]
-struct Triplets(Vec<u64>, Vec<u32>);
-
-thread_local! {
-    static TRIPLETS: std::cell::Cell<Triplets> =
-        const { std::cell::Cell::new(Triplets(Vec::new(), Vec::new())) };
+struct Barren {
+    bits: Vec<u64>,
+    /// Each set's bit, and the cells it depends on: its own and the peers they all share (the
+    /// only cells that can be their common excluders).
+    sets: Vec<(u32, Cells)>,
+    /// The candidates of the call that left the sets.
+    cands: Vec<Digits>,
 }
 
-impl Triplets {
-    /// An empty set (the thread's, when it has one).
-    fn take() -> Triplets {
-        let mut t = TRIPLETS.take();
-        t.0.resize(81 * 81 * 81 / 64 + 1, 0);
-        t
+thread_local! {
+    static BARREN: std::cell::Cell<[Barren; 2]> = std::cell::Cell::new(Default::default());
+}
+
+impl Barren {
+    /// The thread's sets of `size` cells, those whose cells `board` has changed forgotten.
+    fn take(board: &Board, size: usize) -> Barren {
+        let mut all = BARREN.take();
+        let mut b = std::mem::take(&mut all[size & 1]);
+        BARREN.set(all);
+        b.bits.resize(81 * 81 * 81 / 64 + 1, 0);
+        let mut changed: Cells = 0;
+        for c in 0..81 {
+            if b.cands.get(c) != Some(&board.cands(c)) {
+                changed |= 1 << c;
+            }
+        }
+        let bits = &mut b.bits;
+        b.sets.retain(|&(i, cells)| {
+            let keep = cells & changed == 0;
+            if !keep {
+                bits[i as usize / 64] &= !(1 << (i % 64));
+            }
+            keep
+        });
+        b.cands.clear();
+        b.cands.extend((0..81).map(|c| board.cands(c)));
+        b
     }
 
-    /// Empties the set and leaves it to the thread's next call.
-    fn give_back(mut self) {
-        for &w in &self.1 {
-            self.0[w as usize] = 0;
-        }
-        self.1.clear();
-        TRIPLETS.set(self);
+    /// Leaves the sets to the thread's next call of the same size.
+    fn give_back(self, size: usize) {
+        let mut all = BARREN.take();
+        all[size & 1] = self;
+        BARREN.set(all);
     }
 
     fn index(a: usize, b: usize, t: usize) -> usize {
@@ -171,15 +198,16 @@ impl Triplets {
 
     fn insert(&mut self, a: usize, b: usize, t: usize) {
         let i = Self::index(a, b, t);
-        if self.0[i / 64] == 0 {
-            self.1.push((i / 64) as u32);
+        if self.bits[i / 64] >> (i % 64) & 1 == 0 {
+            let cells = 1 << a | 1 << b | 1 << t | PEER_SET[a] & PEER_SET[b] & PEER_SET[t];
+            self.sets.push((i as u32, cells));
         }
-        self.0[i / 64] |= 1 << (i % 64);
+        self.bits[i / 64] |= 1 << (i % 64);
     }
 
     fn contains(&self, a: usize, b: usize, t: usize) -> bool {
         let i = Self::index(a, b, t);
-        self.0[i / 64] >> (i % 64) & 1 != 0
+        self.bits[i / 64] >> (i % 64) & 1 != 0
     }
 }
 
