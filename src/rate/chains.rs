@@ -745,17 +745,18 @@ impl Unary {
         let source = pot(cell, digit, true);
         let (cycle_base, chain_base) = bases(y, x);
         let sk = sort_key(y, x);
+        let back = self
+            .links
+            .of(source)
+            .iter()
+            .any(|&(q, _)| self.reach.leads(q, source));
         // the last layer worth searching: a cycle closing at layer L has L potentials
-        let cycle_last = last_layer(found, 4, POTS as u32 + 1, |l| {
-            Key(cycle_base + length_difficulty(l), l, sk)
-        });
-        let back = || {
-            self.links
-                .of(source)
-                .iter()
-                .any(|&(q, _)| self.reach.leads(q, source))
+        let cycle_last = || {
+            last_layer(found, 4, POTS as u32 + 1, |l| {
+                Key(cycle_base + length_difficulty(l), l, sk)
+            })
         };
-        if let Some(last) = cycle_last.filter(|_| back()) {
+        if let Some(last) = back.then(cycle_last).flatten() {
             self.arena.clear();
             let root = self.arena.push(source, Cause::Assumed, &[]);
             for dst in self.cycles(root, last) {
@@ -768,11 +769,14 @@ impl Unary {
             return; // forcing Y-chains do not exist
         }
         for start in [source, source ^ 1] {
+            if !self.reach.leads(start, start ^ 1) {
+                continue;
+            }
             // a target reached at layer L closes a chain of L + 1 potentials
             let chain_last = last_layer(found, 3, POTS as u32, |l| {
                 Key(chain_base + length_difficulty(l + 1), l + 1, sk)
             });
-            let Some(last) = chain_last.filter(|_| self.reach.leads(start, start ^ 1)) else {
+            let Some(last) = chain_last else {
                 continue;
             };
             if let Some(layer) = self.distance(start, start ^ 1, last) {
@@ -867,6 +871,10 @@ impl Unary {
                 for &(q, _) in self.links.of(p) {
                     if q == target {
                         return Some(layer);
+                    }
+                    // a potential that leads nowhere near the target cannot bring it closer
+                    if !self.reach.leads(q, target) {
+                        continue;
                     }
                     let set = if is_on(q) {
                         &mut self.on
