@@ -177,14 +177,8 @@ impl Arena {
     /// Number of distinct potentials among `id` and its ancestors, counted as Explainer counts
     /// them: level by level from `id`, a potential met again (even as another node) not followed
     /// again.
-    pub fn ancestors(&self, id: Id, seen: &mut PotSet) -> u32 {
-        let mut walk = Walk::default();
-        self.ancestors_within(id, u32::MAX, &mut walk, seen)
-            .unwrap_or(u32::MAX)
-    }
-
-    /// [`Arena::ancestors`] when it is at most `limit` (`None` as soon as the count passes it:
-    /// a hint that complex cannot be the one a step takes), with the walk's scratch `walk`.
+    /// That count when it is at most `limit` (`None` as soon as it passes it: a hint that complex
+    /// cannot be the one a step takes), with the walk's scratch `walk`.
     pub fn ancestors_within(
         &self,
         id: Id,

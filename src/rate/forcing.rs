@@ -362,14 +362,7 @@ impl Engine {
         let mut work = self.grid;
         loop {
             if let Some(p) = pending_on.pop_front() {
-                let pp = run.arena.pot(p);
-                match &self.table {
-                    Some(t) => {
-                        self.links.clear();
-                        self.links.extend_from_slice(t.all(pp));
-                    }
-                    None => on_to_off(&work, pp, y_links, &mut self.links),
-                }
+                self.links_of(&work, run.arena.pot(p), y_links);
                 for &(q, cause) in &self.links {
                     if let Some(on) = run.on.get(q ^ 1) {
                         let off = run.arena.push(q, cause, &[p]);
@@ -383,13 +376,7 @@ impl Engine {
                 }
             } else if let Some(p) = pending_off.pop_front() {
                 let pp = run.arena.pot(p);
-                match &self.table {
-                    Some(t) => {
-                        self.links.clear();
-                        self.links.extend_from_slice(t.all(pp));
-                    }
-                    None => off_to_on(&work, pp, y_links, true, &mut self.links),
-                }
+                self.links_of(&work, pp, y_links);
                 if self.mode.dynamic {
                     work.remove(cell_of(pp), digit_of(pp));
                 }
@@ -426,6 +413,19 @@ impl Engine {
             }
         }
         None
+    }
+
+    /// The links of `p` on the run's grid `work`, into `self.links`: from the table where runs
+    /// see the grid as it is, else worked out.
+    fn links_of(&mut self, work: &Grid2, p: Pot, y_links: bool) {
+        match &self.table {
+            Some(t) => {
+                self.links.clear();
+                self.links.extend_from_slice(t.all(p));
+            }
+            None if is_on(p) => on_to_off(work, p, y_links, &mut self.links),
+            None => off_to_on(work, p, y_links, true, &mut self.links),
+        }
     }
 
     /// The removals that made an on potential possible besides its trigger: the cell's other
@@ -465,10 +465,10 @@ impl Engine {
         double: bool,
         contradiction: bool,
     ) {
-        let p_on = pot(cell, digit, true);
         if self.mode.nishio {
             return self.nishio(cell, digit, found);
         }
+        let p_on = pot(cell, digit, true);
         let on_run = self.take_on_run(cell, digit);
         if contradiction {
             if let Some((on, off)) = on_run.absurd {
@@ -653,14 +653,16 @@ impl Engine {
             let map = |r| side(r, on);
             for &q in &map(first).order {
                 if runs.iter().all(|r| map(r).contains(q)) {
-                    let parts: Vec<(&Run, Id)> = runs
-                        .iter()
-                        .map(|r| (r, map(r).get(q).unwrap_or(0)))
-                        .collect();
+                    // a cell's candidates or a house's places: nine runs at most
+                    let mut parts = [(first, 0); 9];
+                    for (part, r) in parts.iter_mut().zip(runs) {
+                        *part = (r, map(r).get(q).unwrap_or(0));
+                    }
+                    let parts = &parts[..runs.len()];
                     if on {
-                        self.push_on(found, q, shape, &parts, sort_key);
+                        self.push_on(found, q, shape, parts, sort_key);
                     } else {
-                        self.push_off(found, q ^ 1, shape, &parts, sort_key);
+                        self.push_off(found, q ^ 1, shape, parts, sort_key);
                     }
                 }
             }
