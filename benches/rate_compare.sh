@@ -21,6 +21,10 @@ cd "$(dirname "$0")/.."
 CP=${1:?usage: rate_compare.sh SERATE_CLASSPATH}
 LOW=${LOW:-300} MID=${MID:-40} HIGH=${HIGH:-12} MIXED=${MIXED:-120}
 REPEAT=${REPEAT:-20} RUNS=${RUNS:-3} CORE=${CORE:-0} COPIES=${COPIES:-3}
+case $COPIES in
+    [2-9] | [1-9][0-9]) ;;
+    *) echo "rate_compare.sh: COPIES must be a whole number from 2 to 99 (got '$COPIES')" >&2; exit 2 ;;
+esac
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
