@@ -503,7 +503,6 @@ fn unary(board: &Board, found: &mut Found) {
             // which potentials lead to which along the links of the last pass, which has every
             // link the other two have: most searches of a step that finds no chain can be
             // known fruitless without being made
-            s.links.pass = (true, true);
             s.reach.build(board, &s.links);
         }
         s.links.pass = (y, x);
@@ -542,6 +541,15 @@ impl Links {
     #[inline]
     pub fn all(&self, p: Pot) -> &[(Pot, Cause)] {
         &self.to[self.start[p as usize] as usize..self.start[p as usize + 1] as usize]
+    }
+
+    /// Where [`Links::all`] lies in the table.
+    #[inline]
+    fn bounds(&self, p: Pot) -> (usize, usize) {
+        (
+            self.start[p as usize] as usize,
+            self.start[p as usize + 1] as usize,
+        )
     }
 
     /// The links of every potential of `board`.
@@ -605,13 +613,16 @@ struct Reach {
     index: Vec<u32>,
     low: Vec<u32>,
     stack: Vec<Pot>,
-    calls: Vec<(Pot, usize)>,
+    calls: Vec<(Pot, usize, usize)>,
     members: Vec<Pot>,
+    /// Where each component's run of `members` ends, in the order completed.
+    ends: Vec<usize>,
 }
 
 const NONE: u32 = u32::MAX;
 
 impl Reach {
+    /// The components of every link of `links` (all kinds: the last pass's).
     fn build(&mut self, board: &Board, links: &Links) {
         self.comp.clear();
         self.comp.resize(POTS, NONE);
@@ -620,45 +631,17 @@ impl Reach {
         self.low.clear();
         self.low.resize(POTS, 0);
         self.members.clear();
+        self.ends.clear();
         let mut counter = 0;
         let mut comps = 0u32;
-        // components in the order completed, each a run of `members`, sinks first
-        let mut ends: Vec<usize> = Vec::new();
-        for root in 0..POTS as Pot {
-            if self.index[root as usize] != NONE || !board.has(cell_of(root), digit_of(root)) {
-                continue;
-            }
-            self.enter(root, &mut counter, links);
-            while let Some(&(v, i)) = self.calls.last() {
-                let range = links.range(v);
-                if i < range.end {
-                    self.calls.last_mut().expect("a call").1 = i + 1;
-                    let w = links.to[i].0;
-                    if self.index[w as usize] == NONE {
-                        self.enter(w, &mut counter, links);
-                    } else if self.comp[w as usize] == NONE {
-                        // on the stack: in the component being built
-                        let v = v as usize;
-                        self.low[v] = self.low[v].min(self.index[w as usize]);
+        // every candidate's potentials in increasing order (off before on)
+        for cell in 0..81 {
+            for digit in super::board::digits_of(board.cands(cell)) {
+                let off = pot(cell, digit, false);
+                for root in [off, off | 1] {
+                    if self.index[root as usize] == NONE {
+                        self.component_tree(root, &mut counter, &mut comps, links);
                     }
-                    continue;
-                }
-                self.calls.pop();
-                if let Some(&(parent, _)) = self.calls.last() {
-                    let (p, v) = (parent as usize, v as usize);
-                    self.low[p] = self.low[p].min(self.low[v]);
-                }
-                if self.low[v as usize] == self.index[v as usize] {
-                    loop {
-                        let w = self.stack.pop().expect("the component's potentials");
-                        self.comp[w as usize] = comps;
-                        self.members.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    comps += 1;
-                    ends.push(self.members.len());
                 }
             }
         }
@@ -667,11 +650,11 @@ impl Reach {
         self.leads.resize(comps as usize * self.words, 0);
         let words = self.words;
         let mut begin = 0;
-        for (c, &end) in ends.iter().enumerate() {
+        for (c, &end) in self.ends.iter().enumerate() {
             self.leads[c * words + c / 64] |= 1 << (c % 64);
             for &v in &self.members[begin..end] {
-                for i in links.range(v) {
-                    let to = self.comp[links.to[i].0 as usize] as usize;
+                for &(w, _) in links.all(v) {
+                    let to = self.comp[w as usize] as usize;
                     if to != c {
                         // components completed before this one: their sets are whole
                         let (head, tail) = self.leads.split_at_mut(c * words);
@@ -685,12 +668,50 @@ impl Reach {
         }
     }
 
+    /// Tarjan's depth-first search from `root`: the components it completes, sinks first, each
+    /// a run of `members` ending at the next of `ends`.
+    fn component_tree(&mut self, root: Pot, counter: &mut u32, comps: &mut u32, links: &Links) {
+        self.enter(root, counter, links);
+        while let Some(&mut (v, ref mut i, end)) = self.calls.last_mut() {
+            if *i < end {
+                let w = links.to[*i].0;
+                *i += 1;
+                if self.index[w as usize] == NONE {
+                    self.enter(w, counter, links);
+                } else if self.comp[w as usize] == NONE {
+                    // on the stack: in the component being built
+                    let v = v as usize;
+                    self.low[v] = self.low[v].min(self.index[w as usize]);
+                }
+                continue;
+            }
+            self.calls.pop();
+            if let Some(&(parent, _, _)) = self.calls.last() {
+                let (p, v) = (parent as usize, v as usize);
+                self.low[p] = self.low[p].min(self.low[v]);
+            }
+            if self.low[v as usize] == self.index[v as usize] {
+                loop {
+                    let w = self.stack.pop().expect("the component's potentials");
+                    self.comp[w as usize] = *comps;
+                    self.members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                *comps += 1;
+                self.ends.push(self.members.len());
+            }
+        }
+    }
+
     fn enter(&mut self, v: Pot, counter: &mut u32, links: &Links) {
         self.index[v as usize] = *counter;
         self.low[v as usize] = *counter;
         *counter += 1;
         self.stack.push(v);
-        self.calls.push((v, links.range(v).start));
+        let (start, end) = links.bounds(v);
+        self.calls.push((v, start, end));
     }
 
     /// True when some path of links leads from `a` to `b` (or `a` is `b`).
@@ -720,8 +741,6 @@ struct Unary {
     arena: Arena,
     on: PotSet,
     off: PotSet,
-    /// The potentials above the node being expanded in the cycle search.
-    above: PotSet,
     /// Which potentials lead to which in the pass.
     reach: Reach,
     pending_on: VecDeque<Id>,
@@ -802,29 +821,22 @@ impl Unary {
                 break; // offs here could only close cycles past `last`
             }
             while let Some(p) = self.pending_on.pop_front() {
-                // the potentials above `p`, marked once for all its links
-                let mut up = p;
-                while let Some(&parent) = self.arena.parents(up).first() {
-                    up = parent;
-                    self.above.insert(self.arena.pot(up));
-                }
                 let pp = self.arena.pot(p);
                 for i in self.links.range(pp) {
                     let (q, cause) = self.links.to[i];
-                    // an off met again derives no on (its first node took them all): it is
-                    // kept only if it can close a cycle
-                    if self.reach.comp[q as usize] == home
-                        && !self.above.contains(q)
-                        && (self.off.insert(q) || self.links.of(q).iter().any(|l| l.0 == source))
-                    {
+                    if self.reach.comp[q as usize] != home {
+                        continue;
+                    }
+                    // An off not derived yet lies above no node (every node's potential is in
+                    // `on` or `off`). An off met again derives no on (its first node took them
+                    // all): it is kept only if it can close a cycle and does not lie above `p`.
+                    let keep = self.off.insert(q)
+                        || (self.links.of(q).iter().any(|l| l.0 == source)
+                            && !self.arena.has_ancestor(p, q));
+                    if keep {
                         let n = self.arena.push(q, cause, &[p]);
                         self.pending_off.push_back(n);
                     }
-                }
-                let mut up = p;
-                while let Some(&parent) = self.arena.parents(up).first() {
-                    up = parent;
-                    self.above.remove(self.arena.pot(up));
                 }
             }
             length += 1;
