@@ -303,6 +303,12 @@ impl Grid2 {
 /// place met twice kept at its first mention; a house's cells in increasing order).
 pub fn on_to_off(g: &Grid2, p: Pot, y_links: bool, out: &mut Vec<(Pot, Cause)>) {
     out.clear();
+    push_on_to_off(g, p, y_links, out);
+}
+
+/// [`on_to_off`]'s potentials added at the end of `out`.
+#[inline]
+fn push_on_to_off(g: &Grid2, p: Pot, y_links: bool, out: &mut Vec<(Pot, Cause)>) {
     let (cell, digit) = (cell_of(p), digit_of(p));
     if y_links {
         let mut others = g.cells[cell] & !(1 << digit);
@@ -329,6 +335,13 @@ pub fn on_to_off(g: &Grid2, p: Pot, y_links: bool, out: &mut Vec<(Pot, Cause)>) 
 /// where it has two (with X-links); a potential met twice kept at its first mention.
 pub fn off_to_on(g: &Grid2, p: Pot, y_links: bool, x_links: bool, out: &mut Vec<(Pot, Cause)>) {
     out.clear();
+    push_off_to_on(g, p, y_links, x_links, out);
+}
+
+/// [`off_to_on`]'s potentials added at the end of `out`.
+#[inline]
+fn push_off_to_on(g: &Grid2, p: Pot, y_links: bool, x_links: bool, out: &mut Vec<(Pot, Cause)>) {
+    let base = out.len();
     let (cell, digit) = (cell_of(p), digit_of(p));
     if y_links && digit_count(g.cells[cell]) == 2 {
         let other = (g.cells[cell] & !(1 << digit)).trailing_zeros() as u8;
@@ -341,7 +354,7 @@ pub fn off_to_on(g: &Grid2, p: Pot, y_links: bool, x_links: bool, out: &mut Vec<
                 // the other place (the lower one if `cell` has lost the digit already)
                 let other = (set & !(1 << cell)).trailing_zeros() as usize;
                 let q = pot(other, digit, true);
-                if !out.iter().any(|&(o, _)| o == q) {
+                if !out[base..].iter().any(|&(o, _)| o == q) {
                     out.push((q, Cause::House(k as u8)));
                 }
             }
@@ -557,23 +570,28 @@ impl Links {
         self.start.clear();
         self.mid.clear();
         self.to.clear();
-        let mut out = Vec::new();
         let cands = Grid2::new(cands_of(board));
-        for p in 0..POTS as Pot {
-            self.start.push(self.to.len() as u32);
-            let cell = cell_of(p);
-            if cands.cells[cell] >> digit_of(p) & 1 == 0 {
-                self.mid.push(self.to.len() as u32);
-                continue;
+        for cell in 0..81 {
+            for digit in 1..=9 {
+                if cands.cells[cell] >> digit & 1 == 0 {
+                    for _ in 0..2 {
+                        self.start.push(self.to.len() as u32);
+                        self.mid.push(self.to.len() as u32);
+                    }
+                    continue;
+                }
+                // the off potential, then the on (`pot` order); the Y-links come first
+                let off = pot(cell, digit, false);
+                self.start.push(self.to.len() as u32);
+                let n = digit_count(cands.cells[cell]) as usize;
+                let y = (n == 2) as usize;
+                self.mid.push((self.to.len() + y) as u32);
+                push_off_to_on(&cands, off, true, true, &mut self.to);
+                self.start.push(self.to.len() as u32);
+                let y = n - 1;
+                self.mid.push((self.to.len() + y) as u32);
+                push_on_to_off(&cands, off | 1, true, &mut self.to);
             }
-            if is_on(p) {
-                on_to_off(&cands, p, true, &mut out);
-            } else {
-                off_to_on(&cands, p, true, true, &mut out);
-            }
-            let y_links = out.iter().take_while(|(_, c)| *c == Cause::Cell).count();
-            self.mid.push((self.to.len() + y_links) as u32);
-            self.to.extend_from_slice(&out);
         }
         self.start.push(self.to.len() as u32);
     }

@@ -124,6 +124,28 @@ fn search(board: &Board, mode: Mode, found: &mut Found) {
     SPARE_RUNS.set(engine.spare);
 }
 
+/// The links of `p` on a run's grid `work`: from the table where runs see the grid as it is,
+/// else worked out into `scratch`.
+fn links_of<'a>(
+    table: &'a Option<Links>,
+    work: &Grid2,
+    p: Pot,
+    y_links: bool,
+    scratch: &'a mut Vec<(Pot, Cause)>,
+) -> &'a [(Pot, Cause)] {
+    match table {
+        Some(t) => t.all(p),
+        None => {
+            if is_on(p) {
+                on_to_off(work, p, y_links, scratch);
+            } else {
+                off_to_on(work, p, y_links, true, scratch);
+            }
+            scratch
+        }
+    }
+}
+
 /// True when a Nishio run from `cell` assumed on (or off) for a digit whose cells are `places`
 /// meets a contradiction. Such a run follows one digit only (X-links): an on takes the digit
 /// from its peers, and an off expanded while a house has two places left, itself and one other,
@@ -335,7 +357,9 @@ impl Engine {
         let (mut pending_on, mut pending_off) = std::mem::take(&mut self.pending);
         pending_on.clear();
         pending_off.clear();
-        let absurd = self.derive(run, roots, &mut pending_on, &mut pending_off);
+        let mut links = std::mem::take(&mut self.links);
+        let absurd = self.derive(run, roots, &mut pending_on, &mut pending_off, &mut links);
+        self.links = links;
         self.pending = (pending_on, pending_off);
         run.absurd = absurd;
         absurd
@@ -347,6 +371,7 @@ impl Engine {
         roots: &[Pot],
         pending_on: &mut VecDeque<Id>,
         pending_off: &mut VecDeque<Id>,
+        scratch: &mut Vec<(Pot, Cause)>,
     ) -> Option<(Id, Id)> {
         for &r in roots {
             let id = run.arena.push(r, Cause::Assumed, &[]);
@@ -362,8 +387,8 @@ impl Engine {
         let mut work = self.grid;
         loop {
             if let Some(p) = pending_on.pop_front() {
-                self.links_of(&work, run.arena.pot(p), y_links);
-                for &(q, cause) in &self.links {
+                let links = links_of(&self.table, &work, run.arena.pot(p), y_links, scratch);
+                for &(q, cause) in links {
                     if let Some(on) = run.on.get(q ^ 1) {
                         let off = run.arena.push(q, cause, &[p]);
                         return Some((on, off));
@@ -376,12 +401,11 @@ impl Engine {
                 }
             } else if let Some(p) = pending_off.pop_front() {
                 let pp = run.arena.pot(p);
-                self.links_of(&work, pp, y_links);
+                let links = links_of(&self.table, &work, pp, y_links, scratch);
                 if self.mode.dynamic {
                     work.remove(cell_of(pp), digit_of(pp));
                 }
-                let links = std::mem::take(&mut self.links);
-                for &(q, cause) in &links {
+                for &(q, cause) in links {
                     if run.on.contains(q) && !run.off.contains(q ^ 1) {
                         continue; // derived before, and no contradiction: nothing to keep
                     }
@@ -390,7 +414,6 @@ impl Engine {
                         self.hidden_parents(run, id, q, cause, &work.cells, pp);
                     }
                     if let Some(off) = run.off.get(q ^ 1) {
-                        self.links = links;
                         return Some((id, off));
                     }
                     if !run.on.contains(q) {
@@ -398,7 +421,6 @@ impl Engine {
                         pending_on.push_back(id);
                     }
                 }
-                self.links = links;
             } else {
                 break;
             }
@@ -413,19 +435,6 @@ impl Engine {
             }
         }
         None
-    }
-
-    /// The links of `p` on the run's grid `work`, into `self.links`: from the table where runs
-    /// see the grid as it is, else worked out.
-    fn links_of(&mut self, work: &Grid2, p: Pot, y_links: bool) {
-        match &self.table {
-            Some(t) => {
-                self.links.clear();
-                self.links.extend_from_slice(t.all(p));
-            }
-            None if is_on(p) => on_to_off(work, p, y_links, &mut self.links),
-            None => off_to_on(work, p, y_links, true, &mut self.links),
-        }
     }
 
     /// The removals that made an on potential possible besides its trigger: the cell's other
