@@ -502,7 +502,8 @@ pub fn cands_of(board: &Board) -> [Digits; 81] {
 
 /// The three passes of Explainer's unary chaining: X-links, Y-links, both.
 fn unary(board: &Board, found: &mut Found) {
-    let mut s = Unary::default();
+    let mut s = UNARY.take().unwrap_or_default();
+    let mut built = false;
     for (y, x) in [(false, true), (true, false), (true, true)] {
         // the least key a hint of this pass can have: a cycle of 4, a chain of 4 potentials
         let (cycle_base, chain_base) = bases(y, x);
@@ -511,8 +512,9 @@ fn unary(board: &Board, found: &mut Found) {
         if !(found.wants(least_cycle) || x && found.wants(least_chain)) {
             continue;
         }
-        if s.links.start.is_empty() {
-            s.links.build(board);
+        if !built {
+            built = true;
+            s.links = Links::of_board(board);
             // which potentials lead to which along the links of the last pass, which has every
             // link the other two have: most searches of a step that finds no chain can be
             // known fruitless without being made
@@ -528,6 +530,10 @@ fn unary(board: &Board, found: &mut Found) {
             }
         }
     }
+    if built {
+        std::mem::take(&mut s.links).keep();
+    }
+    UNARY.set(Some(s));
 }
 
 /// Base difficulties of the cycles and forcing chains of a pass.
@@ -546,6 +552,16 @@ pub struct Links {
     to: Vec<(Pot, Cause)>,
     /// The pass: Y-links, X-links.
     pass: (bool, bool),
+    /// The candidates the table was built for (`None`: not built).
+    built_for: Option<[Digits; 81]>,
+}
+
+thread_local! {
+    /// The last links table a thread built, kept for the next search: static forcing chains
+    /// often look at the grid the unary chains just did (and its storage serves the next grid).
+    static KEPT_LINKS: std::cell::Cell<Links> = std::cell::Cell::new(Links::default());
+    /// The unary searches' scratch, kept between calls so its buffers are not grown anew.
+    static UNARY: std::cell::Cell<Option<Box<Unary>>> = const { std::cell::Cell::new(None) };
 }
 
 impl Links {
@@ -565,11 +581,29 @@ impl Links {
         )
     }
 
+    /// The links of every potential of `board`: the table a search of this thread kept if it
+    /// was built for the same candidates, else one built anew. Give it back with
+    /// [`Links::keep`].
+    pub fn of_board(board: &Board) -> Links {
+        let mut links = KEPT_LINKS.take();
+        let cands = cands_of(board);
+        if links.built_for != Some(cands) {
+            links.build(board);
+        }
+        links
+    }
+
+    /// Keeps `self` for the next search of this thread.
+    pub fn keep(self) {
+        KEPT_LINKS.set(self);
+    }
+
     /// The links of every potential of `board`.
     pub fn build(&mut self, board: &Board) {
         self.start.clear();
         self.mid.clear();
         self.to.clear();
+        self.built_for = Some(cands_of(board));
         let cands = Grid2::new(cands_of(board));
         for cell in 0..81 {
             for digit in 1..=9 {

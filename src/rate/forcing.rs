@@ -122,6 +122,9 @@ fn search(board: &Board, mode: Mode, found: &mut Found) {
     }
     engine.spare.truncate(SPARE_KEPT);
     SPARE_RUNS.set(engine.spare);
+    if let Some(table) = engine.table {
+        table.keep();
+    }
 }
 
 /// The links of `p` on a run's grid `work`: from the table where runs see the grid as it is,
@@ -295,11 +298,7 @@ impl Engine {
             cands,
             grid: Grid2::new(cands),
             links: Vec::new(),
-            table: (!mode.dynamic).then(|| {
-                let mut t = Links::default();
-                t.build(board);
-                t
-            }),
+            table: (!mode.dynamic).then(|| Links::of_board(board)),
             seen: PotSet::default(),
             walk: Walk::default(),
             spare: SPARE_RUNS.take(),
