@@ -8,30 +8,35 @@
 use std::ops::ControlFlow;
 
 use super::Combinations;
-use super::board::{Board, HOUSE_CELLS, Kind};
+use super::board::{Board, HOUSE_CELLS, Kind, digit_count};
 use super::hint::{Hint, Sink, Technique};
 
 /// Fish of `size` base lines.
 pub fn fish(board: &Board, size: u32, sink: Sink) -> ControlFlow<()> {
-    let mut placed = [0u32; 10];
-    for d in 1..=9u8 {
-        placed[d as usize] = board.placed(d);
-    }
     for (base, cover) in [(Kind::Column, Kind::Row), (Kind::Row, Kind::Column)] {
+        // per digit, the base lines with two places or more (none for a digit placed too often
+        // to leave `size` lines free), and each base line's places
+        let mut lines = [0u64; 10];
+        let mut places = [[0u16; 9]; 10];
+        for digit in 1..=9u8 {
+            if board.placed(digit) + 2 * size > 9 {
+                continue;
+            }
+            for (i, p) in places[digit as usize].iter_mut().enumerate() {
+                *p = board.positions(base.house(i), digit);
+                if digit_count(*p) > 1 {
+                    lines[digit as usize] |= 1 << i;
+                }
+            }
+        }
         for set in Combinations::new(size, 9) {
             for digit in 1..=9u8 {
-                if placed[digit as usize] + 2 * size > 9 {
+                if set & !lines[digit as usize] != 0 {
                     continue;
                 }
                 // a base line's positions are numbered by the cover line crossing there
-                let mut union = 0u16;
-                let mut ok = true;
-                for i in super::bits(set) {
-                    let p = board.positions(base.house(i), digit);
-                    ok &= p.count_ones() > 1;
-                    union |= p;
-                }
-                if !ok || union.count_ones() != size {
+                let union = super::bits(set).fold(0u16, |u, i| u | places[digit as usize][i]);
+                if digit_count(union) != size {
                     continue;
                 }
                 let mut eliminations = Vec::new();
