@@ -518,7 +518,7 @@ fn unary(board: &Board, found: &mut Found) {
             // which potentials lead to which along the links of the last pass, which has every
             // link the other two have: most searches of a step that finds no chain can be
             // known fruitless without being made
-            s.reach.build(board, &s.links);
+            s.links.with_reach(board);
         }
         s.links.pass = (y, x);
         for cell in 0..81 {
@@ -554,6 +554,9 @@ pub struct Links {
     pass: (bool, bool),
     /// The candidates the table was built for (`None`: not built).
     built_for: Option<[Digits; 81]>,
+    /// Which potentials lead to which along all the links (once [`Links::with_reach`] made it).
+    reach: Reach,
+    reach_built: bool,
 }
 
 thread_local! {
@@ -593,6 +596,36 @@ impl Links {
         links
     }
 
+    /// Makes sure the table knows which potentials lead to which ([`Links::lead_in_common`]).
+    pub fn with_reach(&mut self, board: &Board) {
+        if !self.reach_built {
+            let mut reach = std::mem::take(&mut self.reach);
+            reach.build(board, self);
+            self.reach = reach;
+            self.reach_built = true;
+        }
+    }
+
+    /// True when some potential follows, along the links, from every one of `roots` (each
+    /// counts as following from itself): a superset of what runs from them derive in common.
+    pub fn lead_in_common(&self, roots: impl IntoIterator<Item = Pot>) -> bool {
+        debug_assert!(self.reach_built);
+        let r = &self.reach;
+        let mut common = [u64::MAX; POTS.div_ceil(64)];
+        let words = r.words;
+        for root in roots {
+            let c = r.comp[root as usize];
+            if c == NONE {
+                return false;
+            }
+            let row = &r.leads[c as usize * r.words..][..words];
+            for (a, b) in common[..words].iter_mut().zip(row) {
+                *a &= b;
+            }
+        }
+        common[..words].iter().any(|&w| w != 0)
+    }
+
     /// Keeps `self` for the next search of this thread.
     pub fn keep(self) {
         KEPT_LINKS.set(self);
@@ -604,6 +637,7 @@ impl Links {
         self.mid.clear();
         self.to.clear();
         self.built_for = Some(cands_of(board));
+        self.reach_built = false;
         let cands = Grid2::new(cands_of(board));
         for cell in 0..81 {
             for digit in 1..=9 {
@@ -793,8 +827,6 @@ struct Unary {
     arena: Arena,
     on: PotSet,
     off: PotSet,
-    /// Which potentials lead to which in the pass.
-    reach: Reach,
     pending_on: VecDeque<Id>,
     pending_off: VecDeque<Id>,
     frontier: Vec<Pot>,
@@ -814,7 +846,7 @@ impl Unary {
             .links
             .of(source)
             .iter()
-            .any(|&(q, _)| self.reach.leads(q, source));
+            .any(|&(q, _)| self.links.reach.leads(q, source));
         // the last layer worth searching: a cycle closing at layer L has L potentials
         let cycle_last = || {
             last_layer(found, 4, POTS as u32 + 1, |l| {
@@ -834,7 +866,7 @@ impl Unary {
             return; // forcing Y-chains do not exist
         }
         for start in [source, source ^ 1] {
-            if !self.reach.leads(start, start ^ 1) {
+            if !self.links.reach.leads(start, start ^ 1) {
                 continue;
             }
             // a target reached at layer L closes a chain of L + 1 potentials
@@ -862,7 +894,7 @@ impl Unary {
         // A cycle through the source lies in its strongly connected component: a potential
         // outside it leads nowhere back, and nothing that leads back is reached through it. So
         // the search leaves the rest out, and finds the same nodes in the same order otherwise.
-        let home = self.reach.comp[source as usize];
+        let home = self.links.reach.comp[source as usize];
         self.on.insert(source);
         self.pending_on.push_back(root);
         let mut cycles = Vec::new();
@@ -876,7 +908,7 @@ impl Unary {
                 let pp = self.arena.pot(p);
                 for i in self.links.range(pp) {
                     let (q, cause) = self.links.to[i];
-                    if self.reach.comp[q as usize] != home {
+                    if self.links.reach.comp[q as usize] != home {
                         continue;
                     }
                     // An off not derived yet lies above no node (every node's potential is in
@@ -899,7 +931,8 @@ impl Unary {
                     let (q, cause) = self.links.to[i];
                     if length >= 4 && q == source {
                         cycles.push(self.arena.push(q, cause, &[p]));
-                    } else if more && self.reach.comp[q as usize] == home && self.on.insert(q) {
+                    } else if more && self.links.reach.comp[q as usize] == home && self.on.insert(q)
+                    {
                         let n = self.arena.push(q, cause, &[p]);
                         self.pending_on.push_back(n);
                     }
@@ -931,7 +964,7 @@ impl Unary {
                         return Some(layer);
                     }
                     // a potential that leads nowhere near the target cannot bring it closer
-                    if !self.reach.leads(q, target) {
+                    if !self.links.reach.leads(q, target) {
                         continue;
                     }
                     let set = if is_on(q) {

@@ -298,7 +298,11 @@ impl Engine {
             cands,
             grid: Grid2::new(cands),
             links: Vec::new(),
-            table: (!mode.dynamic).then(|| Links::of_board(board)),
+            table: (!mode.dynamic).then(|| {
+                let mut t = Links::of_board(board);
+                t.with_reach(board);
+                t
+            }),
             seen: PotSet::default(),
             walk: Walk::default(),
             spare: SPARE_RUNS.take(),
@@ -476,6 +480,11 @@ impl Engine {
         if self.mode.nishio {
             return self.nishio(cell, digit, found);
         }
+        if !contradiction && !double {
+            // nothing comes of these runs (multiple chains: cell and region forcing only,
+            // which make the runs they need)
+            return;
+        }
         let p_on = pot(cell, digit, true);
         let on_run = self.take_on_run(cell, digit);
         if contradiction {
@@ -483,11 +492,6 @@ impl Engine {
                 let parts = [(&on_run, on), (&on_run, off)];
                 self.push_off(found, p_on, Shape::Contradiction, &parts, 7);
             }
-        }
-        if !contradiction && !double {
-            // nothing comes of the off run (multiple chains: cell and region forcing only)
-            self.put_on_run(cell, digit, on_run);
-            return;
         }
         let mut off_run = self.take_run();
         let absurd = self.run(&mut off_run, &[p_on ^ 1]);
@@ -643,12 +647,21 @@ impl Engine {
             if !(n == 2 || (self.mode.multiple && n > 2)) || places[0] != cell {
                 continue;
             }
+            if !self.may_share(places.iter().map(|&c| pot(c, digit, true))) {
+                continue;
+            }
             let runs: Vec<Run> = places.iter().map(|&c| self.take_on_run(c, digit)).collect();
             self.common(&runs, Shape::Region, 6, found);
             for (&c, run) in places.iter().zip(runs) {
                 self.put_on_run(c, digit, run);
             }
         }
+    }
+
+    /// False when runs from `roots` are sure to derive nothing in common: the links are the
+    /// grid's own (no dynamic chains) and no potential follows from all of them.
+    fn may_share(&self, roots: impl IntoIterator<Item = Pot>) -> bool {
+        self.table.as_ref().is_none_or(|t| t.lead_in_common(roots))
     }
 
     /// Hints of the potentials every one of `runs` derived, in the first run's order, each
@@ -680,6 +693,9 @@ impl Engine {
     /// Cell forcing: potentials that follow from every candidate of `cell`.
     fn cell_forcing(&mut self, cell: usize, found: &mut Found) {
         let digits: Vec<u8> = digits_of(self.cands[cell]).collect();
+        if !self.may_share(digits.iter().map(|&d| pot(cell, d, true))) {
+            return;
+        }
         let runs: Vec<Run> = digits.iter().map(|&d| self.take_on_run(cell, d)).collect();
         self.common(&runs, Shape::Cell, 5, found);
         for (&d, run) in digits.iter().zip(runs) {
@@ -1016,6 +1032,70 @@ mod tests {
         assert!(
             absurd > 100 && fine > 100,
             "{absurd} contradictions, {fine} without"
+        );
+    }
+
+    /// Static (multiple) forcing skips the runs of a cell or house when no potential follows
+    /// from all its roots: wherever the runs do share a potential, the test must say so, and
+    /// it must skip some (else it is no use).
+    #[test]
+    fn shared_reach_covers_what_runs_share() {
+        let (mut shared, mut skipped) = (0, 0);
+        for puzzle in [
+            "..............1..2.34....5........3.....62....5....47....7.....21......86..4.....",
+            "59..6......7.21.....13....82.6..9..4....4....9..1..7.63....79.....21.8......5..13",
+        ] {
+            let mut board = board(puzzle);
+            while !board.is_solved() {
+                let mut engine = Engine::new(&board, Mode::MULTIPLE);
+                let mut sets: Vec<Vec<Pot>> = Vec::new();
+                for cell in 0..81 {
+                    let ds = engine.cands[cell];
+                    if board.value(cell) == 0 && ds.count_ones() > 1 {
+                        sets.push(digits_of(ds).map(|d| pot(cell, d, true)).collect());
+                    }
+                }
+                for house in HOUSE_CELLS {
+                    for digit in 1..=9u8 {
+                        let roots: Vec<Pot> = house
+                            .iter()
+                            .filter(|&&c| engine.cands[c as usize] >> digit & 1 != 0)
+                            .map(|&c| pot(c as usize, digit, true))
+                            .collect();
+                        if roots.len() > 1 {
+                            sets.push(roots);
+                        }
+                    }
+                }
+                for roots in sets {
+                    let runs: Vec<Run> = roots
+                        .iter()
+                        .map(|&r| {
+                            let mut run = Run::default();
+                            engine.run(&mut run, &[r]);
+                            run
+                        })
+                        .collect();
+                    let common = [true, false].into_iter().any(|on| {
+                        side(&runs[0], on)
+                            .order
+                            .iter()
+                            .any(|&q| runs.iter().all(|r| side(r, on).contains(q)))
+                    });
+                    let may = engine.may_share(roots.iter().copied());
+                    assert!(may || !common, "{puzzle} {roots:?}");
+                    shared += common as u32;
+                    skipped += !may as u32;
+                }
+                match next_hint(&board, None) {
+                    Next::Hint(h) => h.apply(&mut board),
+                    _ => panic!("a path to the solution"),
+                }
+            }
+        }
+        assert!(
+            shared > 10 && skipped > 100,
+            "{shared} shared, {skipped} skipped"
         );
     }
 }
