@@ -987,6 +987,18 @@ mod tests {
     use crate::rate::tests::board;
     use crate::rate::{Next, next_hint};
 
+    /// Calls `f` on every board along Explainer's path for `puzzle`.
+    fn along_path(puzzle: &str, mut f: impl FnMut(&Board)) {
+        let mut board = board(puzzle);
+        while !board.is_solved() {
+            f(&board);
+            match next_hint(&board, None) {
+                Next::Hint(h) => h.apply(&mut board),
+                _ => panic!("a path to the solution"),
+            }
+        }
+    }
+
     /// The bit-set test says a Nishio run meets a contradiction exactly when the run does, for
     /// every candidate on and off, on every board along the paths of three puzzles of 8.3 to 9.0.
     #[test]
@@ -997,9 +1009,8 @@ mod tests {
             "........1.......2...3..4........5.......364..17..........8..3...56......2..1....8",
             "59..6......7.21.....13....82.6..9..4....4....9..1..7.63....79.....21.8......5..13",
         ] {
-            let mut board = board(puzzle);
-            while !board.is_solved() {
-                let mut engine = Engine::new(&board, Mode::NISHIO);
+            along_path(puzzle, |board| {
+                let mut engine = Engine::new(board, Mode::NISHIO);
                 for cell in 0..81 {
                     for digit in digits_of(engine.cands[cell]) {
                         if board.value(cell) != 0 {
@@ -1023,11 +1034,7 @@ mod tests {
                         }
                     }
                 }
-                match next_hint(&board, None) {
-                    Next::Hint(h) => h.apply(&mut board),
-                    _ => panic!("a path to the solution"),
-                }
-            }
+            });
         }
         assert!(
             absurd > 100 && fine > 100,
@@ -1045,9 +1052,8 @@ mod tests {
             "..............1..2.34....5........3.....62....5....47....7.....21......86..4.....",
             "59..6......7.21.....13....82.6..9..4....4....9..1..7.63....79.....21.8......5..13",
         ] {
-            let mut board = board(puzzle);
-            while !board.is_solved() {
-                let mut engine = Engine::new(&board, Mode::MULTIPLE);
+            along_path(puzzle, |board| {
+                let mut engine = Engine::new(board, Mode::MULTIPLE);
                 let mut sets: Vec<Vec<Pot>> = Vec::new();
                 for cell in 0..81 {
                     let ds = engine.cands[cell];
@@ -1087,11 +1093,7 @@ mod tests {
                     shared += common as u32;
                     skipped += !may as u32;
                 }
-                match next_hint(&board, None) {
-                    Next::Hint(h) => h.apply(&mut board),
-                    _ => panic!("a path to the solution"),
-                }
-            }
+            });
         }
         assert!(
             shared > 10 && skipped > 100,
