@@ -18,19 +18,19 @@ pub fn aligned_exclusion(board: &Board, size: usize, sink: Sink) -> ControlFlow<
     let mut base_set: Cells = 0;
     // each base cell's excluders: peers of 2 to `size` candidates
     let mut excluders = [0 as Cells; 81];
+    // cells left with one candidate, and cells of 2 to `size` candidates
+    let (mut singles, mut small): (Cells, Cells) = (0, 0);
+    for cell in 0..81 {
+        let n = board.count(cell) as usize;
+        singles |= ((n == 1) as Cells) << cell;
+        small |= (((2..=size).contains(&n)) as Cells) << cell;
+    }
     for cell in 0..81 {
         if board.count(cell) < 2 {
             continue;
         }
-        let mut single = false;
-        let mut set: Cells = 0;
-        for &p in &PEERS[cell] {
-            let n = board.count(p as usize) as usize;
-            single |= n == 1;
-            if (2..=size).contains(&n) {
-                set |= 1 << p;
-            }
-        }
+        let single = PEER_SET[cell] & singles != 0;
+        let set = PEER_SET[cell] & small;
         if !single && set != 0 {
             bases.push(cell as u8);
             base_set |= 1 << cell;
