@@ -591,7 +591,7 @@ impl Links {
         let mut links = KEPT_LINKS.take();
         let cands = cands_of(board);
         if links.built_for != Some(cands) {
-            links.build(board);
+            links.build(cands);
         }
         links
     }
@@ -618,7 +618,7 @@ impl Links {
             if c == NONE {
                 return false;
             }
-            let row = &r.leads[c as usize * r.words..][..words];
+            let row = &r.leads[c as usize * words..][..words];
             for (a, b) in common[..words].iter_mut().zip(row) {
                 *a &= b;
             }
@@ -631,14 +631,14 @@ impl Links {
         KEPT_LINKS.set(self);
     }
 
-    /// The links of every potential of `board`.
-    pub fn build(&mut self, board: &Board) {
+    /// The links of every potential of the grid whose candidates are `cands`.
+    fn build(&mut self, cands: [Digits; 81]) {
         self.start.clear();
         self.mid.clear();
         self.to.clear();
-        self.built_for = Some(cands_of(board));
+        self.built_for = Some(cands);
         self.reach_built = false;
-        let cands = Grid2::new(cands_of(board));
+        let cands = Grid2::new(cands);
         for cell in 0..81 {
             for digit in 1..=9 {
                 if cands.cells[cell] >> digit & 1 == 0 {
