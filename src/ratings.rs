@@ -123,11 +123,11 @@ impl fmt::Display for Tenths {
 mod tenths_text {
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(t: &u32, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(t: &u32, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(&super::Tenths(*t))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
         let text = String::deserialize(d)?;
         let bad = || serde::de::Error::custom(format!("{text:?} is not a rating such as 7.2"));
         let (whole, frac) = text.split_once('.').ok_or_else(bad)?;
@@ -135,6 +135,26 @@ mod tenths_text {
             (Ok(w), Ok(f)) if frac.len() == 1 => Ok(w * 10 + f),
             _ => Err(bad()),
         }
+    }
+}
+
+/// An optional [`tenths_text`] (`null` for none), for the `--max-er` bound in summaries.
+pub mod bound_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// `"7.2"`, or `null`.
+    pub fn serialize<S: Serializer>(t: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
+        match t {
+            Some(t) => super::tenths_text::serialize(t, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// The inverse of [`serialize`].
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        #[derive(Deserialize)]
+        struct Text(#[serde(with = "super::tenths_text")] u32);
+        Ok(Option::<Text>::deserialize(d)?.map(|t| t.0))
     }
 }
 

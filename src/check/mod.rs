@@ -147,6 +147,8 @@ pub struct Options {
     pub minimal: bool,
     /// Also rate each `unique` puzzle on Sudoku Explainer's scale (far costlier than checking).
     pub rate: bool,
+    /// With `rate`, the bound (tenths) past which a rating stops ([`rate::Options::max_er`]).
+    pub max_er: Option<u32>,
 }
 
 /// Checks one record. `duplicate_of` says which earlier record its puzzle repeats, when it repeats
@@ -210,7 +212,14 @@ pub fn check_puzzle(puzzle: &Grid, given: Option<&str>, options: &Options) -> Ch
     check.guesses = Some(outcome.guesses);
     if options.rate && check.verdict == Verdict::Unique {
         // one solution, found above: the rater's own search for a second cannot fail
-        check.rating = rate::rate(puzzle, &rate::Options::default()).ok();
+        check.rating = rate::rate(
+            puzzle,
+            &rate::Options {
+                max_er: options.max_er,
+                ..rate::Options::default()
+            },
+        )
+        .ok();
     }
     check
 }
@@ -417,6 +426,7 @@ impl Tally {
             minimal: (minimal || self.looked_minimal).then(|| self.minimal.clone()),
             stats: self.stats.clone(),
             ratings: options.rate.then(|| self.ratings.clone()),
+            max_er: options.max_er.filter(|_| options.rate),
             interrupted: None,
         }
     }
@@ -597,6 +607,13 @@ pub struct Totals {
     /// files of runs made before it existed).
     #[serde(default)]
     pub ratings: Option<RatingCounts>,
+    /// The `--max-er` bound of the ratings (`"7.2"`), left out when there was none.
+    #[serde(
+        default,
+        with = "crate::ratings::bound_text",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_er: Option<u32>,
     /// Set when a signal stopped the run before the end of its input (`null` otherwise): the
     /// totals count the records checked up to then.
     pub interrupted: Option<Interruption>,
@@ -647,7 +664,7 @@ impl std::fmt::Display for Totals {
             }
         }
         if let Some(ratings) = &self.ratings {
-            write!(f, "\n{}", ratings.line(None))?;
+            write!(f, "\n{}", ratings.line(self.max_er))?;
         }
         if let Some(interruption) = &self.interrupted {
             write!(f, "\n{interruption}")?;

@@ -211,6 +211,13 @@ impl<W: Write> Report for Markdown<W> {
             ] {
                 writeln!(self.out, "| {band} | {n} |")?;
             }
+            if let Some(bound) = totals.max_er {
+                let (bound, n) = (Tenths(bound), r.above_max_er);
+                writeln!(
+                    self.out,
+                    "| above {bound} (--max-er; not rated exactly) | {n} |"
+                )?;
+            }
             writeln!(self.out, "| all rated | {} |", r.rated)?;
             if let Some(h) = &r.hardest {
                 let (er, name) = (Tenths(h.er), cell(&h.technique));

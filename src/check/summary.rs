@@ -67,6 +67,32 @@ pub enum MergeError {
         /// A part without.
         unrated: String,
     },
+    /// Runs rated with different `--max-er` bounds (or one with and one without): their counts
+    /// above the bound mean different things.
+    #[error(
+        "{first} was rated with {} and {second} with {}: the counts above the bound would not \
+         add up (merge the runs of one bound)",
+        bound_name(*first_bound),
+        bound_name(*second_bound)
+    )]
+    Bounds {
+        /// A part.
+        first: String,
+        /// Its bound (tenths).
+        first_bound: Option<u32>,
+        /// A part with another bound.
+        second: String,
+        /// Its bound.
+        second_bound: Option<u32>,
+    },
+}
+
+/// `--max-er 7.2`, or `no --max-er`.
+fn bound_name(bound: Option<u32>) -> String {
+    match bound {
+        Some(t) => format!("--max-er {}", crate::ratings::Tenths(t)),
+        None => "no --max-er".to_string(),
+    }
 }
 
 /// Adds up the summaries of check runs made side by side: every count adds up (verdicts,
@@ -81,6 +107,15 @@ pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
         return Err(MergeError::RatedAndNot {
             rated: rated.name.clone(),
             unrated: unrated.name.clone(),
+        });
+    }
+    let max_er = parts.first().and_then(|p| p.totals.max_er);
+    if let Some(other) = parts.iter().find(|p| p.totals.max_er != max_er) {
+        return Err(MergeError::Bounds {
+            first: parts[0].name.clone(),
+            first_bound: max_er,
+            second: other.name.clone(),
+            second_bound: other.totals.max_er,
         });
     }
     let mut ratings = rated.map(|_| RatingCounts::default());
@@ -136,6 +171,7 @@ pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
         stats,
         minimal,
         ratings,
+        max_er,
         interrupted: interrupted.first().map(|p| p.interruption.clone()),
     };
     Ok(CheckSummary {

@@ -84,8 +84,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     super::read_solutions(&mut reader, args.solution_column.as_ref())?;
     let output_options = super::output_options(&reader, &args.input, false);
     let names = output_options.names.clone();
+    let rated = args.rate.then_some(args.max_er);
     let format =
-        stream.map(|f| output::check_formatter(f, reader.header(), &output_options, args.rate));
+        stream.map(|f| output::check_formatter(f, reader.header(), &output_options, rated));
     let mut output = match (&format, out) {
         (Some(format), Some(out)) => Some(Output::to(out, format.as_ref())),
         _ => None,
@@ -106,6 +107,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let options = Options {
         minimal: args.minimal,
         rate: args.rate,
+        max_er: args.max_er,
     };
     let mut duplicates = args
         .duplicates

@@ -50,12 +50,13 @@ const APPENDED_RATED: [&str; 8] = [
 ];
 
 /// The formatter for `format`. `header` is the CSV input header, if any; `options` give the
-/// input names (jsonl's `file`) and the CSV delimiter; `rated` adds the rating columns.
+/// input names (jsonl's `file`) and the CSV delimiter; `rated` adds the rating columns (with
+/// the `--max-er` bound in tenths, if any: values above it are written `>X`).
 pub fn check_formatter(
     format: CheckFormat,
     header: Option<&[String]>,
     options: &OutputOptions,
-    rated: bool,
+    rated: Option<Option<u32>>,
 ) -> Box<dyn Format<Check>> {
     match format {
         CheckFormat::Jsonl => Box::new(JsonlChecks {
@@ -80,7 +81,7 @@ pub fn check_sink<'a>(
     options: &OutputOptions,
 ) -> Box<dyn Sink<Check> + Send + 'a> {
     Box::new(FormatSink::new(
-        check_formatter(format, header, options, false),
+        check_formatter(format, header, options, None),
         out,
     ))
 }
@@ -95,7 +96,7 @@ struct JsonlChecks {
     /// The names of the fields kept of a line of line input.
     echo: Vec<String>,
     /// With the rating keys.
-    rated: bool,
+    rated: Option<Option<u32>>,
 }
 
 /// The fields kept of a line, as `"NAME": "value"` keys of a record.
@@ -141,8 +142,8 @@ struct RatingKeys {
 }
 
 impl RatingKeys {
-    fn of(rating: Option<&Rating>) -> RatingKeys {
-        let vals = rating.map(|r| rate::values(r, None));
+    fn of(rating: Option<&Rating>, max_er: Option<u32>) -> RatingKeys {
+        let vals = rating.map(|r| rate::values(r, max_er));
         let key = |i: usize| {
             vals.map(|v| match v[i] {
                 Ok(t) => serde_json::Value::from(f64::from(t) / 10.0),
@@ -181,7 +182,9 @@ impl Format<Check> for JsonlChecks {
             // digits are ASCII
             solution: solution.as_ref().and_then(|d| std::str::from_utf8(d).ok()),
             redundant: check.redundant.as_ref().map(Vec::len),
-            rating: self.rated.then(|| RatingKeys::of(check.rating.as_ref())),
+            rating: self
+                .rated
+                .map(|bound| RatingKeys::of(check.rating.as_ref(), bound)),
         };
         // strings and numbers always serialise
         let _ = serde_json::to_writer(&mut *out, &row);
@@ -192,12 +195,12 @@ impl Format<Check> for JsonlChecks {
 /// The columns `check` appends: `verdict`, `detail`, `solution`, `redundant`, and when
 /// `rated` `er`, `ep`, `ed`, `hardest`.
 struct CheckColumns {
-    rated: bool,
+    rated: Option<Option<u32>>,
 }
 
 impl Appended<Check> for CheckColumns {
     fn names(&self) -> &'static [&'static str] {
-        if self.rated {
+        if self.rated.is_some() {
             &APPENDED_RATED
         } else {
             &APPENDED
@@ -217,10 +220,10 @@ impl Appended<Check> for CheckColumns {
             Some(redundant) => row.field(redundant.len().to_string()),
             None => row.field(""),
         }
-        if self.rated {
+        if let Some(bound) = self.rated {
             match &check.rating {
                 Some(rating) => {
-                    for v in rate::values(rating, None) {
+                    for v in rate::values(rating, bound) {
                         row.plain_field(|out| rate::push_value(out, v));
                     }
                     row.field(rate::hardest(rating).unwrap_or_default());

@@ -845,3 +845,94 @@ fn merge_stats_adds_rated_runs_and_refuses_to_mix_them_with_unrated_ones() {
                 .and(predicate::str::contains("c.json without")),
         );
 }
+
+#[test]
+fn max_er_bounds_the_ratings_as_rate_does_and_merge_stats_keeps_bounds_apart() {
+    let dir = Workdir::new();
+    let hard = hard_puzzles(&dir, 0);
+    let hard = hard.to_str().unwrap();
+    let stats = dir.path("bounded.json");
+    let out = check(
+        &[
+            "--rate",
+            "--max-er",
+            "6.5",
+            "-O",
+            "jsonl",
+            "--stats",
+            stats.to_str().unwrap(),
+            "--report",
+            dir.path("report.md").to_str().unwrap(),
+            hard,
+        ],
+        0,
+    );
+    let checked = jsonl(&out.stdout);
+    let rated = jsonl(&crate::stdout_ok(bin().args([
+        "rate",
+        "-q",
+        "--max-er",
+        "6.5",
+        "-O",
+        "jsonl",
+        "--no-timings",
+        hard,
+    ])));
+    assert_eq!(checked.len(), rated.len());
+    let mut above = 0;
+    for (c, r) in checked.iter().zip(&rated) {
+        for key in ["er", "ep", "ed", "hardest"] {
+            assert_eq!(c[key], r[key], "{key}: {c}");
+        }
+        above += usize::from(c["er"] == ">6.5");
+    }
+    // the list has puzzles on both sides of the bound
+    assert!(above > 0 && above < checked.len(), "{above}");
+    let summary = text(&out.stderr);
+    assert!(
+        summary.contains(&format!("; above 6.5: {above})")),
+        "{summary}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&dir.read("bounded.json")).unwrap();
+    assert_eq!(json["max_er"], "6.5");
+    assert_eq!(json["ratings"]["above_max_er"], above);
+    let report = dir.read("report.md");
+    assert!(
+        report.contains(&format!(
+            "| above 6.5 (--max-er; not rated exactly) | {above} |"
+        )),
+        "{report}"
+    );
+    // an unbounded run of the same puzzles: no max_er key, and its counts do not add to these
+    let unbounded = dir.path("unbounded.json");
+    check(
+        &["--rate", "-q", "--stats", unbounded.to_str().unwrap(), hard],
+        0,
+    );
+    let plain: serde_json::Value = serde_json::from_str(&dir.read("unbounded.json")).unwrap();
+    assert!(plain.get("max_er").is_none(), "{plain}");
+    bin()
+        .args(["merge-stats", "-q"])
+        .args([&stats, &unbounded])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "bounded.json was rated with --max-er 6.5 and",
+        ));
+    // two runs of one bound add up, and keep it
+    let merged = dir.path("merged.json");
+    bin()
+        .args(["merge-stats", "-q", "-o", merged.to_str().unwrap()])
+        .args([&stats, &stats])
+        .assert()
+        .success();
+    let m: serde_json::Value = serde_json::from_str(&dir.read("merged.json")).unwrap();
+    assert_eq!(m["max_er"], "6.5");
+    assert_eq!(m["ratings"]["above_max_er"], 2 * above);
+    // the bound means nothing without ratings
+    bin()
+        .args(["check", "--max-er", "6.5", hard])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--rate"));
+}
