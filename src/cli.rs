@@ -762,26 +762,8 @@ fn symmetry_parser() -> impl clap::builder::TypedValueParser<Value = Symmetry> {
 /// `--rating` text: a range of ratings, each end as [`parse_rating`] reads it (`7.0..`,
 /// `..4.0`, `2.0..4.0`, `7.2`), in tenths.
 pub fn parse_rating_range(text: &str) -> Result<Bounds, String> {
-    let (lo, hi) = match text.split_once("..") {
-        None => (text, text),
-        Some((lo, hi)) => (lo, hi.strip_prefix('=').unwrap_or(hi)),
-    };
-    if lo.trim().is_empty() && hi.trim().is_empty() {
-        return Err(format!(
-            "expected a range such as 2.0..4.0, 7.0.., ..4.0 or 7.2, not {text:?}"
-        ));
-    }
-    let end = |s: &str, missing: u64| match s.trim() {
-        "" => Ok(missing),
-        s => parse_rating(s).map(u64::from),
-    };
-    let (lo, hi) = (end(lo, 0)?, end(hi, u64::MAX)?);
-    if lo > hi {
-        return Err(format!(
-            "{text} is empty: its lower end is above its upper end"
-        ));
-    }
-    Ok(Bounds::new(lo, hi))
+    text.parse::<sudoku_batch::generate::RatingRange>()
+        .map(|r| r.0)
 }
 
 /// `--clues` and `--guesses` text: a range (see [`Bounds`]).
@@ -893,22 +875,7 @@ pub struct RateArgs {
 
 /// `--max-er` text: a rating from 0 to 20 with at most one decimal, in tenths.
 pub fn parse_rating(text: &str) -> Result<u32, String> {
-    let bad = || {
-        format!(
-            "expected a rating from 0 to 20 with at most one decimal, such as 7.2, not {text:?}"
-        )
-    };
-    let (whole, frac) = text.trim().split_once('.').unwrap_or((text.trim(), "0"));
-    let whole: u32 = whole.parse().map_err(|_| bad())?;
-    let frac: u32 = match frac.len() {
-        1 => frac.parse().map_err(|_| bad())?,
-        _ => return Err(bad()),
-    };
-    let tenths = whole * 10 + frac;
-    if tenths > 200 {
-        return Err(bad());
-    }
-    Ok(tenths)
+    sudoku_batch::ratings::parse_tenths(text)
 }
 
 const AUGMENT_AFTER_HELP: &str = "\

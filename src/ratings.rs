@@ -109,6 +109,26 @@ impl RatingCounts {
     }
 }
 
+/// A rating from 0 to 20 with at most one decimal (`7.2`, `7`), in tenths: `--max-er`'s text.
+pub fn parse_tenths(text: &str) -> Result<u32, String> {
+    let bad = || {
+        format!(
+            "expected a rating from 0 to 20 with at most one decimal, such as 7.2, not {text:?}"
+        )
+    };
+    let (whole, frac) = text.trim().split_once('.').unwrap_or((text.trim(), "0"));
+    let whole: u32 = whole.parse().map_err(|_| bad())?;
+    let frac: u32 = match frac.len() {
+        1 => frac.parse().map_err(|_| bad())?,
+        _ => return Err(bad()),
+    };
+    let tenths = whole * 10 + frac;
+    if tenths > 200 {
+        return Err(bad());
+    }
+    Ok(tenths)
+}
+
 /// A difficulty in tenths shown with one decimal: `72` as `7.2`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tenths(pub u32);

@@ -666,11 +666,14 @@ fn rate<'py>(
     })
 }
 
-/// What [`generate`] returns: puzzles, solutions, numbers (see there) and the repeats left out.
+/// What [`generate`] returns: puzzles, solutions, numbers, ratings, hardest techniques (see
+/// there) and the repeats left out.
 type Records<'py> = (
     Bound<'py, PyBytes>,
     Bound<'py, PyBytes>,
     Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Vec<Option<String>>,
     u64,
 );
 
@@ -678,10 +681,11 @@ type Records<'py> = (
 /// names and texts: `clues` and `guesses` as `A..B`, `symmetry` by name), as the CLI writes
 /// them (repeats left out when `dedupe`): the puzzles (81 ASCII bytes each, blanks `.`), their
 /// solutions (81 digits each), per record its givens, guesses and number in the stream (three
-/// native u64), and the repeats left out. Options no puzzle meets raise `ValueError`; a record
+/// native u64), its rating (`rating`, the CLI's `--rating` text: packed as [`rate`]'s, none
+/// without it) and hardest technique, and the repeats left out. Options no puzzle meets raise `ValueError`; a record
 /// that meets no target within `max_tries` raises `RuntimeError` naming it.
 #[pyfunction]
-#[pyo3(signature = (n, seed, start, clues, minimal, symmetry, guesses, max_tries, dedupe, threads))]
+#[pyo3(signature = (n, seed, start, clues, minimal, symmetry, guesses, rating, max_tries, dedupe, threads))]
 #[allow(clippy::too_many_arguments)] // one per keyword of the Python function
 fn generate<'py>(
     py: Python<'py>,
@@ -692,11 +696,12 @@ fn generate<'py>(
     minimal: bool,
     symmetry: &str,
     guesses: Option<&str>,
+    rating: Option<&str>,
     max_tries: Option<u64>,
     dedupe: bool,
     threads: Option<usize>,
 ) -> PyResult<Records<'py>> {
-    use sudoku_batch::generate::{self as generator_api, Bounds, Generator, Symmetry};
+    use sudoku_batch::generate::{self as generator_api, Bounds, Generator, RatingRange, Symmetry};
     let range = |text: Option<&str>, name: &str| {
         text.map(|t| {
             t.parse::<Bounds>()
@@ -722,6 +727,13 @@ fn generate<'py>(
             ))
         })?,
         guesses: range(guesses, "guesses")?,
+        rating: rating
+            .map(|t| {
+                t.parse::<RatingRange>()
+                    .map(|r| r.0)
+                    .map_err(|e| PyValueError::new_err(format!("rating={t:?}: {e}")))
+            })
+            .transpose()?,
         max_tries,
         ..generator_api::Options::default()
     };
@@ -738,17 +750,28 @@ fn generate<'py>(
     let mut puzzles = Vec::with_capacity(records.len() * CELLS);
     let mut solutions = Vec::with_capacity(records.len() * CELLS);
     let mut numbers = Vec::with_capacity(records.len() * 24);
+    let mut ratings = Vec::with_capacity(records.len() * 8);
+    let mut hardest = Vec::with_capacity(records.len());
     for r in &records {
         puzzles.extend_from_slice(&r.puzzle.to_line(b'.'));
         solutions.extend_from_slice(&r.solution.to_line(b'0'));
         for x in [u64::from(r.givens), r.guesses, r.index + 1] {
             numbers.extend_from_slice(&x.to_ne_bytes());
         }
+        let values = r.rating.map(|e| [Ok(e.er), Ok(e.ep), Ok(e.ed)]);
+        ratings.extend_from_slice(&packed_rating(values).to_ne_bytes());
+        hardest.push(
+            r.rating
+                .and_then(|e| e.hardest)
+                .map(|t| t.name().to_string()),
+        );
     }
     Ok((
         PyBytes::new(py, &puzzles),
         PyBytes::new(py, &solutions),
         PyBytes::new(py, &numbers),
+        PyBytes::new(py, &ratings),
+        hardest,
         repeats,
     ))
 }

@@ -515,6 +515,25 @@ def _range(value, name: str):
     return str(operator.index(value))
 
 
+def _rating_range(value):
+    """``rating=`` as the CLI's ``--rating`` text: None, a number (exactly it), a ``(lo, hi)``
+    pair (either end None: open) or a str such as ``"7.0.."``, ``"..4.0"`` or ``"2.0..4.0"``.
+    The Rust side reads it, and refuses more than one decimal."""
+    if value is None or isinstance(value, str):
+        return value
+
+    def end(x):
+        if x is None:
+            return ""
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+            raise TypeError(f"rating must be a number, a (lo, hi) pair or a str such as '7.0..', not {x!r}")
+        return repr(float(x))
+
+    if isinstance(value, tuple) and len(value) == 2:
+        return f"{end(value[0])}..{end(value[1])}"
+    return end(value)
+
+
 def generate(
     n: int,
     *,
@@ -524,6 +543,7 @@ def generate(
     minimal: bool = True,
     symmetry: str = "none",
     guesses=None,
+    rating=None,
     max_tries: int | None = None,
     dedupe: bool = True,
     threads: int | None = None,
@@ -532,12 +552,17 @@ def generate(
     -n N --seed S --start K`` writes, the same records (so partitions of one stream made apart,
     by ``start``, join into it), with the same options: ``clues`` and ``guesses`` as ranges
     (``"20..25"``, ``"50.."``, ``(20, 25)``, ``22``), ``minimal=False`` (``--no-minimal``),
-    ``symmetry`` by the CLI's names, ``max_tries``, ``dedupe=False`` (``--no-dedupe``).
+    ``symmetry`` by the CLI's names, ``max_tries``, ``dedupe=False`` (``--no-dedupe``), and
+    ``rating``, the ER range of ``--rating`` (``"7.0.."``, ``"2.0..4.0"``, ``(7.0, None)``,
+    ``7.2``; one decimal at most, 1.0 to 9.4).
 
     Returns a dict of numpy arrays, one row per record written (repeats of earlier records of
     the stream are left out, as the CLI leaves them out): ``puzzle`` (81 characters, blanks
     ``.``), ``solution``, ``givens``, ``guesses`` (what :func:`solve` with ``unique=True``
-    reports) and ``record`` (its number in the stream, from 1). Options no puzzle can meet raise
+    reports) and ``record`` (its number in the stream, from 1); with ``rating``, also ``er``,
+    ``ep``, ``ed`` (float64 with one decimal, exact, as :func:`rate` gives them) and
+    ``hardest`` (the hardest technique's name, None for a puzzle of singles alone). Options no
+    puzzle can meet raise
     ``ValueError``; a record that meets no target within ``max_tries`` raises ``RuntimeError``.
     """
     threads = _threads(threads)
@@ -546,7 +571,7 @@ def generate(
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if not isinstance(symmetry, str):
         raise TypeError(f"symmetry must be a str, not {type(symmetry).__name__}")
-    puzzles, solutions, numbers, _repeats = _native.generate(
+    puzzles, solutions, numbers, ratings, hardest, _repeats = _native.generate(
         operator.index(n),
         operator.index(seed),
         operator.index(start),
@@ -554,6 +579,7 @@ def generate(
         _flag(minimal, "minimal"),
         symmetry,
         _range(guesses, "guesses"),
+        _rating_range(rating),
         None if max_tries is None else operator.index(max_tries),
         _flag(dedupe, "dedupe"),
         threads,
@@ -561,10 +587,14 @@ def generate(
     rows = len(puzzles) // _CELLS
     numbers = np.frombuffer(numbers, dtype=np.uint64).reshape(rows, 3)
     text = lambda b: np.frombuffer(b, dtype=np.uint8).astype(np.uint32).view(f"U{_CELLS}").reshape(rows)
-    return {
+    columns = {
         "puzzle": text(puzzles),
         "solution": text(solutions),
         "givens": numbers[:, 0].copy(),
         "guesses": numbers[:, 1].copy(),
         "record": numbers[:, 2].copy(),
     }
+    if rating is not None:
+        er, ep, ed, _above = _ratings(ratings, None)
+        columns.update(er=er, ep=ep, ed=ed, hardest=np.array(hardest, dtype=object))
+    return columns

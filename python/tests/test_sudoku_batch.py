@@ -657,6 +657,35 @@ def test_generate_gives_the_records_the_cli_writes():
     assert sb.solve(whole["puzzle"], unique=True)["guesses"].tolist() == whole["guesses"].tolist()
 
 
+def test_generate_with_a_rating_gives_the_records_and_ratings_the_cli_writes():
+    binary = os.environ.get("SUDOKU_BATCH", str(REPO / "target" / "debug" / "sudoku-batch"))
+    for rating, cli in (("6.5..7.5", "6.5..7.5"), ((None, 3.0), "..3.0"), (2.6, "2.6")):
+        out = sb.generate(6, seed=4, rating=rating)
+        run = subprocess.run(
+            [binary, "generate", "-q", "-O", "jsonl", "-n", "6", "--seed", "4", "--rating", cli],
+            cwd=REPO, check=True, capture_output=True, text=True,
+        )
+        want = [json.loads(line) for line in run.stdout.splitlines()]
+        assert out["puzzle"].tolist() == [w["puzzle"].replace("0", ".") for w in want], rating
+        for key in ("er", "ep", "ed"):
+            assert out[key].tolist() == [w[key] for w in want], (rating, key)
+        assert out["hardest"].tolist() == [w["hardest"] or None for w in want], rating
+        # the ratings are rate's
+        again = sb.rate(out["puzzle"])
+        assert again["er"].tolist() == out["er"].tolist()
+        assert again["hardest"].tolist() == out["hardest"].tolist()
+    lo, hi = 6.5, 7.5
+    assert all(lo <= er <= hi for er in sb.generate(6, seed=4, rating=(lo, hi))["er"])
+    # without rating=, no rating columns
+    assert "er" not in sb.generate(2, seed=4)
+    with pytest.raises(ValueError, match=r'rating="7\.25"'):
+        sb.generate(1, rating=7.25)
+    with pytest.raises(ValueError, match="nested forcing chains"):
+        sb.generate(1, rating="9.5..")
+    with pytest.raises(TypeError, match="rating must be a number"):
+        sb.generate(1, rating=("7", None))
+
+
 def test_generate_refuses_what_no_puzzle_meets_and_stops_at_the_limit():
     with pytest.raises(ValueError, match="fewer than 17"):
         sb.generate(1, clues="..16")

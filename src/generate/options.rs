@@ -309,6 +309,35 @@ impl fmt::Display for RatingRange {
     }
 }
 
+impl FromStr for RatingRange {
+    type Err = String;
+
+    /// `--rating` text: each end as [`crate::ratings::parse_tenths`] reads it (`7.0..`,
+    /// `..4.0`, `2.0..4.0`, `7.2`).
+    fn from_str(text: &str) -> Result<RatingRange, String> {
+        let (lo, hi) = match text.split_once("..") {
+            None => (text, text),
+            Some((lo, hi)) => (lo, hi.strip_prefix('=').unwrap_or(hi)),
+        };
+        if lo.trim().is_empty() && hi.trim().is_empty() {
+            return Err(format!(
+                "expected a range such as 2.0..4.0, 7.0.., ..4.0 or 7.2, not {text:?}"
+            ));
+        }
+        let end = |s: &str, missing: u64| match s.trim() {
+            "" => Ok(missing),
+            s => crate::ratings::parse_tenths(s).map(u64::from),
+        };
+        let (lo, hi) = (end(lo, 0)?, end(hi, u64::MAX)?);
+        if lo > hi {
+            return Err(format!(
+                "{text} is empty: its lower end is above its upper end"
+            ));
+        }
+        Ok(RatingRange(Bounds::new(lo, hi)))
+    }
+}
+
 impl Options {
     /// Checks the options against each other (see [`OptionsError`]).
     pub fn validate(&self) -> Result<(), OptionsError> {
