@@ -22,7 +22,7 @@ use super::board::{
 };
 use super::chains::{
     Arena, Candidate, Cause, Found, Grid2, Id, Key, Links, Pot, PotSet, Walk, cands_of, cell_of,
-    digit_of, is_on, length_difficulty, off_to_on, on_to_off, pot, send_sorted, single_scope,
+    digit_of, is_on, length_difficulty, off_to_on, on_to_off, pot, send_sorted,
 };
 use super::hint::{Chains, Hint, Shape, Sink, Technique};
 
@@ -160,6 +160,9 @@ fn links_of<'a>(
 fn nishio_absurd(places: Cells, cell: usize, on: bool) -> bool {
     let (mut ons, mut offs): (Cells, Cells) = if on { (1 << cell, 0) } else { (0, 1 << cell) };
     let mut expanded_ons: Cells = 0;
+    // the offs not yet looked at in their houses (a house without one is as it was the last
+    // round, which took its single place and found no contradiction in it)
+    let mut fresh = offs;
     loop {
         let mut new_offs: Cells = 0;
         for c in cells_of(ons & !expanded_ons) {
@@ -171,12 +174,19 @@ fn nishio_absurd(places: Cells, cell: usize, on: bool) -> bool {
             return true;
         }
         offs |= new_offs;
-        let mut new_ons: Cells = 0;
-        for house in HOUSE_SET {
-            let here = places & house;
-            if here & offs == 0 {
-                continue;
+        fresh |= new_offs;
+        let mut houses: u32 = 0;
+        for c in cells_of(fresh) {
+            for &h in &HOUSES_OF[c] {
+                houses |= 1 << h;
             }
+        }
+        fresh = 0;
+        let mut new_ons: Cells = 0;
+        while houses != 0 {
+            let house = HOUSE_SET[houses.trailing_zeros() as usize];
+            houses &= houses - 1;
+            let here = places & house;
             let left = here & !offs;
             if left == 0 {
                 if here & (here - 1) != 0 {
@@ -414,7 +424,7 @@ impl Engine {
                     }
                     let id = run.arena.push(q, cause, &[p]);
                     if self.mode.dynamic {
-                        self.hidden_parents(run, id, q, cause, &work.cells, pp);
+                        self.hidden_parents(run, id, q, cause, &work, pp);
                     }
                     if let Some(off) = run.off.get(q ^ 1) {
                         return Some((id, off));
@@ -449,22 +459,37 @@ impl Engine {
         id: Id,
         q: Pot,
         cause: Cause,
-        work: &[Digits; 81],
+        work: &Grid2,
         trigger: Pot,
     ) {
         let (cell, digit) = (cell_of(q), digit_of(q));
         // `work` already lacks the trigger; it must not count as its own hidden parent
         let (tc, td) = (cell_of(trigger), digit_of(trigger));
-        let gone = |c: usize, d: u8| {
-            self.cands[c] >> d & 1 != 0 && work[c] >> d & 1 == 0 && !(c == tc && d == td)
-        };
-        single_scope(cell, digit, cause, |c, d| {
-            if gone(c, d) {
-                if let Some(parent) = run.off.get(pot(c, d, false)) {
-                    run.arena.add_parent(id, parent);
-                }
+        // the scope of the single (see `single_scope`) as bits, in the same increasing order
+        let mut add = |c: usize, d: u8| {
+            if let Some(parent) = run.off.get(pot(c, d, false)) {
+                run.arena.add_parent(id, parent);
             }
-        });
+        };
+        match cause {
+            Cause::Cell => {
+                let mut gone = self.cands[cell] & !work.cells[cell];
+                if tc == cell {
+                    gone &= !(1 << td);
+                }
+                digits_of(gone).for_each(|d| add(cell, d));
+            }
+            Cause::House(k) => {
+                let house = HOUSE_SET[HOUSES_OF[cell][k as usize] as usize];
+                let d = digit as usize;
+                let mut gone = self.grid.places[d] & !work.places[d] & house;
+                if td == digit {
+                    gone &= !(1 << tc);
+                }
+                cells_of(gone).for_each(|c| add(c, digit));
+            }
+            _ => {}
+        }
     }
 
     /// Assumes `digit` in `cell` on, then off; contradictions and double forcing. The on run
