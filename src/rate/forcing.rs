@@ -17,9 +17,7 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
-use super::board::{
-    Board, Cells, Digits, HOUSE_CELLS, HOUSE_SET, HOUSES_OF, PEER_SET, cells_of, digits_of,
-};
+use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET, cells_of, digits_of};
 use super::chains::{
     Arena, Candidate, Cause, Found, Grid2, Id, Key, Links, Pot, PotSet, Walk, cands_of, cell_of,
     digit_of, is_on, length_difficulty, off_to_on, on_to_off, pot, send_sorted,
@@ -292,6 +290,9 @@ struct Engine {
     seen: PotSet,
     walk: Walk,
     spare: Vec<Run>,
+    /// The runs of a cell's candidates or a house's places, looked at together (kept for its
+    /// storage).
+    group: Vec<Run>,
     /// A run's queues of on and off nodes to expand, kept for the next run.
     pending: (VecDeque<Id>, VecDeque<Id>),
     /// The run from each candidate assumed on (`cell * 9 + digit - 1`), made once: a cell's own
@@ -316,6 +317,7 @@ impl Engine {
             seen: PotSet::default(),
             walk: Walk::default(),
             spare: SPARE_RUNS.take(),
+            group: Vec::new(),
             pending: Default::default(),
             on_runs: std::iter::repeat_with(|| None).take(81 * 9).collect(),
         }
@@ -662,24 +664,24 @@ impl Engine {
     /// Region forcing: every place of `digit` in a house of `cell` (met first at `cell`).
     fn regions(&mut self, cell: usize, digit: u8, found: &mut Found) {
         for &house in &HOUSES_OF[cell] {
-            let house = house as usize;
-            let places: Vec<usize> = HOUSE_CELLS[house]
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| self.cands[c] >> digit & 1 != 0)
-                .collect();
-            let n = places.len();
-            if !(n == 2 || (self.mode.multiple && n > 2)) || places[0] != cell {
+            let places = self.grid.places[digit as usize] & HOUSE_SET[house as usize];
+            let n = places.count_ones();
+            if !(n == 2 || (self.mode.multiple && n > 2))
+                || places.trailing_zeros() as usize != cell
+            {
                 continue;
             }
-            if !self.may_share(places.iter().map(|&c| pot(c, digit, true))) {
+            // a house's cells in increasing order, as `cells_of` gives them
+            if !self.may_share(cells_of(places).map(|c| pot(c, digit, true))) {
                 continue;
             }
-            let runs: Vec<Run> = places.iter().map(|&c| self.take_on_run(c, digit)).collect();
+            let mut runs = std::mem::take(&mut self.group);
+            runs.extend(cells_of(places).map(|c| self.take_on_run(c, digit)));
             self.common(&runs, Shape::Region, 6, found);
-            for (&c, run) in places.iter().zip(runs) {
+            for (c, run) in cells_of(places).zip(runs.drain(..)) {
                 self.put_on_run(c, digit, run);
             }
+            self.group = runs;
         }
     }
 
@@ -717,15 +719,17 @@ impl Engine {
 
     /// Cell forcing: potentials that follow from every candidate of `cell`.
     fn cell_forcing(&mut self, cell: usize, found: &mut Found) {
-        let digits: Vec<u8> = digits_of(self.cands[cell]).collect();
-        if !self.may_share(digits.iter().map(|&d| pot(cell, d, true))) {
+        let digits = self.cands[cell];
+        if !self.may_share(digits_of(digits).map(|d| pot(cell, d, true))) {
             return;
         }
-        let runs: Vec<Run> = digits.iter().map(|&d| self.take_on_run(cell, d)).collect();
+        let mut runs = std::mem::take(&mut self.group);
+        runs.extend(digits_of(digits).map(|d| self.take_on_run(cell, d)));
         self.common(&runs, Shape::Cell, 5, found);
-        for (&d, run) in digits.iter().zip(runs) {
+        for (d, run) in digits_of(digits).zip(runs.drain(..)) {
             self.put_on_run(cell, d, run);
         }
+        self.group = runs;
     }
 
     /// "(+)": removals by simple techniques on a run's reduced grid (the first technique that
@@ -1009,6 +1013,7 @@ pub(super) mod simple {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::board::HOUSE_CELLS;
     use crate::rate::tests::board;
     use crate::rate::{Next, next_hint};
 
