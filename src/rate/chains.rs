@@ -14,7 +14,6 @@
 //! stable sort) and takes the first. Which parent a potential gets is what its breadth-first
 //! search met first, so the searches here visit potentials in exactly Explainer's order.
 
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use super::board::{
@@ -206,6 +205,43 @@ impl Arena {
             next.clear();
         }
         Some(count)
+    }
+}
+
+/// A first-in first-out queue of nodes that only grows until cleared (a search's queue): a
+/// vector and a read position, cheaper than a ring buffer.
+#[derive(Debug, Default)]
+pub struct Queue {
+    items: Vec<Id>,
+    next: usize,
+}
+
+impl Queue {
+    /// Empties the queue.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.items.clear();
+        self.next = 0;
+    }
+
+    /// Adds `id` at the back.
+    #[inline]
+    pub fn push_back(&mut self, id: Id) {
+        self.items.push(id);
+    }
+
+    /// Takes the front node.
+    #[inline]
+    pub fn pop_front(&mut self) -> Option<Id> {
+        let id = self.items.get(self.next).copied();
+        self.next += id.is_some() as usize;
+        id
+    }
+
+    /// True when every node pushed was taken.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.next == self.items.len()
     }
 }
 
@@ -827,8 +863,8 @@ struct Unary {
     arena: Arena,
     on: PotSet,
     off: PotSet,
-    pending_on: VecDeque<Id>,
-    pending_off: VecDeque<Id>,
+    pending_on: Queue,
+    pending_off: Queue,
     frontier: Vec<Pot>,
     next: Vec<Pot>,
 }

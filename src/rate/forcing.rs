@@ -14,13 +14,12 @@
 //! claiming, hidden and naked pairs and X-Wings to its reduced grid, in that order, each removal
 //! descending from the removals the technique relied on.
 
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET, cells_of, digits_of};
 use super::chains::{
-    Arena, Candidate, Cause, Found, Grid2, Id, Key, Links, Pot, PotSet, Walk, cands_of, cell_of,
-    digit_of, is_on, length_difficulty, off_to_on, on_to_off, pot, send_sorted,
+    Arena, Candidate, Cause, Found, Grid2, Id, Key, Links, Pot, PotSet, Queue, Walk, cands_of,
+    cell_of, digit_of, is_on, length_difficulty, off_to_on, on_to_off, pot, send_sorted,
 };
 use super::hint::{Chains, Hint, Shape, Sink, Technique};
 
@@ -294,7 +293,7 @@ struct Engine {
     /// storage).
     group: Vec<Run>,
     /// A run's queues of on and off nodes to expand, kept for the next run.
-    pending: (VecDeque<Id>, VecDeque<Id>),
+    pending: (Queue, Queue),
     /// The run from each candidate assumed on (`cell * 9 + digit - 1`), made once: a cell's own
     /// analysis and the region forcing of every house the candidate lies in use the same run.
     on_runs: Vec<Option<Run>>,
@@ -384,8 +383,8 @@ impl Engine {
         &mut self,
         run: &mut Run,
         roots: &[Pot],
-        pending_on: &mut VecDeque<Id>,
-        pending_off: &mut VecDeque<Id>,
+        pending_on: &mut Queue,
+        pending_off: &mut Queue,
         scratch: &mut Vec<(Pot, Cause)>,
     ) -> Option<(Id, Id)> {
         for &r in roots {
