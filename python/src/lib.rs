@@ -682,8 +682,9 @@ type Records<'py> = (
 /// them (repeats left out when `dedupe`): the puzzles (81 ASCII bytes each, blanks `.`), their
 /// solutions (81 digits each), per record its givens, guesses and number in the stream (three
 /// native u64), its rating (`rating`, the CLI's `--rating` text: packed as [`rate`]'s, none
-/// without it) and hardest technique, and the repeats left out. Options no puzzle meets raise `ValueError`; a record
-/// that meets no target within `max_tries` raises `RuntimeError` naming it.
+/// without it) and hardest technique, and the repeats left out. Options no puzzle meets raise
+/// `ValueError`; a record that meets no target within `max_tries` raises `RuntimeError` naming
+/// it.
 #[pyfunction]
 #[pyo3(signature = (n, seed, start, clues, minimal, symmetry, guesses, rating, max_tries, dedupe, threads))]
 #[allow(clippy::too_many_arguments)] // one per keyword of the Python function

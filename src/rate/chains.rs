@@ -79,6 +79,40 @@ pub fn single_scope(cell: usize, digit: u8, cause: Cause, mut f: impl FnMut(usiz
     }
 }
 
+/// The candidates of [`single_scope`] for the on potential `q` that were on `init` and are gone
+/// from `work`, `trigger` (the off that derived `q`, already removed) left out, in
+/// [`single_scope`]'s order: the removals a dynamic run's single relied on besides its trigger.
+pub fn gone_from_scope(
+    init: &Grid2,
+    work: &Grid2,
+    q: Pot,
+    cause: Cause,
+    trigger: Pot,
+    mut f: impl FnMut(usize, u8),
+) {
+    let (cell, digit) = (cell_of(q), digit_of(q));
+    let (tc, td) = (cell_of(trigger), digit_of(trigger));
+    match cause {
+        Cause::Cell => {
+            let mut gone = init.cells[cell] & !work.cells[cell];
+            if tc == cell {
+                gone &= !(1 << td);
+            }
+            super::board::digits_of(gone).for_each(|d| f(cell, d));
+        }
+        Cause::House(k) => {
+            let house = HOUSE_SET[HOUSES_OF[cell][k as usize] as usize];
+            let d = digit as usize;
+            let mut gone = init.places[d] & !work.places[d] & house;
+            if td == digit {
+                gone &= !(1 << tc);
+            }
+            super::board::cells_of(gone).for_each(|c| f(c, digit));
+        }
+        _ => {}
+    }
+}
+
 /// A cycle's removals: per digit, the cells that see one of its on potentials (`forward`) and
 /// one of its off potentials (`backward`) of that digit, cell by cell in digit order.
 pub fn cycle_eliminations(forward: &[Cells; 10], backward: &[Cells; 10]) -> Vec<(u8, Digits)> {

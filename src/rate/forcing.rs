@@ -19,7 +19,8 @@ use std::ops::ControlFlow;
 use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET, cells_of, digits_of};
 use super::chains::{
     Arena, Candidate, Cause, Found, Grid2, Id, Key, Links, Pot, PotSet, Queue, Walk, cands_of,
-    cell_of, digit_of, is_on, length_difficulty, off_to_on, on_to_off, pot, send_sorted,
+    cell_of, digit_of, gone_from_scope, is_on, length_difficulty, off_to_on, on_to_off, pot,
+    send_sorted,
 };
 use super::hint::{Chains, Hint, Shape, Sink, Technique};
 
@@ -463,34 +464,11 @@ impl Engine {
         work: &Grid2,
         trigger: Pot,
     ) {
-        let (cell, digit) = (cell_of(q), digit_of(q));
-        // `work` already lacks the trigger; it must not count as its own hidden parent
-        let (tc, td) = (cell_of(trigger), digit_of(trigger));
-        // the scope of the single (see `single_scope`) as bits, in the same increasing order
-        let mut add = |c: usize, d: u8| {
+        gone_from_scope(&self.grid, work, q, cause, trigger, |c, d| {
             if let Some(parent) = run.off.get(pot(c, d, false)) {
                 run.arena.add_parent(id, parent);
             }
-        };
-        match cause {
-            Cause::Cell => {
-                let mut gone = self.cands[cell] & !work.cells[cell];
-                if tc == cell {
-                    gone &= !(1 << td);
-                }
-                digits_of(gone).for_each(|d| add(cell, d));
-            }
-            Cause::House(k) => {
-                let house = HOUSE_SET[HOUSES_OF[cell][k as usize] as usize];
-                let d = digit as usize;
-                let mut gone = self.grid.places[d] & !work.places[d] & house;
-                if td == digit {
-                    gone &= !(1 << tc);
-                }
-                cells_of(gone).for_each(|c| add(c, digit));
-            }
-            _ => {}
-        }
+        });
     }
 
     /// Assumes `digit` in `cell` on, then off; contradictions and double forcing. The on run

@@ -28,7 +28,7 @@ use std::rc::Rc;
 use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, PEER_SET, digits_of};
 use super::chains::{
     Arena, Cause, Grid2, Id, Key, POTS, Pot, PotSet, cands_of, cell_of, cycle_eliminations,
-    digit_of, is_on, length_difficulty, off_to_on, on_to_off, pot, single_scope,
+    digit_of, gone_from_scope, is_on, length_difficulty, off_to_on, on_to_off, pot, single_scope,
 };
 use super::forcing::simple;
 use super::hint::{Chains, Hint, Shape, Sink, Technique};
@@ -372,7 +372,7 @@ impl<'a> Engine<'a> {
                 for &(q, cause) in &links {
                     let id = run.arena.push(q, cause, &[p]);
                     if dynamic {
-                        self.hidden_parents(run, id, q, cause, &work.cells, pp);
+                        self.hidden_parents(run, id, q, cause, &work, pp);
                     }
                     if let Some(off) = run.off.get(q ^ 1) {
                         self.links = links;
@@ -410,19 +410,12 @@ impl<'a> Engine<'a> {
         id: Id,
         q: Pot,
         cause: Cause,
-        work: &[Digits; 81],
+        work: &Grid2,
         trigger: Pot,
     ) {
-        let (cell, digit) = (cell_of(q), digit_of(q));
-        let (tc, td) = (cell_of(trigger), digit_of(trigger));
-        let gone = |c: usize, d: u8| {
-            self.cands[c] >> d & 1 != 0 && work[c] >> d & 1 == 0 && !(c == tc && d == td)
-        };
-        single_scope(cell, digit, cause, |c, d| {
-            if gone(c, d) {
-                if let Some(parent) = run.off.get(pot(c, d, false)) {
-                    run.arena.add_parent(id, parent);
-                }
+        gone_from_scope(&self.grid, work, q, cause, trigger, |c, d| {
+            if let Some(parent) = run.off.get(pot(c, d, false)) {
+                run.arena.add_parent(id, parent);
             }
         });
     }
