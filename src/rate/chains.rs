@@ -324,6 +324,58 @@ impl PotSet {
     }
 }
 
+/// The potentials of one polarity (all on or all off) a run derived, in the order derived, each
+/// with its node. Membership is a bit per candidate, so that the questions a run asks most (is
+/// this potential known, is its opposite) stay in a few cache lines; the nodes, a `u32` per
+/// candidate, are read only for potentials that are there, and made on first insert (runs whose
+/// maps stay empty cost nothing).
+#[derive(Default)]
+pub struct PotMap {
+    known: [u64; CANDS.div_ceil(64)],
+    node: Vec<u32>,
+    /// The potentials in the order inserted.
+    pub order: Vec<Pot>,
+}
+
+/// Number of (cell, digit) candidates: a map of one polarity is indexed by `p >> 1`.
+const CANDS: usize = POTS / 2;
+
+impl PotMap {
+    /// Empties the map (its storage kept).
+    pub fn clear(&mut self) {
+        self.known = [0; CANDS.div_ceil(64)];
+        self.order.clear();
+    }
+
+    /// The node of `p`, if the map holds it.
+    #[inline]
+    pub fn get(&self, p: Pot) -> Option<Id> {
+        let c = (p >> 1) as usize;
+        (self.known[c / 64] >> (c % 64) & 1 != 0).then(|| self.node[c])
+    }
+
+    /// True when the map holds `p`.
+    #[inline]
+    pub fn contains(&self, p: Pot) -> bool {
+        let c = (p >> 1) as usize;
+        self.known[c / 64] >> (c % 64) & 1 != 0
+    }
+
+    /// Adds `p` (not yet in the map, and of the polarity of the others) with its node.
+    #[inline]
+    pub fn insert(&mut self, p: Pot, id: Id) {
+        debug_assert!(!self.contains(p));
+        debug_assert!(self.order.first().is_none_or(|&f| f & 1 == p & 1));
+        if self.node.is_empty() {
+            self.node = vec![0; CANDS];
+        }
+        let c = (p >> 1) as usize;
+        self.known[c / 64] |= 1 << (c % 64);
+        self.node[c] = id;
+        self.order.push(p);
+    }
+}
+
 /// The length bonus of a chain hint of the given complexity.
 pub fn length_difficulty(complexity: u32) -> f64 {
     let mut added = 0.0;

@@ -18,9 +18,9 @@ use std::ops::ControlFlow;
 
 use super::board::{Board, Cells, Digits, HOUSE_SET, HOUSES_OF, PEER_SET, cells_of, digits_of};
 use super::chains::{
-    Arena, Candidate, Cause, Found, Grid2, Id, Key, Links, Pot, PotSet, Queue, Walk, cands_of,
-    cell_of, digit_of, gone_from_scope, is_on, length_difficulty, off_to_on, on_to_off, pot,
-    send_sorted,
+    Arena, Candidate, Cause, Found, Grid2, Id, Key, Links, Pot, PotMap, PotSet, Queue, Walk,
+    cands_of, cell_of, digit_of, gone_from_scope, is_on, length_difficulty, off_to_on, on_to_off,
+    pot, send_sorted,
 };
 use super::hint::{Chains, Hint, Shape, Sink, Technique};
 
@@ -226,49 +226,6 @@ impl Run {
         self.on.clear();
         self.off.clear();
         self.absurd = None;
-    }
-}
-
-/// Potentials derived by a run, in the order derived, each with its node.
-struct PotMap {
-    node: Vec<u32>,
-    order: Vec<Pot>,
-}
-
-const NONE: u32 = u32::MAX;
-
-impl Default for PotMap {
-    fn default() -> Self {
-        PotMap {
-            node: vec![NONE; super::chains::POTS],
-            order: Vec::new(),
-        }
-    }
-}
-
-impl PotMap {
-    fn clear(&mut self) {
-        for &p in &self.order {
-            self.node[p as usize] = NONE;
-        }
-        self.order.clear();
-    }
-
-    #[inline]
-    fn get(&self, p: Pot) -> Option<Id> {
-        let n = self.node[p as usize];
-        (n != NONE).then_some(n)
-    }
-
-    #[inline]
-    fn contains(&self, p: Pot) -> bool {
-        self.node[p as usize] != NONE
-    }
-
-    fn insert(&mut self, p: Pot, id: Id) {
-        debug_assert!(!self.contains(p));
-        self.node[p as usize] = id;
-        self.order.push(p);
     }
 }
 

@@ -27,7 +27,7 @@ use std::rc::Rc;
 
 use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, PEER_SET, digits_of};
 use super::chains::{
-    Arena, Cause, Grid2, Id, Key, POTS, Pot, PotSet, cands_of, cell_of, cycle_eliminations,
+    Arena, Cause, Grid2, Id, Key, Pot, PotMap, PotSet, cands_of, cell_of, cycle_eliminations,
     digit_of, gone_from_scope, is_on, length_difficulty, off_to_on, on_to_off, pot, single_scope,
 };
 use super::forcing::simple;
@@ -123,34 +123,6 @@ fn sorted(mut found: Vec<Found>) -> Vec<Found> {
         }
     }
     out
-}
-
-/// Potentials derived by a run, in the order derived, each with its node.
-#[derive(Default)]
-struct PotMap {
-    node: Vec<u32>,
-    order: Vec<Pot>,
-}
-
-const NONE: u32 = u32::MAX;
-
-impl PotMap {
-    fn get(&self, p: Pot) -> Option<Id> {
-        self.node.get(p as usize).copied().filter(|&n| n != NONE)
-    }
-
-    fn contains(&self, p: Pot) -> bool {
-        self.get(p).is_some()
-    }
-
-    fn insert(&mut self, p: Pot, id: Id) {
-        if self.node.is_empty() {
-            // made on first use: the unary searches keep their runs' arenas only
-            self.node = vec![NONE; POTS];
-        }
-        self.node[p as usize] = id;
-        self.order.push(p);
-    }
 }
 
 /// What one run derived, with the nested chains its removals came from.
