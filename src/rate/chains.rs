@@ -720,9 +720,10 @@ impl Links {
 
     /// Makes sure the table knows which potentials lead to which ([`Links::lead_in_common`]).
     pub fn with_reach(&mut self, board: &Board) {
+        debug_assert_eq!(self.built_for, Some(cands_of(board)));
         if !self.reach_built {
             let mut reach = std::mem::take(&mut self.reach);
-            reach.build(board, self);
+            reach.build(self);
             self.reach = reach;
             self.reach_built = true;
         }
@@ -746,6 +747,25 @@ impl Links {
             }
         }
         common[..words].iter().any(|&w| w != 0)
+    }
+
+    /// The links of the grid whose candidates are `cands`, with which potentials lead to
+    /// which: a table of its own (not the thread's kept one), for engines nested in runs.
+    pub fn with_reach_of(cands: [Digits; 81]) -> Links {
+        let mut links = Links::default();
+        links.build(cands);
+        let mut reach = Reach::default();
+        reach.build(&links);
+        links.reach = reach;
+        links.reach_built = true;
+        links
+    }
+
+    /// True when some path of links leads from `a` to `b` (or `a` is `b`); the table knows
+    /// which potentials lead to which.
+    pub fn leads(&self, a: Pot, b: Pot) -> bool {
+        debug_assert!(self.reach_built);
+        self.reach.leads(a, b)
     }
 
     /// Keeps `self` for the next search of this thread.
@@ -831,7 +851,8 @@ const NONE: u32 = u32::MAX;
 
 impl Reach {
     /// The components of every link of `links` (all kinds: the last pass's).
-    fn build(&mut self, board: &Board, links: &Links) {
+    fn build(&mut self, links: &Links) {
+        let cands = links.built_for.expect("a table built for a grid");
         self.comp.clear();
         self.comp.resize(POTS, NONE);
         self.index.clear();
@@ -844,7 +865,7 @@ impl Reach {
         let mut comps = 0u32;
         // every candidate's potentials in increasing order (off before on)
         for cell in 0..81 {
-            for digit in super::board::digits_of(board.cands(cell)) {
+            for digit in super::board::digits_of(cands[cell]) {
                 let off = pot(cell, digit, false);
                 for root in [off, off | 1] {
                     if self.index[root as usize] == NONE {

@@ -27,8 +27,9 @@ use std::rc::Rc;
 
 use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, PEER_SET, digits_of};
 use super::chains::{
-    Arena, Cause, Grid2, Id, Key, Pot, PotMap, PotSet, cands_of, cell_of, cycle_eliminations,
-    digit_of, gone_from_scope, is_on, length_difficulty, off_to_on, on_to_off, pot, single_scope,
+    Arena, Cause, Grid2, Id, Key, Links, Pot, PotMap, PotSet, cands_of, cell_of,
+    cycle_eliminations, digit_of, gone_from_scope, is_on, length_difficulty, off_to_on, on_to_off,
+    pot, single_scope,
 };
 use super::forcing::simple;
 use super::hint::{Chains, Hint, Shape, Sink, Technique};
@@ -629,6 +630,12 @@ impl<'a> Engine<'a> {
     /// cell's candidates in order, cycles then forcing chains. Unsorted.
     fn unary(&mut self) -> Vec<Found> {
         let mut found = Vec::new();
+        // Which potentials lead to which along every link of the grid (a pass follows some of
+        // them): a cycle search with no path back to its source, or a forcing chain search
+        // with none from its start to the start's negation, finds nothing and is not made.
+        let links = Links::with_reach_of(self.cands);
+        // one arena for every search (each search's hint is complete before the next)
+        let mut run = Run::default();
         for (y, x) in [(false, true), (true, false), (true, true)] {
             for cell in 0..81 {
                 let n = self.cands[cell].count_ones();
@@ -637,13 +644,22 @@ impl<'a> Engine<'a> {
                 }
                 for digit in digits_of(self.cands[cell]) {
                     let source = pot(cell, digit, true);
-                    let mut run = Run::default();
-                    for dst in self.cycles(&mut run, source, y, x) {
-                        self.cycle_hint(&mut run, dst, y, x, &mut found);
+                    if links
+                        .all(source)
+                        .iter()
+                        .any(|&(q, _)| links.leads(q, source))
+                    {
+                        run.arena.clear();
+                        for dst in self.cycles(&mut run, source, y, x) {
+                            self.cycle_hint(&mut run, dst, y, x, &mut found);
+                        }
                     }
                     if x {
                         for start in [source, source ^ 1] {
-                            let mut run = Run::default();
+                            if !links.leads(start, start ^ 1) {
+                                continue;
+                            }
+                            run.arena.clear();
                             if let Some(t) = self.forcing(&mut run, start, y) {
                                 self.chain_hint(&run, t, y, x, &mut found);
                             }
