@@ -864,8 +864,8 @@ impl Reach {
         let mut counter = 0;
         let mut comps = 0u32;
         // every candidate's potentials in increasing order (off before on)
-        for cell in 0..81 {
-            for digit in super::board::digits_of(cands[cell]) {
+        for (cell, &ds) in cands.iter().enumerate() {
+            for digit in super::board::digits_of(ds) {
                 let off = pot(cell, digit, false);
                 for root in [off, off | 1] {
                     if self.index[root as usize] == NONE {
