@@ -706,7 +706,9 @@ impl Engine {
 /// original grid (`init`) had and the reduced one (`work`) lacks where the technique needed it.
 pub(super) mod simple {
     use super::super::Combinations;
-    use super::super::board::{Digits, HOUSE_CELLS, HOUSE_SET, Kind, PEER_SET, cells_of};
+    use super::super::board::{
+        Digits, HOUSE_CELLS, HOUSE_SET, HOUSES_OF, INDEX_IN, Kind, PEER_SET, cells_of,
+    };
 
     type Add<'a> = &'a mut dyn FnMut(&[(usize, Digits)], &[(usize, u8)]);
 
@@ -718,11 +720,28 @@ pub(super) mod simple {
         m
     }
 
-    fn cells_with(work: &[Digits; 81], house: usize, digit: u8) -> u128 {
-        HOUSE_CELLS[house]
-            .iter()
-            .filter(|&&c| work[c as usize] >> digit & 1 != 0)
-            .fold(0, |s, &c| s | 1u128 << c)
+    /// The cells of each digit (index 1..=9) in `work`.
+    fn places(work: &[Digits; 81]) -> [u128; 10] {
+        let mut places = [0u128; 10];
+        for (c, &ds) in work.iter().enumerate() {
+            for d in super::super::board::digits_of(ds) {
+                places[d as usize] |= 1 << c;
+            }
+        }
+        places
+    }
+
+    /// [`positions`] of every digit (index 1..=9) in every house.
+    fn position_table(work: &[Digits; 81]) -> [[u16; 10]; 27] {
+        let mut table = [[0u16; 10]; 27];
+        for (c, &ds) in work.iter().enumerate() {
+            for d in super::super::board::digits_of(ds) {
+                for k in 0..3 {
+                    table[HOUSES_OF[c][k] as usize][d as usize] |= 1 << INDEX_IN[c][k];
+                }
+            }
+        }
+        table
     }
 
     /// The cells of `set` that had `digit` in `init` and lost it in `work`.
@@ -741,6 +760,7 @@ pub(super) mod simple {
             (Kind::Column, Kind::Block),
             (Kind::Row, Kind::Block),
         ];
+        let places = places(work);
         for (k1, k2) in PAIRS {
             for i1 in 0..9 {
                 let h1 = k1.house(i1);
@@ -750,9 +770,9 @@ pub(super) mod simple {
                         continue;
                     }
                     for digit in 1..=9u8 {
-                        let cells = cells_with(work, h1, digit);
+                        let cells = places[digit as usize] & HOUSE_SET[h1];
                         if cells.count_ones() > 1 && cells & !HOUSE_SET[h2] == 0 {
-                            let victims = cells_with(work, h2, digit) & !HOUSE_SET[h1];
+                            let victims = places[digit as usize] & HOUSE_SET[h2] & !HOUSE_SET[h1];
                             if victims != 0 {
                                 let removals: Vec<(usize, Digits)> =
                                     cells_of(victims).map(|c| (c, 1 << digit)).collect();
@@ -770,15 +790,14 @@ pub(super) mod simple {
             for i in 0..9 {
                 let house = kind.house(i);
                 for digit in 1..=9u8 {
-                    let cells = cells_with(work, house, digit);
+                    let cells = places[digit as usize] & HOUSE_SET[house];
                     let n = cells.count_ones();
                     if !(2..8).contains(&n) {
                         continue;
                     }
                     let seen =
                         cells_of(cells).fold(!0u128, |s, c| s & PEER_SET[c]) & !HOUSE_SET[house];
-                    let victims: Vec<(usize, Digits)> = cells_of(seen)
-                        .filter(|&c| work[c] >> digit & 1 != 0)
+                    let victims: Vec<(usize, Digits)> = cells_of(seen & places[digit as usize])
                         .map(|c| (c, 1 << digit))
                         .collect();
                     if !victims.is_empty() {
@@ -808,12 +827,16 @@ pub(super) mod simple {
                 if empty_count(values, house) <= 4 {
                     continue;
                 }
+                let here: [u16; 10] = std::array::from_fn(|d| match d {
+                    0 => 0,
+                    _ => positions(work, house, d as u8),
+                });
                 for set in Combinations::new(2, 9) {
                     let digits: Digits = (set as Digits) << 1;
                     let mut union = 0u16;
                     let mut ok = true;
                     for j in super::super::bits(set) {
-                        let p = positions(work, house, j as u8 + 1);
+                        let p = here[j + 1];
                         ok &= p.count_ones() > 1;
                         union |= p;
                     }
@@ -899,6 +922,7 @@ pub(super) mod simple {
         for &v in values {
             placed[v as usize] += 1;
         }
+        let table = position_table(work);
         for (base, cover) in [(Kind::Column, Kind::Row), (Kind::Row, Kind::Column)] {
             for set in Combinations::new(2, 9) {
                 for digit in 1..=9u8 {
@@ -908,7 +932,7 @@ pub(super) mod simple {
                     let mut union = 0u16;
                     let mut ok = true;
                     for i in super::super::bits(set) {
-                        let p = positions(work, base.house(i), digit);
+                        let p = table[base.house(i)][digit as usize];
                         ok &= p.count_ones() > 1;
                         union |= p;
                     }
@@ -918,7 +942,7 @@ pub(super) mod simple {
                     let mut removals = Vec::new();
                     for i in super::super::bits(union as u64) {
                         let line = cover.house(i);
-                        let outside = positions(work, line, digit) & !(set as u16);
+                        let outside = table[line][digit as usize] & !(set as u16);
                         for j in super::super::bits(outside as u64) {
                             removals.push((HOUSE_CELLS[line][j] as usize, 1 << digit));
                         }
