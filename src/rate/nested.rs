@@ -27,7 +27,7 @@ use std::rc::Rc;
 
 use super::board::{Board, Digits, HOUSE_CELLS, HOUSES_OF, PEER_SET, digits_of};
 use super::chains::{
-    Arena, Cause, Grid2, Id, Key, Links, Pot, PotMap, PotSet, cands_of, cell_of,
+    Arena, Cause, Grid2, Id, Key, Links, Pot, PotMap, PotSet, Queue, cands_of, cell_of,
     cycle_eliminations, digit_of, gone_from_scope, is_on, length_difficulty, off_to_on, on_to_off,
     pot, single_scope,
 };
@@ -151,6 +151,37 @@ impl Run {
     }
 }
 
+/// Runs kept between engines on a thread, at most this many: engines nested in runs are made
+/// for every stalled grid, and making a run's maps and arena anew cost more than many a run.
+const SPARE_KEPT: usize = 1000;
+
+thread_local! {
+    static SPARE_RUNS: std::cell::RefCell<Vec<Run>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Run {
+    /// An empty run, from the thread's spares when there is one.
+    fn fresh() -> Run {
+        SPARE_RUNS
+            .with_borrow_mut(|spare| spare.pop())
+            .unwrap_or_default()
+    }
+
+    /// Leaves the run to the thread's spares, emptied.
+    fn give_back(mut self) {
+        SPARE_RUNS.with_borrow_mut(|spare| {
+            if spare.len() < SPARE_KEPT {
+                self.arena.clear();
+                self.on.clear();
+                self.off.clear();
+                self.nested.clear();
+                self.absurd = None;
+                spare.push(self);
+            }
+        });
+    }
+}
+
 /// How the assumptions of a hint's chains count when finding the removals it relied on: as
 /// Explainer treats the starts of cell forcing (a naked single) and region forcing (a hidden
 /// single in that house kind); other starts rely on nothing.
@@ -176,6 +207,18 @@ struct Engine<'a> {
     cache: RefCell<HashMap<[Digits; 81], Rc<Advanced>>>,
     /// The run from each on potential (region forcing and the cell's own runs share them).
     on_runs: HashMap<Pot, Rc<Run>>,
+    /// A run's queues of on and off nodes to expand, kept for the next run.
+    pending: (Queue, Queue),
+}
+
+impl Drop for Engine<'_> {
+    fn drop(&mut self) {
+        for (_, run) in self.on_runs.drain() {
+            if let Ok(run) = Rc::try_unwrap(run) {
+                run.give_back();
+            }
+        }
+    }
 }
 
 impl<'a> Engine<'a> {
@@ -195,6 +238,7 @@ impl<'a> Engine<'a> {
             seen: PotSet::default(),
             cache: RefCell::default(),
             on_runs: HashMap::new(),
+            pending: Default::default(),
         }
     }
 
@@ -243,7 +287,7 @@ impl<'a> Engine<'a> {
             let t = [(&*on_run, on), (&*on_run, off)];
             self.push(found, &t, p_on ^ 1, Shape::Contradiction, 7, Root::None);
         }
-        let mut off_run = Run::default();
+        let mut off_run = Run::fresh();
         let absurd = self.run(&mut off_run, p_on ^ 1);
         if let (true, Some((on, off))) = (dynamic, absurd) {
             let t = [(&off_run, on), (&off_run, off)];
@@ -260,6 +304,7 @@ impl<'a> Engine<'a> {
                 }
             }
         }
+        off_run.give_back();
         on_run
     }
 
@@ -300,7 +345,7 @@ impl<'a> Engine<'a> {
         if let Some(r) = self.on_runs.get(&p) {
             return r.clone();
         }
-        let mut run = Run::default();
+        let mut run = Run::fresh();
         run.absurd = self.run(&mut run, p);
         let run = Rc::new(run);
         self.on_runs.insert(p, run.clone());
@@ -309,8 +354,22 @@ impl<'a> Engine<'a> {
 
     /// A run from the potential `root`; `Some((on, off))` at the first contradiction.
     fn run(&mut self, run: &mut Run, root: Pot) -> Option<(Id, Id)> {
-        let mut pending_on: VecDeque<Id> = VecDeque::new();
-        let mut pending_off: VecDeque<Id> = VecDeque::new();
+        let (mut pending_on, mut pending_off) = std::mem::take(&mut self.pending);
+        pending_on.clear();
+        pending_off.clear();
+        let absurd = self.derive(run, root, &mut pending_on, &mut pending_off);
+        self.pending = (pending_on, pending_off);
+        absurd
+    }
+
+    /// [`Self::run`]'s work, with its queues.
+    fn derive(
+        &mut self,
+        run: &mut Run,
+        root: Pot,
+        pending_on: &mut Queue,
+        pending_off: &mut Queue,
+    ) -> Option<(Id, Id)> {
         let id = run.arena.push(root, Cause::Assumed, &[]);
         if is_on(root) {
             run.on.insert(root, id);
