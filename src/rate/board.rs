@@ -236,6 +236,31 @@ pub fn first_digit(set: Digits) -> u8 {
     set.trailing_zeros() as u8
 }
 
+/// The cells of each digit (index 1..=9) among the candidates `cands`.
+pub fn digit_cells(cands: &[Digits; CELLS]) -> [Cells; 10] {
+    let mut with = [0; 10];
+    for (c, &ds) in cands.iter().enumerate() {
+        for d in digits_of(ds) {
+            with[d as usize] |= 1 << c;
+        }
+    }
+    with
+}
+
+/// The places of each digit (index 1..=9) in each house among the candidates `cands`: bit `j`
+/// for the house's `j`-th cell.
+pub fn house_positions(cands: &[Digits; CELLS]) -> [[u16; 10]; 27] {
+    let mut pos = [[0; 10]; 27];
+    for (c, &ds) in cands.iter().enumerate() {
+        for d in digits_of(ds) {
+            for k in 0..3 {
+                pos[HOUSES_OF[c][k] as usize][d as usize] |= 1 << INDEX_IN[c][k];
+            }
+        }
+    }
+    pos
+}
+
 /// The grid with its candidates: what Explainer calls a grid with potential values. Besides the
 /// cells it keeps, up to date at each change, what every technique asks for again and again:
 /// each digit's places in each house, each digit's cells, the blank cells of each house and how
@@ -306,16 +331,12 @@ impl Board {
                 for &h in &HOUSES_OF[c] {
                     b.empty[h as usize] += 1;
                 }
-                for d in digits_of(b.cands[c]) {
-                    b.with[d as usize] |= 1 << c;
-                    for k in 0..3 {
-                        b.pos[HOUSES_OF[c][k] as usize][d as usize] |= 1 << INDEX_IN[c][k];
-                    }
-                }
             } else {
                 b.placed[values[c] as usize] += 1;
             }
         }
+        b.with = digit_cells(&b.cands);
+        b.pos = house_positions(&b.cands);
         for h in 0..27 {
             for d in 1..=9u8 {
                 b.track(h, d);

@@ -707,7 +707,7 @@ impl Engine {
 pub(super) mod simple {
     use super::super::Combinations;
     use super::super::board::{
-        Digits, HOUSE_CELLS, HOUSE_SET, HOUSES_OF, INDEX_IN, Kind, PEER_SET, cells_of,
+        Digits, HOUSE_CELLS, HOUSE_SET, Kind, PEER_SET, cells_of, digit_cells, house_positions,
     };
 
     type Add<'a> = &'a mut dyn FnMut(&[(usize, Digits)], &[(usize, u8)]);
@@ -718,30 +718,6 @@ pub(super) mod simple {
             m |= ((work[c as usize] >> digit) & 1) << j;
         }
         m
-    }
-
-    /// The cells of each digit (index 1..=9) in `work`.
-    fn places(work: &[Digits; 81]) -> [u128; 10] {
-        let mut places = [0u128; 10];
-        for (c, &ds) in work.iter().enumerate() {
-            for d in super::super::board::digits_of(ds) {
-                places[d as usize] |= 1 << c;
-            }
-        }
-        places
-    }
-
-    /// [`positions`] of every digit (index 1..=9) in every house.
-    fn position_table(work: &[Digits; 81]) -> [[u16; 10]; 27] {
-        let mut table = [[0u16; 10]; 27];
-        for (c, &ds) in work.iter().enumerate() {
-            for d in super::super::board::digits_of(ds) {
-                for k in 0..3 {
-                    table[HOUSES_OF[c][k] as usize][d as usize] |= 1 << INDEX_IN[c][k];
-                }
-            }
-        }
-        table
     }
 
     /// The cells of `set` that had `digit` in `init` and lost it in `work`.
@@ -760,7 +736,7 @@ pub(super) mod simple {
             (Kind::Column, Kind::Block),
             (Kind::Row, Kind::Block),
         ];
-        let places = places(work);
+        let places = digit_cells(work);
         for (k1, k2) in PAIRS {
             for i1 in 0..9 {
                 let h1 = k1.house(i1);
@@ -922,7 +898,7 @@ pub(super) mod simple {
         for &v in values {
             placed[v as usize] += 1;
         }
-        let table = position_table(work);
+        let table = house_positions(work);
         for (base, cover) in [(Kind::Column, Kind::Row), (Kind::Row, Kind::Column)] {
             for set in Combinations::new(2, 9) {
                 for digit in 1..=9u8 {
