@@ -3,8 +3,9 @@
 //! (part of every x86-64 CPU, so no detection is needed), by a plain loop elsewhere. The loop is
 //! also the reference the vector code is tested against. The steps the search runs most (the
 //! column step, clearing cells, the digits holding some cells) have AVX2 versions as well, which
-//! only the search copy built for AVX2 calls; so does the whole-band propagation step, which has
-//! no SSE2 version (the baseline copy propagates digit by digit).
+//! only the search copy built for AVX2 calls; so do the whole-band propagation step and the
+//! read-out of a solved band's digits, which have no SSE2 version (the baseline copy propagates
+//! digit by digit and writes a solution cell by cell).
 
 use super::tables::COLUMN;
 
@@ -46,6 +47,19 @@ pub(super) fn holding<const WIDE: bool>(lanes: &[u32; LANES], bits: u32) -> u32 
     {
         portable::holding(lanes, bits)
     }
+}
+
+/// The digits (1..=9) of a solved band's 27 cells, in bytes 0..27 (the rest 0), from its
+/// nine digit masks, which then hold each cell exactly once. Only the AVX2 copy of the search
+/// reads a solution this way; the baseline copy places the digits one cell at a time.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) unsafe fn band_values(lanes: &[u32; LANES]) -> [u8; 32] {
+    // SAFETY: passed on from the caller.
+    unsafe { avx2::band_values(lanes) }
 }
 
 /// The filled cells of a grid (any non-zero value) as three 27-bit band masks.
@@ -469,10 +483,11 @@ mod sse2 {
 pub(super) mod avx2 {
     use std::arch::x86_64::{
         __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_ps,
-        _mm256_cmpeq_epi32, _mm256_cvtsi256_si32, _mm256_loadu_si256, _mm256_movemask_ps,
-        _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_setzero_si256,
-        _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256,
-        _mm256_sub_epi32, _mm256_testz_si256,
+        _mm256_cmpeq_epi8, _mm256_cmpeq_epi32, _mm256_cvtsi256_si32, _mm256_loadu_si256,
+        _mm256_movemask_ps, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8,
+        _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256,
+        _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32,
+        _mm256_storeu_si256, _mm256_sub_epi32, _mm256_testz_si256,
     };
 
     use super::super::tables::{SPREAD4, TRIAD_KEEP, triads};
@@ -497,6 +512,39 @@ pub(super) mod avx2 {
         let rest = lanes[8];
         lanes[8] = rest & !bits;
         (!kept & 255) | u32::from(lanes[8] != rest) << 8
+    }
+
+    /// As [`super::band_values`]: a digit's value by its four bits, each bit the union of the
+    /// masks of the digits that have it, spread to one byte a cell (a byte shuffle puts the
+    /// mask's byte `i / 8` in byte `i`, a compare with bit `i % 8` makes it all ones or none).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn band_values(lanes: &[u32; LANES]) -> [u8; 32] {
+        let l = |d: usize| lanes[d];
+        let planes = [
+            l(0) | l(2) | l(4) | l(6) | l(8),
+            l(1) | l(2) | l(5) | l(6),
+            l(3) | l(4) | l(5) | l(6),
+            l(7) | l(8),
+        ];
+        let source = _mm256_setr_epi8(
+            0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3,
+            3, 3, 3,
+        );
+        let bit = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+        let mut values = _mm256_setzero_si256();
+        for (k, &plane) in planes.iter().enumerate() {
+            let bytes = _mm256_shuffle_epi8(_mm256_set1_epi32(plane as i32), source);
+            let set = _mm256_cmpeq_epi8(_mm256_and_si256(bytes, bit), bit);
+            values = _mm256_or_si256(values, _mm256_and_si256(set, _mm256_set1_epi8(1 << k)));
+        }
+        let mut out = [0u8; 32];
+        // SAFETY: 32 bytes into 32 bytes.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), values) };
+        out
     }
 
     /// As [`super::holding`].

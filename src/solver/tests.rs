@@ -447,6 +447,22 @@ fn baseline_search_matches_the_one_solve_runs() {
 }
 
 #[test]
+fn solution_read_out_gives_the_grid_in_both_copies() {
+    // A solved grid's board is solved as set up; both ways of reading it out give it back.
+    let grids = solutions();
+    assert!(grids.len() > 100);
+    for grid in &grids {
+        let board = super::Board::from_givens(grid.cells()).expect("a solution has no clash");
+        assert!(board.solved());
+        assert_eq!(board.grid::<false>(), Some(*grid));
+        #[cfg(target_arch = "x86_64")]
+        if super::has_bit_instructions() {
+            assert_eq!(board.grid::<true>(), Some(*grid));
+        }
+    }
+}
+
+#[test]
 fn single_rows_matches_counting_each_row() {
     // Every band whose three rows are non-empty: rows drawn from a few shapes, all combined.
     let shapes = [
