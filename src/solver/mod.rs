@@ -259,11 +259,12 @@ impl Board {
                 };
                 given[band & 3][lane(d)] |= 1 << pos;
                 // Clear the digit from the cell's peers: inside the band, then its column in the
-                // other two bands.
-                let column = COLUMN << (pos % 9);
-                for b in 0..3 {
-                    cand[b & 3][lane(d)] &= if b == band { !BAND_PEERS[pos] } else { !column };
-                }
+                // other two bands (the low band of the two-band column mask, no `% 9`).
+                let column = OTHER_BANDS_COLUMN[pos] as u32 & BAND;
+                let [o1, o2] = OTHER_BANDS[band & 3];
+                cand[band & 3][lane(d)] &= !BAND_PEERS[pos];
+                cand[o1 & 3][lane(d)] &= !column;
+                cand[o2 & 3][lane(d)] &= !column;
             }
         }
         for b in 0..3 {
