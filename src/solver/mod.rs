@@ -29,7 +29,9 @@ use std::time::Instant;
 
 use crate::grid::{CELLS, Conflict, Grid};
 use crate::status::{Answer, Status};
-use tables::{BAND, BAND_PEERS, COLUMN, OTHER_BANDS_COLUMN, SPREAD4, TRIAD_KEEP, triads};
+use tables::{
+    BAND, BAND_PEERS, COLUMN, GRID_PEERS, OTHER_BANDS_COLUMN, SPREAD4, TRIAD_KEEP, triads,
+};
 
 /// What one search found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -238,12 +240,11 @@ const OTHER_BANDS: [[usize; 2]; 4] = [[1, 2], [0, 2], [0, 1], [0, 0]];
 impl Board {
     /// The board with the givens placed, or `None` when two equal givens see each other.
     fn from_givens(cells: &[u8; CELLS]) -> Option<Board> {
-        let mut cand = [[0; lanes::LANES]; 4];
-        for band in &mut cand[..3] {
-            band[..9].fill(BAND);
-        }
         let mut given = [[0u32; lanes::LANES]; 4];
         let mut unsolved = [0, 0, 0, 0];
+        // Each digit's givens' peers, gathered as one grid-wide mask a digit and cleared from
+        // the bands at the end: a few operations a given rather than one per band.
+        let mut seen = [0u128; lanes::LANES];
         // Collect the filled cells first (no branch), then visit only those: a branch per cell
         // on "blank or not" mispredicted about every other cell.
         let filled = lanes::filled_cells(cells);
@@ -258,17 +259,15 @@ impl Board {
                     break;
                 };
                 given[band & 3][lane(d)] |= 1 << pos;
-                // Clear the digit from the cell's peers: inside the band, then its column in the
-                // other two bands (the low band of the two-band column mask, no `% 9`).
-                let column = OTHER_BANDS_COLUMN[pos] as u32 & BAND;
-                let [o1, o2] = OTHER_BANDS[band & 3];
-                cand[band & 3][lane(d)] &= !BAND_PEERS[pos];
-                cand[o1 & 3][lane(d)] &= !column;
-                cand[o2 & 3][lane(d)] &= !column;
+                seen[lane(d)] |= GRID_PEERS[(27 * band + pos) & 127];
             }
         }
-        for b in 0..3 {
-            if !lanes::settle_givens(&mut cand[b], &given[b], unsolved[b]) {
+        let mut cand = [[0; lanes::LANES]; 4];
+        for (b, band) in cand.iter_mut().take(3).enumerate() {
+            for d in 0..9 {
+                band[lane(d)] = !(seen[lane(d)] >> (27 * b)) as u32 & BAND;
+            }
+            if !lanes::settle_givens(band, &given[b], unsolved[b]) {
                 return None;
             }
         }

@@ -463,6 +463,24 @@ fn solution_read_out_gives_the_grid_in_both_copies() {
 }
 
 #[test]
+fn grid_peers_are_the_twenty_cells_of_row_column_and_box() {
+    use super::tables::{BAND, BAND_PEERS, GRID_PEERS};
+    for cell in 0..81 {
+        let peers = GRID_PEERS[cell];
+        assert_eq!(peers.count_ones(), 20, "cell {cell}");
+        assert_eq!(peers >> cell & 1, 0, "cell {cell} is not its own peer");
+        // inside its band, the band table's peers; outside, its column only
+        let (band, pos) = (cell / 27, cell % 27);
+        for b in 0..3 {
+            let part = (peers >> (27 * b)) as u32 & BAND;
+            let want = if b == band { BAND_PEERS[pos] } else { super::COLUMN << (pos % 9) };
+            assert_eq!(part, want, "cell {cell}, band {b}");
+        }
+    }
+    assert!(GRID_PEERS[81..].iter().all(|&p| p == 0));
+}
+
+#[test]
 fn single_rows_matches_counting_each_row() {
     // Every band whose three rows are non-empty: rows drawn from a few shapes, all combined.
     let shapes = [
