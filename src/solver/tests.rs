@@ -473,7 +473,11 @@ fn grid_peers_are_the_twenty_cells_of_row_column_and_box() {
         let (band, pos) = (cell / 27, cell % 27);
         for b in 0..3 {
             let part = (peers >> (27 * b)) as u32 & BAND;
-            let want = if b == band { BAND_PEERS[pos] } else { super::COLUMN << (pos % 9) };
+            let want = if b == band {
+                BAND_PEERS[pos]
+            } else {
+                super::COLUMN << (pos % 9)
+            };
             assert_eq!(part, want, "cell {cell}, band {b}");
         }
     }
