@@ -465,8 +465,7 @@ fn solution_read_out_gives_the_grid_in_both_copies() {
 #[test]
 fn grid_peers_are_the_twenty_cells_of_row_column_and_box() {
     use super::tables::{BAND, BAND_PEERS, GRID_PEERS};
-    for cell in 0..81 {
-        let peers = GRID_PEERS[cell];
+    for (cell, &peers) in GRID_PEERS.iter().enumerate().take(81) {
         assert_eq!(peers.count_ones(), 20, "cell {cell}");
         assert_eq!(peers >> cell & 1, 0, "cell {cell} is not its own peer");
         // inside its band, the band table's peers; outside, its column only
