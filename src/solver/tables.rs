@@ -170,19 +170,14 @@ const fn grid_peers() -> [u128; 128] {
     t
 }
 
+/// The band's part of [`GRID_PEERS`]: a cell of band 0 has the same peers inside its band as
+/// the cell at that place in any band.
 const fn band_peers() -> [u32; 32] {
+    let grid = grid_peers();
     let mut t = [0u32; 32];
     let mut cell = 0;
     while cell < 27 {
-        let (row, col) = (cell / 9, cell % 9);
-        let mut other = 0;
-        while other < 27 {
-            let (r, c) = (other / 9, other % 9);
-            if other != cell && (r == row || c == col || c / 3 == col / 3) {
-                t[cell] |= 1 << other;
-            }
-            other += 1;
-        }
+        t[cell] = grid[cell] as u32 & BAND;
         cell += 1;
     }
     t
