@@ -148,23 +148,15 @@ const fn other_bands_column() -> [u64; 32] {
 }
 
 /// For each cell of the grid (0..81, padded to 128 entries: index with `& 127`), its 20 peers
-/// as bits of a `u128`, bit `i` for cell `i`.
+/// as bits of a `u128`, bit `i` for cell `i`: the grid's own peers table
+/// ([`crate::grid::PEERS`]), padded so that an index masked with `& 127` needs no bounds check.
 pub(super) static GRID_PEERS: [u128; 128] = grid_peers();
 
 const fn grid_peers() -> [u128; 128] {
     let mut t = [0u128; 128];
     let mut cell = 0;
     while cell < 81 {
-        let (row, col) = (cell / 9, cell % 9);
-        let mut other = 0;
-        while other < 81 {
-            let (r, c) = (other / 9, other % 9);
-            let same_box = r / 3 == row / 3 && c / 3 == col / 3;
-            if other != cell && (r == row || c == col || same_box) {
-                t[cell] |= 1 << other;
-            }
-            other += 1;
-        }
+        t[cell] = crate::grid::PEERS[cell];
         cell += 1;
     }
     t
