@@ -10,7 +10,8 @@
 //! digits at once by bit-parallel counting; when that stalls, the same permutation test along
 //! columns (stack by stack, all digits at once by bit operations; it also finds hidden singles
 //! in columns: see `Board::column_permutations`), and only then does the search branch: on the
-//! two-candidate cell with most unsolved peers (else a three-candidate one, else any open cell).
+//! two-candidate cell with most unsolved peers, ties to the band with fewest unsolved cells
+//! (else a three-candidate one, else any open cell).
 //! Propagation runs from a bit-set work list of the (digit, band) masks that changed (in the AVX2
 //! copy, a band with several digits queued is worked all nine digits at once). A saved
 //! state is one board copy (212 bytes) on the call stack per branch level (the last alternative
@@ -503,11 +504,13 @@ impl Board {
 
     /// The cell to branch on, as (band, bit, 9-bit mask of candidate digits): among the cells
     /// with two candidates (else three, else among all open cells), the one with most unsolved
-    /// peers.
+    /// peers, ties to the band with fewest unsolved cells.
     ///
     /// Why most unsolved peers: either digit placed there then removes itself from the most
     /// open cells, so wrong guesses die sooner. Measured against taking the first two-candidate
-    /// cell: 75 -> 46 guesses per puzzle on forum_hardest, about 20% less time.
+    /// cell: 75 -> 46 guesses per puzzle on forum_hardest, about 20% less time. Why the fuller
+    /// band on a tie: its few open cells are closer to a contradiction or a solved band (limit 2
+    /// guesses 81.00 -> 79.62 on forum_hardest, fewer on every hard list; BENCHMARKS.md).
     #[inline(always)]
     fn branch_cell<const WIDE: bool>(&self) -> (usize, u32, u32) {
         // Cells with exactly two and exactly three candidates, per band, by bit-sliced counting.
@@ -538,13 +541,21 @@ impl Board {
         (band, bit, self.digits_at::<WIDE>(band, bit))
     }
 
-    /// Of the cells in `cells` (per band, not all empty), the one with most unsolved peers.
+    /// Of the cells in `cells` (per band, not all empty), the one with most unsolved peers; of
+    /// those, one in the band with fewest unsolved cells (then the first).
+    ///
+    /// The tie-break costs a count a band, not a step a cell: a cell of a band with fewer open
+    /// cells than the best cell's band needs only as many open peers to win, so the bar its
+    /// open peers must pass drops by one for that band.
     #[inline(always)]
     fn most_open_peers(&self, cells: [u32; 3]) -> (usize, u32) {
         let mut best = (0, 0);
         let mut most = 0;
+        let mut best_band_open = 0;
         for (b, &[o1, o2]) in OTHER_BANDS[..3].iter().enumerate() {
             let own = self.unsolved[b & 3];
+            let band_open = own.count_ones();
+            let mut bar = most - u32::from(most != 0 && band_open < best_band_open);
             // The other two bands side by side, so one popcount covers a column in both.
             let others = u64::from(self.unsolved[o1 & 3]) | u64::from(self.unsolved[o2 & 3]) << 27;
             let mut cells = cells[b];
@@ -555,8 +566,10 @@ impl Board {
                 let open = (own & BAND_PEERS[pos]).count_ones()
                     + (others & OTHER_BANDS_COLUMN[pos]).count_ones()
                     + 1;
-                if open > most {
+                if open > bar {
+                    bar = open;
                     most = open;
+                    best_band_open = band_open;
                     best = (b, bit);
                 }
             }
