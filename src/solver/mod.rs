@@ -10,8 +10,9 @@
 //! digits at once by bit-parallel counting; when that stalls, the same permutation test along
 //! columns (stack by stack, all digits at once by bit operations; it also finds hidden singles
 //! in columns: see `Board::column_permutations`), and only then does the search branch: on the
-//! two-candidate cell with most unsolved peers, ties to the band with fewest unsolved cells
-//! (else a three-candidate one, else any open cell).
+//! two-candidate cell with most unsolved peers (its four box peers outside its row and column
+//! counted twice), ties to the band with fewest unsolved cells (else a three-candidate one, else
+//! any open cell).
 //! Propagation runs from a bit-set work list of the (digit, band) masks that changed (in the AVX2
 //! copy, a band with several digits queued is worked all nine digits at once). A saved
 //! state is one board copy (212 bytes) on the call stack per branch level (the last alternative
@@ -31,7 +32,8 @@ use std::time::Instant;
 use crate::grid::{CELLS, Conflict, Grid};
 use crate::status::{Answer, Status};
 use tables::{
-    BAND, BAND_PEERS, COLUMN, GRID_PEERS, OTHER_BANDS_COLUMN, SPREAD4, TRIAD_KEEP, triads,
+    BAND, BAND_PEERS, BAND_PEERS_BOX_TWICE, COLUMN, GRID_PEERS, OTHER_BANDS_COLUMN, SPREAD4,
+    TRIAD_KEEP, triads,
 };
 
 /// What one search found.
@@ -504,13 +506,19 @@ impl Board {
 
     /// The cell to branch on, as (band, bit, 9-bit mask of candidate digits): among the cells
     /// with two candidates (else three, else among all open cells), the one with most unsolved
-    /// peers, ties to the band with fewest unsolved cells.
+    /// peers, the four peers in its box but outside its row and column counted twice; ties to
+    /// the band with fewest unsolved cells.
     ///
     /// Why most unsolved peers: either digit placed there then removes itself from the most
     /// open cells, so wrong guesses die sooner. Measured against taking the first two-candidate
-    /// cell: 75 -> 46 guesses per puzzle on forum_hardest, about 20% less time. Why the fuller
-    /// band on a tie: its few open cells are closer to a contradiction or a solved band (limit 2
-    /// guesses 81.00 -> 79.62 on forum_hardest, fewer on every hard list; BENCHMARKS.md).
+    /// cell: 75 -> 46 guesses per puzzle on forum_hardest, about 20% less time. Why the box
+    /// peers twice: a digit gone from them is what the band and column permutation steps
+    /// (locked candidates) feed on; weighted so, limit 2 guesses fell 10% on forum_hardest and
+    /// 1106 (80.24 -> 72.40, 139.74 -> 125.83 shuffled) and 8% on magictour, and serg's rose 3%
+    /// (weights 1 and 3, or rows and columns apart, counted in BENCHMARKS.md; twice costs
+    /// nothing a cell, the band's cells packed twice in one word). Why the fuller band on a tie:
+    /// its few open cells are closer to a contradiction or a solved band (limit 2 guesses 81.00
+    /// -> 79.62 on forum_hardest, fewer on every hard list).
     #[inline(always)]
     fn branch_cell<const WIDE: bool>(&self) -> (usize, u32, u32) {
         // Cells with exactly two and exactly three candidates, per band, by bit-sliced counting.
@@ -541,8 +549,9 @@ impl Board {
         (band, bit, self.digits_at::<WIDE>(band, bit))
     }
 
-    /// Of the cells in `cells` (per band, not all empty), the one with most unsolved peers; of
-    /// those, one in the band with fewest unsolved cells (then the first).
+    /// Of the cells in `cells` (per band, not all empty), the one with most unsolved peers (box
+    /// peers outside its row and column counted twice, [`BAND_PEERS_BOX_TWICE`]); of those, one
+    /// in the band with fewest unsolved cells (then the first).
     ///
     /// The tie-break costs a count a band, not a step a cell: a cell of a band with fewer open
     /// cells than the best cell's band needs only as many open peers to win, so the bar its
@@ -554,6 +563,7 @@ impl Board {
         let mut best_band_open = 0;
         for (b, &[o1, o2]) in OTHER_BANDS[..3].iter().enumerate() {
             let own = self.unsolved[b & 3];
+            let own_twice = u64::from(own) | u64::from(own) << 27;
             let band_open = own.count_ones();
             let mut bar = most - u32::from(most != 0 && band_open < best_band_open);
             // The other two bands side by side, so one popcount covers a column in both.
@@ -563,7 +573,7 @@ impl Board {
                 let bit = cells & cells.wrapping_neg();
                 cells &= cells - 1;
                 let pos = bit.trailing_zeros() as usize & 31;
-                let open = (own & BAND_PEERS[pos]).count_ones()
+                let open = (own_twice & BAND_PEERS_BOX_TWICE[pos]).count_ones()
                     + (others & OTHER_BANDS_COLUMN[pos]).count_ones()
                     + 1;
                 if open > bar {

@@ -132,6 +132,27 @@ const fn triad_keep() -> [u32; 512] {
     t
 }
 
+/// For each cell of a band, its peers inside that band as [`BAND_PEERS`] has them (bits 0..27),
+/// and again its four box peers outside its row and column (bits 27..54): masked with a band's
+/// cells packed twice the same way, one popcount counts those four peers twice. Padded to 32
+/// entries.
+pub(super) static BAND_PEERS_BOX_TWICE: [u64; 32] = band_peers_box_twice();
+
+const fn band_peers_box_twice() -> [u64; 32] {
+    let peers = band_peers();
+    let mut t = [0u64; 32];
+    let mut cell = 0;
+    while cell < 27 {
+        let row = 0o777 << (9 * (cell / 9));
+        let column = COLUMN << (cell % 9);
+        let own_box = 0o007_007_007 << (3 * (cell % 9 / 3));
+        let box_only = own_box & !row & !column;
+        t[cell] = peers[cell] as u64 | (box_only as u64) << 27;
+        cell += 1;
+    }
+    t
+}
+
 /// For each cell of a band, its column in the two other bands packed side by side (bits 0..27
 /// and 27..54), to match two bands' masks packed the same way. Padded to 32 entries.
 pub(super) static OTHER_BANDS_COLUMN: [u64; 32] = other_bands_column();
@@ -217,6 +238,22 @@ mod tests {
         // 8 in the row, 6 more in the box (which holds the column's cells in this band)
         assert!(BAND_PEERS[..27].iter().all(|p| p.count_ones() == 14));
         assert_eq!(BAND_PEERS[0], 0b111_111_110 | 0b111 << 9 | 0b111 << 18);
+    }
+
+    #[test]
+    fn box_peers_outside_the_line_are_packed_after_the_band_peers() {
+        for cell in 0..27 {
+            let t = BAND_PEERS_BOX_TWICE[cell];
+            assert_eq!(t as u32 & BAND, BAND_PEERS[cell]);
+            let box_only = (t >> 27) as u32;
+            assert_eq!(box_only.count_ones(), 4);
+            // inside the cell's box and among its band peers, in neither its row nor its column
+            assert_eq!(box_only & !BAND_PEERS[cell], 0);
+            assert_eq!(box_only & (0o777 << (9 * (cell / 9))), 0);
+            assert_eq!(box_only & (COLUMN << (cell % 9)), 0);
+        }
+        // cell 0 (row 0, column 0): the box cells at rows 1-2, columns 1-2
+        assert_eq!(BAND_PEERS_BOX_TWICE[0] >> 27, 0b110 << 9 | 0b110 << 18);
     }
 
     #[test]
