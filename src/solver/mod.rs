@@ -10,8 +10,8 @@
 //! digits at once by bit-parallel counting; when that stalls, the same permutation test along
 //! columns (stack by stack, all digits at once by bit operations; it also finds hidden singles
 //! in columns: see `Board::column_permutations`), and only then does the search branch: on the
-//! two-candidate cell with most unsolved peers (its four box peers outside its row and column
-//! counted twice), ties to the band with fewest unsolved cells (else a three-candidate one, else
+//! two-candidate cell with most unsolved peers (weighted: its four box peers outside its row and
+//! column twice, the four on them not at all), ties to the band with fewest unsolved cells (else a three-candidate one, else
 //! any open cell).
 //! Propagation runs from a bit-set work list of the (digit, band) masks that changed (in the AVX2
 //! copy, a band with several digits queued is worked all nine digits at once). A saved
@@ -32,8 +32,8 @@ use std::time::Instant;
 use crate::grid::{CELLS, Conflict, Grid};
 use crate::status::{Answer, Status};
 use tables::{
-    BAND, BAND_PEERS, BAND_PEERS_BOX_TWICE, COLUMN, GRID_PEERS, OTHER_BANDS_COLUMN, SPREAD4,
-    TRIAD_KEEP, triads,
+    BAND, BAND_PEERS, COLUMN, GRID_PEERS, OTHER_BANDS_COLUMN, PEER_WEIGHTS, SPREAD4, TRIAD_KEEP,
+    triads,
 };
 
 /// What one search found.
@@ -506,19 +506,21 @@ impl Board {
 
     /// The cell to branch on, as (band, bit, 9-bit mask of candidate digits): among the cells
     /// with two candidates (else three, else among all open cells), the one with most unsolved
-    /// peers, the four peers in its box but outside its row and column counted twice; ties to
-    /// the band with fewest unsolved cells.
+    /// peers, weighted: the four peers in its box but outside its row and column count twice,
+    /// the four in its box on its row or column not at all, the twelve outside its box once;
+    /// ties to the band with fewest unsolved cells.
     ///
     /// Why most unsolved peers: either digit placed there then removes itself from the most
     /// open cells, so wrong guesses die sooner. Measured against taking the first two-candidate
-    /// cell: 75 -> 46 guesses per puzzle on forum_hardest, about 20% less time. Why the box
-    /// peers twice: a digit gone from them is what the band and column permutation steps
-    /// (locked candidates) feed on; weighted so, limit 2 guesses fell 10% on forum_hardest and
-    /// 1106 (80.24 -> 72.40, 139.74 -> 125.83 shuffled) and 8% on magictour, and serg's rose 3%
-    /// (weights 1 and 3, or rows and columns apart, counted in BENCHMARKS.md; twice costs
-    /// nothing a cell, the band's cells packed twice in one word). Why the fuller band on a tie:
-    /// its few open cells are closer to a contradiction or a solved band (limit 2 guesses 81.00
-    /// -> 79.62 on forum_hardest, fewer on every hard list).
+    /// cell: 75 -> 46 guesses per puzzle on forum_hardest, about 20% less time. Why those
+    /// weights (found by counting nodes over weightings of the five kinds of peer,
+    /// BENCHMARKS.md): limit 2 guesses fell 19% on forum_hardest (79.62 -> 64.17), 20% on
+    /// shuffled 1106 (139.74 -> 111.89), 12% on magictour, and 1% on serg (1.205 -> 1.193);
+    /// every peer once but the off-line box peers twice, landed first, cut the hard lists by 10%
+    /// and raised serg's by 3%. They cost nothing a cell: the band's cells packed twice in one
+    /// word, one table ([`PEER_WEIGHTS`]) and one popcount. Why the fuller band on a tie: its few
+    /// open cells are closer to a contradiction or a solved band (limit 2 guesses 81.00 -> 79.62
+    /// on forum_hardest, fewer on every hard list).
     #[inline(always)]
     fn branch_cell<const WIDE: bool>(&self) -> (usize, u32, u32) {
         // Cells with exactly two and exactly three candidates, per band, by bit-sliced counting.
@@ -549,9 +551,9 @@ impl Board {
         (band, bit, self.digits_at::<WIDE>(band, bit))
     }
 
-    /// Of the cells in `cells` (per band, not all empty), the one with most unsolved peers (box
-    /// peers outside its row and column counted twice, [`BAND_PEERS_BOX_TWICE`]); of those, one
-    /// in the band with fewest unsolved cells (then the first).
+    /// Of the cells in `cells` (per band, not all empty), the one with most unsolved peers as
+    /// [`PEER_WEIGHTS`] weighs them; of those, one in the band with fewest unsolved cells (then
+    /// the first).
     ///
     /// The tie-break costs a count a band, not a step a cell: a cell of a band with fewer open
     /// cells than the best cell's band needs only as many open peers to win, so the bar its
@@ -573,7 +575,7 @@ impl Board {
                 let bit = cells & cells.wrapping_neg();
                 cells &= cells - 1;
                 let pos = bit.trailing_zeros() as usize & 31;
-                let open = (own_twice & BAND_PEERS_BOX_TWICE[pos]).count_ones()
+                let open = (own_twice & PEER_WEIGHTS[pos]).count_ones()
                     + (others & OTHER_BANDS_COLUMN[pos]).count_ones()
                     + 1;
                 if open > bar {

@@ -132,13 +132,14 @@ const fn triad_keep() -> [u32; 512] {
     t
 }
 
-/// For each cell of a band, its peers inside that band as [`BAND_PEERS`] has them (bits 0..27),
-/// and again its four box peers outside its row and column (bits 27..54): masked with a band's
-/// cells packed twice the same way, one popcount counts those four peers twice. Padded to 32
-/// entries.
-pub(super) static BAND_PEERS_BOX_TWICE: [u64; 32] = band_peers_box_twice();
+/// For each cell of a band, its peers inside that band weighted for the choice of the cell to
+/// branch on: masked with a band's cells packed twice (bits 0..27 and 27..54), one popcount
+/// counts its row peers outside its box once, its four box peers outside its row and column
+/// twice, and the four in its box on its row or column not at all (the column peers outside the
+/// band are counted once from the other bands). Padded to 32 entries.
+pub(super) static PEER_WEIGHTS: [u64; 32] = peer_weights();
 
-const fn band_peers_box_twice() -> [u64; 32] {
+const fn peer_weights() -> [u64; 32] {
     let peers = band_peers();
     let mut t = [0u64; 32];
     let mut cell = 0;
@@ -147,7 +148,8 @@ const fn band_peers_box_twice() -> [u64; 32] {
         let column = COLUMN << (cell % 9);
         let own_box = 0o007_007_007 << (3 * (cell % 9 / 3));
         let box_only = own_box & !row & !column;
-        t[cell] = peers[cell] as u64 | (box_only as u64) << 27;
+        let outside_box = peers[cell] & !own_box;
+        t[cell] = (outside_box | box_only) as u64 | (box_only as u64) << 27;
         cell += 1;
     }
     t
@@ -241,19 +243,27 @@ mod tests {
     }
 
     #[test]
-    fn box_peers_outside_the_line_are_packed_after_the_band_peers() {
+    fn peer_weights_count_box_peers_off_the_lines_twice_and_on_them_not_at_all() {
         for cell in 0..27 {
-            let t = BAND_PEERS_BOX_TWICE[cell];
-            assert_eq!(t as u32 & BAND, BAND_PEERS[cell]);
-            let box_only = (t >> 27) as u32;
-            assert_eq!(box_only.count_ones(), 4);
-            // inside the cell's box and among its band peers, in neither its row nor its column
-            assert_eq!(box_only & !BAND_PEERS[cell], 0);
-            assert_eq!(box_only & (0o777 << (9 * (cell / 9))), 0);
-            assert_eq!(box_only & (COLUMN << (cell % 9)), 0);
+            let once = PEER_WEIGHTS[cell] as u32 & BAND;
+            let again = (PEER_WEIGHTS[cell] >> 27) as u32;
+            let row = 0o777 << (9 * (cell / 9));
+            let own_box = 0o007_007_007 << (3 * (cell % 9 / 3));
+            // the six row peers outside the box and the four box peers off the lines
+            assert_eq!(once.count_ones(), 10);
+            assert_eq!(once & !BAND_PEERS[cell], 0);
+            assert_eq!(once & !own_box, row & !own_box);
+            // again: exactly the four box peers off the cell's row and column
+            assert_eq!(again.count_ones(), 4);
+            assert_eq!(again & !(once & own_box), 0);
+            assert_eq!(again, once & own_box);
         }
-        // cell 0 (row 0, column 0): the box cells at rows 1-2, columns 1-2
-        assert_eq!(BAND_PEERS_BOX_TWICE[0] >> 27, 0b110 << 9 | 0b110 << 18);
+        // cell 0 (row 0, column 0): the box cells at rows 1-2, columns 1-2, and row 0 beyond
+        assert_eq!(PEER_WEIGHTS[0] >> 27, 0b110 << 9 | 0b110 << 18);
+        assert_eq!(
+            PEER_WEIGHTS[0] as u32 & BAND,
+            0b111_111_000 | 0b110 << 9 | 0b110 << 18
+        );
     }
 
     #[test]
