@@ -11,8 +11,8 @@
 //! columns (stack by stack, all digits at once by bit operations; it also finds hidden singles
 //! in columns: see `Board::column_permutations`), and only then does the search branch: on the
 //! two-candidate cell with most unsolved peers (weighted: its four box peers outside its row and
-//! column twice, the four on them not at all), ties to the band with fewest unsolved cells (else a three-candidate one, else
-//! any open cell).
+//! column twice, the four on them not at all), ties to the band with fewest unsolved cells
+//! (else a three-candidate one, else any open cell).
 //! Propagation runs from a bit-set work list of the (digit, band) masks that changed (in the AVX2
 //! copy, a band with several digits queued is worked all nine digits at once). A saved
 //! state is one board copy (212 bytes) on the call stack per branch level (the last alternative

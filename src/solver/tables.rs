@@ -140,7 +140,6 @@ const fn triad_keep() -> [u32; 512] {
 pub(super) static PEER_WEIGHTS: [u64; 32] = peer_weights();
 
 const fn peer_weights() -> [u64; 32] {
-    let peers = band_peers();
     let mut t = [0u64; 32];
     let mut cell = 0;
     while cell < 27 {
@@ -148,8 +147,9 @@ const fn peer_weights() -> [u64; 32] {
         let column = COLUMN << (cell % 9);
         let own_box = 0o007_007_007 << (3 * (cell % 9 / 3));
         let box_only = own_box & !row & !column;
-        let outside_box = peers[cell] & !own_box;
-        t[cell] = (outside_box | box_only) as u64 | (box_only as u64) << 27;
+        // a band peer outside the cell's box is in its row (its column leaves the band)
+        let row_outside_box = row & !own_box;
+        t[cell] = (row_outside_box | box_only) as u64 | (box_only as u64) << 27;
         cell += 1;
     }
     t
