@@ -140,16 +140,31 @@ const fn triad_keep() -> [u32; 512] {
 pub(super) static PEER_WEIGHTS: [u64; 32] = peer_weights();
 
 const fn peer_weights() -> [u64; 32] {
+    let boxes = box_cells();
     let mut t = [0u64; 32];
     let mut cell = 0;
     while cell < 27 {
         let row = 0o777 << (9 * (cell / 9));
         let column = COLUMN << (cell % 9);
-        let own_box = 0o007_007_007 << (3 * (cell % 9 / 3));
+        let own_box = boxes[cell];
         let box_only = own_box & !row & !column;
         // a band peer outside the cell's box is in its row (its column leaves the band)
         let row_outside_box = row & !own_box;
         t[cell] = (row_outside_box | box_only) as u64 | (box_only as u64) << 27;
+        cell += 1;
+    }
+    t
+}
+
+/// For each cell of a band, the cells of its box (27-bit band mask, the cell itself included).
+/// Padded to 32 entries.
+pub(super) static BOX_CELLS: [u32; 32] = box_cells();
+
+const fn box_cells() -> [u32; 32] {
+    let mut t = [0u32; 32];
+    let mut cell = 0;
+    while cell < 27 {
+        t[cell] = 0o007_007_007 << (3 * (cell % 9 / 3));
         cell += 1;
     }
     t
@@ -240,6 +255,19 @@ mod tests {
         // 8 in the row, 6 more in the box (which holds the column's cells in this band)
         assert!(BAND_PEERS[..27].iter().all(|p| p.count_ones() == 14));
         assert_eq!(BAND_PEERS[0], 0b111_111_110 | 0b111 << 9 | 0b111 << 18);
+    }
+
+    #[test]
+    fn box_cells_are_the_cells_box_and_the_cell() {
+        for cell in 0..27 {
+            let own_box = BOX_CELLS[cell];
+            assert_eq!(own_box.count_ones(), 9);
+            assert_ne!(own_box & 1 << cell, 0);
+            // the cell and its peers in the band cover its box
+            assert_eq!(own_box & !(BAND_PEERS[cell] | 1 << cell), 0);
+        }
+        assert_eq!(BOX_CELLS[13], 0o070_070_070); // row 1, column 4: box 1
+        assert_eq!(BOX_CELLS[26], 0o700_700_700); // row 2, column 8: box 2
     }
 
     #[test]
