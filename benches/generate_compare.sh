@@ -38,7 +38,12 @@ echo "load before timing: $(cut -d' ' -f1-3 /proc/loadavg)"
 run() {
     local t0 t1
     t0=$(date +%s%N)
-    /usr/bin/time -f '%U %S' -o "$TMP/t" "$@" >/dev/null 2>&1
+    if ! /usr/bin/time -f '%U %S' -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err"; then
+        # say so: the caller's `read` would otherwise end the script without a word
+        echo "generate_compare: failed: $*" >&2
+        grep -v '^Command exited' "$TMP/err" | tail -n 3 >&2
+        exit 1
+    fi
     t1=$(date +%s%N)
     awk -v w="$(( (t1 - t0) / 1000 ))" '{printf "%.6f %.3f\n", w / 1000000, $1 + $2}' "$TMP/t"
 }

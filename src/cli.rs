@@ -9,7 +9,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use sudoku_batch::bench;
 use sudoku_batch::check::DuplicateMode;
 use sudoku_batch::check::report::ReportFormat;
-use sudoku_batch::generate::{Bounds, DEFAULT_MAX_TRIES, DEFAULT_MAX_TRIES_GUESSES, Symmetry};
+use sudoku_batch::generate::{
+    Bounds, DEFAULT_MAX_TRIES, DEFAULT_MAX_TRIES_GUESSES, DEFAULT_MAX_TRIES_SYMMETRY, Symmetry,
+};
 use sudoku_batch::input::{Column, DEFAULT_MAX_RECORD, Echo, InputFormat};
 use sudoku_batch::output::{CheckFormat, OutputFormat};
 use sudoku_batch::pipeline::DEFAULT_BATCH_SIZE;
@@ -715,8 +717,9 @@ fn max_tries_help() -> String {
     format!(
         "Tries a record may take before the run gives up on it and stops (exit 1): one try is \
          one puzzle carved and tested (and rated, with --rating), or one step of the --guesses \
-         or --rating climb. E.g. --max-tries 5000000 [default: {DEFAULT_MAX_TRIES}, or \
-         {DEFAULT_MAX_TRIES_GUESSES} with --guesses or --symmetry]"
+         or --rating climb. E.g. --max-tries 5000000 [default: {DEFAULT_MAX_TRIES}; \
+         {DEFAULT_MAX_TRIES_GUESSES} with --guesses; {DEFAULT_MAX_TRIES_SYMMETRY} with \
+         --symmetry]"
     )
 }
 

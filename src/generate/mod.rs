@@ -48,8 +48,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use exclude::{ClassKey, Exclusions, class_key};
 pub use options::{
-    Bounds, BoundsError, DEFAULT_MAX_TRIES, DEFAULT_MAX_TRIES_GUESSES, Options, OptionsError,
-    RatingRange, Start, StartError,
+    Bounds, BoundsError, DEFAULT_MAX_TRIES, DEFAULT_MAX_TRIES_GUESSES, DEFAULT_MAX_TRIES_SYMMETRY,
+    Options, OptionsError, RatingRange, Start, StartError,
 };
 pub use rating::{Er, LOWEST as LOWEST_ER};
 pub use symmetry::{PATTERN_BLANKS, PATTERN_MARKS, Pattern, PatternError, Symmetry};

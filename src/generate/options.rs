@@ -166,13 +166,19 @@ impl Start {
 /// no puzzle meets (17 givens at random) stops a run within seconds.
 pub const DEFAULT_MAX_TRIES: u64 = 100_000;
 
+/// Tries a record may take by default with a [`Options::symmetry`] (and no
+/// [`Options::guesses`]), whose minimal puzzles are rare among carvings (measured, seed 3: one in
+/// 68 for rot180, 1,260 for rot90, 3,100 for mirror-both, 12,000 for dihedral, so 100,000 tries
+/// would give up on about one dihedral record in 3,000).
+pub const DEFAULT_MAX_TRIES_SYMMETRY: u64 = 1_000_000;
+
 /// Tries a record may take by default with [`Options::guesses`], where a try is one step of the
-/// hill climb, or with a [`Options::symmetry`], whose minimal puzzles are rare among carvings
-/// (measured, seed 3: one in 68 for rot180, 1,260 for rot90, 3,100 for mirror-both, 12,000 for
-/// dihedral, so 100,000 tries would give up on about one dihedral record in 3,000). With the
-/// hill climb, `--guesses 50..` takes about 65,000 a record on average (BENCHMARKS.md), and a
-/// target no climb reaches (`--guesses 100000..`) gives up after some 30 to 60 seconds.
-pub const DEFAULT_MAX_TRIES_GUESSES: u64 = 1_000_000;
+/// hill climb (most steps cost a uniqueness check: about 2.5 µs). The tries a record needs are
+/// spread wide, since a climb that stalls starts again from a new grid: measured (seed 1, 20
+/// records, AMD EPYC, after the solver's guesses fell on hard puzzles), `--guesses 50..` 23,000
+/// to 1.3 million, `80..` (6 records) 0.26 to 5 million. A target no climb reaches
+/// (`--guesses 100000..`) gives up after 25 to 55 seconds.
+pub const DEFAULT_MAX_TRIES_GUESSES: u64 = 10_000_000;
 
 /// What to generate. `Default` is plain generation: minimal puzzles of random grids with no
 /// other constraint, seed 0.
@@ -199,9 +205,10 @@ pub struct Options {
     /// any): from 1.0 ([`super::LOWEST_ER`]) up to 9.4, past which the rater does not rate
     /// exactly. Ranges from 8.0 up are reached by the hill climb.
     pub rating: Option<Bounds>,
-    /// Tries a record may take before the run gives up on it (`None`: [`DEFAULT_MAX_TRIES`], or
-    /// [`DEFAULT_MAX_TRIES_GUESSES`] with [`Options::guesses`] or a symmetry). A try is one candidate puzzle
-    /// made and tested: a grid carved down, or a step of the hill climb.
+    /// Tries a record may take before the run gives up on it (`None`: [`DEFAULT_MAX_TRIES`],
+    /// [`DEFAULT_MAX_TRIES_GUESSES`] with [`Options::guesses`], [`DEFAULT_MAX_TRIES_SYMMETRY`]
+    /// with a symmetry). A try is one candidate puzzle made and tested: a grid carved down, or a
+    /// step of the hill climb.
     pub max_tries: Option<u64>,
     /// Classes of puzzles no output may belong to.
     pub exclude: Exclusions,
@@ -227,13 +234,13 @@ impl Default for Options {
 impl Options {
     /// The tries a record may take (see [`Options::max_tries`]).
     pub fn tries(&self) -> u64 {
-        self.max_tries.unwrap_or(
-            if self.guesses.is_some() || self.symmetry != Symmetry::None {
-                DEFAULT_MAX_TRIES_GUESSES
-            } else {
-                DEFAULT_MAX_TRIES
-            },
-        )
+        self.max_tries.unwrap_or(if self.guesses.is_some() {
+            DEFAULT_MAX_TRIES_GUESSES
+        } else if self.symmetry != Symmetry::None {
+            DEFAULT_MAX_TRIES_SYMMETRY
+        } else {
+            DEFAULT_MAX_TRIES
+        })
     }
 }
 
@@ -388,6 +395,29 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_budget_follows_the_targets_and_an_explicit_one_wins() {
+        let plain = Options::default();
+        assert_eq!(plain.tries(), DEFAULT_MAX_TRIES);
+        let symmetric = Options {
+            symmetry: Symmetry::Rot180,
+            ..Options::default()
+        };
+        assert_eq!(symmetric.tries(), DEFAULT_MAX_TRIES_SYMMETRY);
+        // a climb's steps are cheap: its budget is the largest, with or without a symmetry
+        let hard = Options {
+            guesses: Some(Bounds::new(50, u64::MAX)),
+            ..symmetric.clone()
+        };
+        assert_eq!(hard.tries(), DEFAULT_MAX_TRIES_GUESSES);
+        const { assert!(DEFAULT_MAX_TRIES_GUESSES > DEFAULT_MAX_TRIES_SYMMETRY) };
+        let told = Options {
+            max_tries: Some(7),
+            ..hard
+        };
+        assert_eq!(told.tries(), 7);
+    }
 
     #[test]
     fn reads_every_form_of_range() {
