@@ -413,17 +413,27 @@ impl Board {
 
     /// Places every cell left with one candidate; fails on a cell with none. Returns whether it
     /// placed anything.
+    ///
+    /// A solved band is skipped before its nine masks are read: once a band is solved it stays
+    /// so below, and the branch on it is predictable. Measured (interleaved medians of 5, one
+    /// pinned core, AMD EPYC), against counting every band: serg 0.992 as published and 0.966
+    /// shuffled (limit 2 0.986, 0.982), shuffled 1106 0.978 (limit 2 0.986), unbiased 0.975,
+    /// shuffled forum_hardest limit 2 0.977, magictour and 17-clue 0.994-0.996, Kaggle 1.004.
+    /// (The same skip in the branch choice's count measured 1.5-2.6% slower.)
     #[inline(always)]
     fn naked_singles<const WIDE: bool>(&mut self) -> Result<bool, Dead> {
         let mut placed = false;
         for b in 0..3 {
+            let unsolved = self.unsolved[b & 3];
+            if unsolved == 0 {
+                continue;
+            }
             let (mut ones, mut twos) = (0u32, 0u32);
             for d in 0..9 {
                 let m = self.cand[b & 3][lane(d)];
                 twos |= ones & m;
                 ones |= m;
             }
-            let unsolved = self.unsolved[b & 3];
             if unsolved & !ones != 0 {
                 return Err(Dead);
             }
