@@ -556,8 +556,8 @@ impl Board {
     /// The open cells with exactly `K` (2 or 3) candidates, per band, by bit-sliced counting.
     ///
     /// Why the three-candidate cells by a second count, only when there is no pair: counting
-    /// to four at once costs a fifth more operations in the count (about 190 against 160, at
-    /// every branch choice) for a case that comes up rarely. Measured against counting to four once
+    /// to four at once costs seven operations a digit and band instead of five, at every
+    /// branch choice, for a case that comes up rarely. Measured against counting to four once
     /// (interleaved medians of 5, one pinned core, AMD EPYC): serg L1 0.985 as published and
     /// 0.991 shuffled, L2 0.977 and 0.981; shuffled 1106 L1 0.982; Kaggle 0.990; the rest
     /// 0.993-1.006.
