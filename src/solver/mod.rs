@@ -412,7 +412,18 @@ impl Board {
     }
 
     /// Places every cell left with one candidate; fails on a cell with none. Returns whether it
-    /// placed anything.
+    /// placed anything, and leaves in `pairs` the open cells with exactly two candidates as it
+    /// found them (per band).
+    ///
+    /// Why the pairs here: the search branches right after a pass that placed nothing and a
+    /// column step that changed nothing, so the board the branch choice sees is the one this
+    /// pass counted, and counting to three as well as two costs two operations a digit and band
+    /// more than counting to two, where the choice counted all 27 masks again. Measured against
+    /// the choice counting them itself (to three; interleaved medians of 5, one pinned core,
+    /// AMD EPYC): serg L1 0.982 as published and 0.988 shuffled, L2 0.979 and 0.997; shuffled
+    /// 1106 L2 0.991; the rest 0.998-1.005. (Two sessions before, when the choice still counted
+    /// to four and this pass read every band, the same move was a trade: 17-clue and unbiased
+    /// 1-2% slower.)
     ///
     /// A band's open cells are read first and a solved band is skipped before its nine masks
     /// are. Measured (interleaved medians of 5, one pinned core, AMD EPYC), against reading
@@ -424,19 +435,22 @@ impl Board {
     /// change may move it. (The same skip in the branch choice's count measured 1.5-2.6%
     /// slower.)
     #[inline(always)]
-    fn naked_singles<const WIDE: bool>(&mut self) -> Result<bool, Dead> {
+    fn naked_singles<const WIDE: bool>(&mut self, pairs: &mut [u32; 3]) -> Result<bool, Dead> {
         let mut placed = false;
-        for b in 0..3 {
+        for (b, pairs) in pairs.iter_mut().enumerate() {
             let unsolved = self.unsolved[b & 3];
+            *pairs = 0;
             if unsolved == 0 {
                 continue;
             }
-            let (mut ones, mut twos) = (0u32, 0u32);
+            let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
             for d in 0..9 {
                 let m = self.cand[b & 3][lane(d)];
+                threes |= twos & m;
                 twos |= ones & m;
                 ones |= m;
             }
+            *pairs = twos & !threes & unsolved;
             if unsolved & !ones != 0 {
                 return Err(Dead);
             }
@@ -493,7 +507,9 @@ impl Board {
     }
 
     /// Deduces until stuck: band propagation first (cheapest), then naked singles, then the
-    /// column permutations (which subsume hidden singles in columns).
+    /// column permutations (which subsume hidden singles in columns). When it stops short of a
+    /// solution, `pairs` holds the open cells with two candidates (see
+    /// [`Board::naked_singles`]).
     ///
     /// Why the column step at every node: it cuts guesses by 11-14% (forum_hardest 45.6 -> 40.4
     /// a puzzle) and, done four digits per SSE2 instruction by bit operations, costs about what
@@ -501,13 +517,13 @@ impl Board {
     /// the column step only at the root: forum_hardest 7% less time, magictour 7%, shuffled
     /// forum_hardest_1106 9%, serg and 17-clue equal. Run before the naked singles it cost 2-4%.
     #[inline(always)]
-    fn settle<const WIDE: bool>(&mut self) -> Result<(), Dead> {
+    fn settle<const WIDE: bool>(&mut self, pairs: &mut [u32; 3]) -> Result<(), Dead> {
         loop {
             self.propagate_bands::<WIDE>()?;
             if self.solved() {
                 return Ok(());
             }
-            if self.naked_singles::<WIDE>()? {
+            if self.naked_singles::<WIDE>(pairs)? {
                 continue;
             }
             if self.column_permutations::<WIDE>()? {
@@ -518,7 +534,8 @@ impl Board {
     }
 
     /// The cell to branch on, as (band, bit, 9-bit mask of candidate digits): among the cells
-    /// with two candidates (else three, else among all open cells), the one with most unsolved
+    /// with two candidates (`pairs`, from the last naked-singles pass on this board; else three,
+    /// else among all open cells), the one with most unsolved
     /// peers, weighted: the four peers in its box but outside its row and column count twice,
     /// the four in its box on its row or column not at all, the twelve outside its box once;
     /// ties to the band with fewest unsolved cells.
@@ -535,12 +552,11 @@ impl Board {
     /// open cells are closer to a contradiction or a solved band (limit 2 guesses 81.00 -> 79.62
     /// on forum_hardest, fewer on every hard list).
     #[inline(always)]
-    fn branch_cell<const WIDE: bool>(&self) -> (usize, u32, u32) {
-        let pairs = self.cells_with_candidates::<2>();
+    fn branch_cell<const WIDE: bool>(&self, pairs: [u32; 3]) -> (usize, u32, u32) {
         let few = if pairs != [0; 3] {
             pairs
         } else {
-            let triples = self.cells_with_candidates::<3>();
+            let triples = self.triples();
             if triples != [0; 3] {
                 triples
             } else {
@@ -553,34 +569,22 @@ impl Board {
         (band, bit, self.digits_at::<WIDE>(band, bit))
     }
 
-    /// The open cells with exactly `K` (2 or 3) candidates, per band, by bit-sliced counting.
-    ///
-    /// Why the three-candidate cells by a second count, only when there is no pair: counting
-    /// to four at once costs seven operations a digit and band instead of five, at every
-    /// branch choice, for a case that comes up rarely. Measured against counting to four once
-    /// (interleaved medians of 5, one pinned core, AMD EPYC): serg L1 0.985 as published and
-    /// 0.991 shuffled, L2 0.977 and 0.981; shuffled 1106 L1 0.982; Kaggle 0.990; the rest
-    /// 0.993-1.006.
+    /// The open cells with exactly three candidates, per band, by bit-sliced counting: for the
+    /// branch choice when no cell has two, which is rare, so only then (the pairs come from the
+    /// naked-singles pass, [`Board::naked_singles`]).
     #[inline(always)]
-    fn cells_with_candidates<const K: usize>(&self) -> [u32; 3] {
+    fn triples(&self) -> [u32; 3] {
         let mut cells = [0u32; 3];
         for (b, cells) in cells.iter_mut().enumerate() {
             let (mut ones, mut twos, mut threes, mut fours) = (0u32, 0u32, 0u32, 0u32);
             for d in 0..9 {
                 let m = self.cand[b & 3][lane(d)];
-                if K == 3 {
-                    fours |= threes & m;
-                }
+                fours |= threes & m;
                 threes |= twos & m;
                 twos |= ones & m;
                 ones |= m;
             }
-            let exactly = if K == 3 {
-                threes & !fours
-            } else {
-                twos & !threes
-            };
-            *cells = exactly & self.unsolved[b & 3];
+            *cells = threes & !fours & self.unsolved[b & 3];
         }
         cells
     }
@@ -820,7 +824,8 @@ macro_rules! depth_first {
             $(#[$attr])*
             fn $name(&mut self, board: &mut Board) {
                 loop {
-                    if board.settle::<{ $wide }>().is_err() {
+                    let mut pairs = [0u32; 3];
+                    if board.settle::<{ $wide }>(&mut pairs).is_err() {
                         return;
                     }
                     if board.solved() {
@@ -835,7 +840,7 @@ macro_rules! depth_first {
                         }
                         return;
                     }
-                    let (band, bit, mut digits) = board.branch_cell::<{ $wide }>();
+                    let (band, bit, mut digits) = board.branch_cell::<{ $wide }>(pairs);
                     let high_first = self.limit == 1 && board.high_first(band, bit, digits);
                     loop {
                         let d = if high_first {
