@@ -534,11 +534,11 @@ impl Board {
     }
 
     /// The cell to branch on, as (band, bit, 9-bit mask of candidate digits): among the cells
-    /// with two candidates (`pairs`, from the last naked-singles pass on this board; else three,
-    /// else among all open cells), the one with most unsolved
-    /// peers, weighted: the four peers in its box but outside its row and column count twice,
-    /// the four in its box on its row or column not at all, the twelve outside its box once;
-    /// ties to the band with fewest unsolved cells.
+    /// with two candidates (`pairs`, from the last naked-singles pass on this board; else
+    /// three, else among all open cells), the one with most unsolved peers, weighted: the four
+    /// peers in its box but outside its row and column count twice, the four in its box on its
+    /// row or column not at all, the twelve outside its box once; ties to the band with fewest
+    /// unsolved cells.
     ///
     /// Why most unsolved peers: either digit placed there then removes itself from the most
     /// open cells, so wrong guesses die sooner. Measured against taking the first two-candidate
