@@ -37,7 +37,11 @@ struct Batch {
     /// With `--duplicates`: for each record whose puzzle repeats an earlier one, where that one
     /// was first seen.
     first_seen: Vec<Option<String>>,
+    /// The checks of its first records: all of them, or after a signal those begun before it
+    /// (the records after the first one left unchecked are not written or counted).
     checks: Vec<Check>,
+    /// Each record's check, `None` where a signal came first.
+    maybe: Vec<Option<Check>>,
     /// The per-record stream's bytes (with `-O`).
     out: Vec<u8>,
     /// The first batch of the run.
@@ -129,6 +133,15 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             .with_context(|| format!("writing {output_name}"))
     };
     let mut batches = 0u64;
+    // With `--rate`, once a signal comes, a record not yet begun is left unchecked, and only the
+    // records before the first one so left are written and counted: Ctrl-C then takes effect
+    // within a rating's time, not after every batch in flight (on the hardest puzzles, most of
+    // a minute). Not with `--duplicates`, whose table has seen every record read by then, nor
+    // without `--rate`, where the batches in flight take milliseconds.
+    let stop = signals.stop_flag();
+    let may_cut = args.rate && args.duplicates.is_none();
+    // a batch cut short by a signal was written: the batches after it are not
+    let mut cut = false;
 
     let result = pipeline::run_batches_placed(
         |batch: &mut Batch| {
@@ -162,10 +175,21 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                 let records = batch.block.records();
                 records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
                 let first_seen = &batch.first_seen;
-                pipeline::map_indexed_into(records.len(), &mut batch.checks, |i| {
+                let check = |i: usize| {
                     let first = first_seen.get(i).and_then(Option::as_deref);
                     check::check_record(&records[i], first, &options)
-                });
+                };
+                if may_cut {
+                    pipeline::map_indexed_into(records.len(), &mut batch.maybe, |i| {
+                        (!stop.load(Ordering::Relaxed)).then(|| check(i))
+                    });
+                    batch.checks.clear();
+                    batch
+                        .checks
+                        .extend(batch.maybe.drain(..).map_while(|check| check));
+                } else {
+                    pipeline::map_indexed_into(records.len(), &mut batch.checks, check);
+                }
                 batch.out.clear();
                 if let Some(format) = &format {
                     for (i, (record, check)) in records.iter().zip(&batch.checks).enumerate() {
@@ -175,7 +199,19 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             },
         },
         |batch: &mut Batch| -> Result<()> {
-            let records = batch.block.records();
+            if cut {
+                // nothing of it is written (its place, if any, is empty)
+                batch.out.clear();
+                if let Some(output) = output.as_mut() {
+                    batch.at = output
+                        .place(&batch.out)
+                        .with_context(|| format!("writing {output_name}"))?;
+                }
+                return Ok(());
+            }
+            let all = batch.block.records();
+            let records = &all[..batch.checks.len().min(all.len())];
+            cut = records.len() < all.len();
             for (record, check) in records.iter().zip(&batch.checks) {
                 tally.add(record, check);
                 if check.is_finding() {

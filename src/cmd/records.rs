@@ -7,7 +7,7 @@ use std::io;
 use std::num::NonZeroUsize;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -28,7 +28,11 @@ use crate::cli::{InputArgs, RecordOutputArgs};
 /// the writing thread.
 struct Batch<A> {
     block: Block,
+    /// The answers of its first records: all of them, or after a signal those answered before
+    /// it (the records after the first one left unanswered are not written).
     answers: Vec<A>,
+    /// Each record's answer, `None` where a signal came first (the work in [`map_batch`]).
+    maybe: Vec<Option<A>>,
     out: Vec<u8>,
     /// `FILE:LINE: reason` lines of its malformed records, for stderr.
     reasons: String,
@@ -43,6 +47,7 @@ impl<A> Default for Batch<A> {
         Batch {
             block: Block::default(),
             answers: Vec::new(),
+            maybe: Vec::new(),
             out: Vec::new(),
             reasons: String::new(),
             malformed: 0,
@@ -111,6 +116,10 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         .transpose()?;
     let output_name = super::output_name(out_args.output.as_deref());
     let mut reader = super::open_reader(args, signals.stop_flag())?;
+    // for slow records, those not yet begun when a signal comes are left unanswered (see
+    // `map_batch`)
+    let stop = signals.stop_flag();
+    let stop = command.batch_cap.is_some().then_some(&*stop);
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
     let out = files.take_destination(out);
@@ -138,6 +147,8 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let (mut records, mut malformed) = (0u64, 0u64);
     let mut ends = OutputEnd::default();
     let mut batches = 0u64;
+    // a batch cut short by a signal was written: the batches after it are not
+    let mut cut = false;
 
     let result = pipeline::run_batches_placed(
         |batch: &mut Batch<A>| {
@@ -151,15 +162,30 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
             ahead: |batch: &mut Batch<A>| batch.block.parse_ahead(),
             prepare: |batch: &mut Batch<A>| batch.block.parse(),
             work: |batch: &mut Batch<A>| {
-                map_batch(batch, format.as_ref(), names, command.answer, &records_read);
+                map_batch(
+                    batch,
+                    format.as_ref(),
+                    names,
+                    command.answer,
+                    &records_read,
+                    stop,
+                );
             },
         },
         |batch: &mut Batch<A>| -> io::Result<()> {
+            if cut {
+                // nothing of it is written (its place, if any, is empty)
+                batch.out.clear();
+                batch.at = output.place(&batch.out)?;
+                return Ok(());
+            }
             batch.at = output.place(&batch.out)?;
             if !args.pipe {
                 progress.print(&batch.reasons);
             }
-            let batch_records = batch.block.records();
+            let all = batch.block.records();
+            let batch_records = &all[..batch.answers.len().min(all.len())];
+            cut = batch_records.len() < all.len();
             progress.add(batch_records.len());
             records += batch_records.len() as u64;
             malformed += batch.malformed;
@@ -210,16 +236,35 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
 }
 
 /// A batch's work on the pool: its records' answers (in parallel), then formatted.
+///
+/// With `stop` (commands whose records are slow: those with a batch cap), once it is up (a
+/// signal), a record not yet begun is left unanswered, and only the records before the first
+/// one so left are formatted (and later written): the output still ends with a whole record,
+/// in input order, and Ctrl-C takes effect within a record's time rather than after every
+/// batch in flight (which, with `rate` on the hardest puzzles, was most of a minute). Without,
+/// every record is answered (measured: the test a record cost `canon` 2% on easy puzzles).
 fn map_batch<A: Send>(
     batch: &mut Batch<A>,
     format: &dyn Format<A>,
     names: &[String],
     answer: &(dyn Fn(&Record) -> A + Sync),
     records_read: &AtomicU64,
+    stop: Option<&AtomicBool>,
 ) {
     let records = batch.block.records();
     records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
-    pipeline::map_into(records, &mut batch.answers, answer);
+    match stop {
+        None => pipeline::map_into(records, &mut batch.answers, answer),
+        Some(stop) => {
+            pipeline::map_into(records, &mut batch.maybe, |record| {
+                (!stop.load(Ordering::Relaxed)).then(|| answer(record))
+            });
+            batch.answers.clear();
+            batch
+                .answers
+                .extend(batch.maybe.drain(..).map_while(|answer| answer));
+        }
+    }
     batch.out.clear();
     batch.reasons.clear();
     batch.malformed = 0;

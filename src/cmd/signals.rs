@@ -1,8 +1,10 @@
 //! Ctrl-C, SIGTERM and SIGHUP during `solve` and `check`.
 //!
 //! The first one raises the reader's stop flag: reading stops (the record being read is
-//! dropped), the batches in flight are finished and written in order, every file is completed
-//! and flushed, and the summary says the run was interrupted and where the output ends. The exit
+//! dropped), the batches in flight are finished and written in order (`rate` and `check --rate`
+//! without `--duplicates` leave out the records not yet begun and write up to the first of
+//! them, since a rating can take a second), every file is completed and flushed, and the
+//! summary says the run was interrupted and where the output ends. The exit
 //! code is 128 plus the signal's number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), as a
 //! shell reports a process killed by it. A second one exits at once, with the same code, for
 //! when finishing takes too long.
