@@ -47,15 +47,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let table = (!args.quiet && !outputs.iter().any(|(p, _, _)| to_stdout(p)))
         .then(|| plan.add(None, "table"))
         .transpose()?;
-    let puzzles_out = match args.write_puzzles.as_deref() {
+    let mut puzzles_out = match args.write_puzzles.as_deref() {
         Some(path) if path.is_dir() => Some(PuzzleWriter::Dir(path.to_path_buf(), Vec::new())),
         Some(path) => Some(PuzzleWriter::File(
             path.to_path_buf(),
             plan.add(Some(path), "puzzles")?,
+            Vec::new(),
         )),
         None => None,
     };
-    // every input opened before any output is emptied
     let mut readers = Vec::with_capacity(args.inputs.len());
     for input in &args.inputs {
         readers.push(super::open_sources(
@@ -63,13 +63,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             &args.format,
         )?);
     }
-    let mut files = plan.begin()?;
-    let outputs: Vec<_> = outputs
-        .into_iter()
-        .map(|(path, format, slot)| (path, format, files.take(slot)))
-        .collect();
-    let table = table.map(|slot| files.take(slot));
-    let mut puzzles_out = puzzles_out.map(|w| w.begin(&mut files));
+    // The outputs are emptied only once every figure is in (`plan.begin` below), not before the
+    // timing: a run stopped part way (Ctrl-C, which bench leaves to its default action, or an
+    // error in a later dataset) used to leave its `--export-*` files empty, an earlier run's
+    // figures lost. It now leaves every existing file as it was (files it made are empty). So
+    // `--write-puzzles FILE` keeps its lines until then (a folder's files are written as each
+    // dataset is read, each a new file or a dataset's own).
     let progress = !args.quiet && std::io::stderr().is_terminal();
 
     let clock = RealClock::default();
@@ -102,9 +101,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
         datasets.push(bench::run(&set, &options, &workers, &clock)?);
     }
-    if let Some(out) = &mut puzzles_out {
-        out.finish()?;
+    let mut files = plan.begin()?;
+    if let Some(out) = puzzles_out {
+        out.finish(&mut files)?;
     }
+    let outputs: Vec<_> = outputs
+        .into_iter()
+        .map(|(path, format, slot)| (path, format, files.take(slot)))
+        .collect();
+    let table = table.map(|slot| files.take(slot));
 
     let mut report = Report { run, datasets };
     if let Some((path, baseline)) = &baseline {
@@ -134,35 +139,26 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// Where `--write-puzzles` goes: one file for all datasets (its place in the output plan until
-/// the run begins), or a folder with a file per dataset.
-enum PuzzleWriter<W> {
-    File(PathBuf, W),
+/// Where `--write-puzzles` goes: one file for all datasets (its place in the output plan, and
+/// the lines kept until the run's figures are in), or a folder with a file per dataset.
+enum PuzzleWriter {
+    File(PathBuf, Slot, Vec<u8>),
     /// The folder and the file names written so far.
     Dir(PathBuf, Vec<String>),
 }
 
-impl PuzzleWriter<Slot> {
-    /// The writer once the plan has begun.
-    fn begin(self, files: &mut Begun) -> PuzzleWriter<Box<dyn Write + Send>> {
-        match self {
-            PuzzleWriter::File(path, slot) => PuzzleWriter::File(path, files.take(slot)),
-            PuzzleWriter::Dir(dir, written) => PuzzleWriter::Dir(dir, written),
-        }
-    }
-}
-
-impl PuzzleWriter<Box<dyn Write + Send>> {
-    /// Writes the puzzles of `set` as timed, 81 characters a line; a dataset's own file in a folder is checked against
-    /// `plan`'s inputs and outputs first.
+impl PuzzleWriter {
+    /// Takes the puzzles of `set` as timed, 81 characters a line: kept for one file, written to
+    /// a dataset's own file in a folder (checked against `plan`'s inputs and outputs first).
     fn write(&mut self, set: &Dataset, plan: &OutputPlan) -> Result<()> {
-        let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
-        bench::puzzle_lines(set, &mut lines);
         match self {
-            PuzzleWriter::File(path, out) => out
-                .write_all(&lines)
-                .with_context(|| format!("writing {}", path.display())),
+            PuzzleWriter::File(_, _, lines) => {
+                bench::puzzle_lines(set, lines);
+                Ok(())
+            }
             PuzzleWriter::Dir(dir, written) => {
+                let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
+                bench::puzzle_lines(set, &mut lines);
                 let name = format!("{}.txt", set.name.trim_matches(['<', '>']));
                 if written.contains(&name) {
                     anyhow::bail!(
@@ -178,11 +174,15 @@ impl PuzzleWriter<Box<dyn Write + Send>> {
         }
     }
 
-    fn finish(&mut self) -> Result<()> {
+    /// Writes the lines kept for one file, once the plan has begun.
+    fn finish(self, files: &mut Begun) -> Result<()> {
         match self {
-            PuzzleWriter::File(path, out) => out
-                .flush()
-                .with_context(|| format!("writing {}", path.display())),
+            PuzzleWriter::File(path, slot, lines) => {
+                let mut out = files.take(slot);
+                out.write_all(&lines)
+                    .and_then(|()| out.flush())
+                    .with_context(|| format!("writing {}", path.display()))
+            }
             PuzzleWriter::Dir(..) => Ok(()),
         }
     }

@@ -439,3 +439,33 @@ fn exporters_match_their_golden_files() {
         golden(name, &bytes);
     }
 }
+
+/// A bench stopped before its figures are in (SIGTERM here; Ctrl-C is left to its default
+/// action too) leaves an earlier run's exports as they were, and writes no puzzles file.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_bench_stopped_part_way_leaves_earlier_exports_as_they_were() {
+    use std::time::Duration;
+    let dir = Workdir::new();
+    let json = dir.write("old.json", "{\"earlier\": \"figures\"}\n");
+    let csv = dir.write("old.csv", "earlier,figures\n");
+    let puzzles = dir.write("puzzles.txt", "earlier lines\n");
+    let input = repo("data/hardest_300.txt");
+    let mut child = crate::command(&["bench", "-q", "--min-seconds", "60", "--rounds", "3"])
+        .arg("--export-json")
+        .arg(&json)
+        .arg("--export-csv")
+        .arg(&csv)
+        .arg("--write-puzzles")
+        .arg(&puzzles)
+        .arg(&input)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    crate::signals::send(&child, libc::SIGTERM);
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "{status:?}");
+    assert_eq!(dir.read("old.json"), "{\"earlier\": \"figures\"}\n");
+    assert_eq!(dir.read("old.csv"), "earlier,figures\n");
+    assert_eq!(dir.read("puzzles.txt"), "earlier lines\n");
+}
