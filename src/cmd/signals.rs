@@ -36,6 +36,9 @@ impl Signals {
             use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
             use signal_hook::flag;
             for signal in [SIGINT, SIGTERM, SIGHUP] {
+                if ignored_at_start(signal) {
+                    continue;
+                }
                 // Actions run in the order registered. The first does nothing until the flag is
                 // up, so it exits on a second signal only (before the others run: the signal
                 // noted stays the first one, whose exit code it is); then the signal is noted and
@@ -86,6 +89,20 @@ impl Signals {
         Some(ExitCode::from(
             u8::try_from(128 + signal).unwrap_or(u8::MAX),
         ))
+    }
+}
+
+/// Whether `signal` was ignored when the process started: `nohup` ignores SIGHUP, and a shell
+/// without job control SIGINT for a command it runs in the background. Such a signal stays
+/// ignored, as whoever started the run asked: caught, it would stop a `nohup` run at logout.
+#[cfg(unix)]
+fn ignored_at_start(signal: i32) -> bool {
+    // SAFETY: `sigaction` with no new action only reads the current one into `old`, a zeroed
+    // `sigaction` (a plain C struct, valid when zeroed) that outlives the call.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
     }
 }
 

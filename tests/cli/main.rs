@@ -38,9 +38,27 @@ pub fn bin() -> Command {
 
 /// The binary as a std command, for runs that hold pipes open or send signals; run from the
 /// repository root like [`bin`].
+///
+/// The child gets the default action for SIGINT, SIGTERM and SIGHUP whatever this process
+/// inherited: the binary leaves a signal ignored when it starts ignored (as under `nohup`), so
+/// the signal tests would otherwise depend on how the test run was started.
 pub fn command(args: &[&str]) -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"));
     cmd.current_dir(env!("CARGO_MANIFEST_DIR")).args(args);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec the closure only calls `signal`, which is
+        // async-signal-safe, and allocates nothing.
+        unsafe {
+            cmd.pre_exec(|| {
+                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+                Ok(())
+            });
+        }
+    }
     cmd
 }
 

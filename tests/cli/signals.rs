@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
-use std::process::{Child, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -253,19 +253,26 @@ fn runs_stopped_at_random_points_leave_whole_records_in_order_and_a_summary() {
     );
 }
 
-#[test]
-fn a_run_waiting_on_an_idle_stdin_stops_at_once_with_what_it_read() {
+/// Starts `cmd` (reading stdin) with every stream piped, writes the first `n` puzzles of
+/// data/easy_300.txt to its stdin and leaves that open: the run then waits for more.
+fn spawn_on_open_stdin(cmd: &mut std::process::Command, n: usize) -> (Child, ChildStdin) {
     let easy = std::fs::read_to_string(repo("data/easy_300.txt")).unwrap();
-    let three: Vec<&str> = easy.lines().take(3).collect();
-    let mut child = command(&["solve", "-j2", "-"])
+    let lines: Vec<&str> = easy.lines().take(n).collect();
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "{}", three.join("\n")).unwrap();
+    writeln!(stdin, "{}", lines.join("\n")).unwrap();
     stdin.flush().unwrap();
+    (child, stdin)
+}
+
+#[test]
+fn a_run_waiting_on_an_idle_stdin_stops_at_once_with_what_it_read() {
+    let (mut child, stdin) = spawn_on_open_stdin(&mut command(&["solve", "-j2", "-"]), 3);
     wait_for_handler(&child, libc::SIGINT);
     std::thread::sleep(Duration::from_millis(200));
     let start = Instant::now();
@@ -337,4 +344,39 @@ fn a_second_signal_exits_at_once_when_finishing_hangs() {
     let mut first = String::new();
     BufReader::new(stdout).read_line(&mut first).unwrap();
     assert_eq!(first.len(), 82);
+}
+
+/// A signal ignored when the run starts stays ignored: `nohup` ignores SIGHUP so that a run
+/// outlives a closed terminal, and a caught SIGHUP would stop it at logout. SIGTERM still stops
+/// it the usual way.
+#[test]
+fn a_signal_ignored_at_start_stays_ignored() {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = command(&["solve", "-j2", "-"]);
+    // SAFETY: between fork and exec the closure only calls `signal`, which is
+    // async-signal-safe (it runs after `command`'s own, which sets the default action).
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let (mut child, stdin) = spawn_on_open_stdin(&mut cmd, 2);
+    wait_for_handler(&child, libc::SIGTERM);
+    send(&child, libc::SIGHUP);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "a SIGHUP ignored at start stopped the run"
+    );
+    send(&child, libc::SIGTERM);
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(143));
+    assert_eq!(read_all(child.stdout.take()).lines().count(), 2);
+    let err = read_all(child.stderr.take());
+    assert!(
+        err.contains("interrupted by SIGTERM: the output ends with the record at <stdin>:2"),
+        "{err}"
+    );
 }
