@@ -52,6 +52,19 @@ fn identity(_meta: &Metadata) -> Option<FileId> {
     None
 }
 
+/// The first two of `paths` that name one regular file (by identity, whatever the spelling), as
+/// their indices: for inputs that must not be read twice (`merge-stats` would count a run twice).
+pub fn same_file_twice(paths: &[PathBuf]) -> Option<(usize, usize)> {
+    let ids: Vec<Option<FileId>> = paths
+        .iter()
+        .map(|p| fs::metadata(p).ok().as_ref().and_then(identity))
+        .collect();
+    (0..ids.len()).find_map(|j| {
+        let id = ids[j]?;
+        ids[..j].iter().position(|&i| i == Some(id)).map(|i| (i, j))
+    })
+}
+
 /// The metadata of a standard stream (0 stdin, 1 stdout), read through a duplicate of it so
 /// that the stream itself stays open and untouched.
 #[cfg(unix)]

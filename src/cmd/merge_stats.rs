@@ -12,6 +12,14 @@ use crate::cli::MergeStatsArgs;
 
 /// Runs `merge-stats`.
 pub fn run(args: &MergeStatsArgs) -> Result<()> {
+    // one run's stats named twice (`part-1.json ./part-1.json`, a link) would count it twice
+    if let Some((i, j)) = super::files::same_file_twice(&args.inputs) {
+        anyhow::bail!(
+            "{}: the same file as {}: its run would count twice (name each part once)",
+            args.inputs[j].display(),
+            args.inputs[i].display()
+        );
+    }
     let mut plan = OutputPlan::new(&args.inputs)?;
     let out = plan.add(args.output.as_deref(), "output")?;
     // the files of one kind: solve's, or check's (told by their "command")

@@ -376,3 +376,38 @@ fn a_closed_stdin_read_as_input_is_an_error() {
         assert!(!Path::new(&dir.path("o.txt")).exists());
     }
 }
+
+/// `merge-stats` adds up runs: one run's stats named twice, under any spelling, would count it
+/// twice, so it is refused (exit 2, no output made).
+#[test]
+fn merge_stats_refuses_one_file_named_twice() {
+    let dir = workdir();
+    let stats = dir.path("s.json");
+    let out = run_in(
+        &dir,
+        &[
+            "solve",
+            "-q",
+            "-o",
+            "/dev/null",
+            "--stats",
+            "s.json",
+            "in.txt",
+        ]
+        .map(String::from),
+        |_| {},
+    );
+    assert!(out.status.success());
+    std::os::unix::fs::symlink("s.json", dir.path("s-link.json")).unwrap();
+    for second in ["./s.json", "s-link.json", "sub/../s.json"] {
+        let args = ["merge-stats", "-q", "s.json", second, "-o", "other-0.out"].map(String::from);
+        let out = run_in(&dir, &args, |_| {});
+        assert_refused(
+            &dir,
+            &args,
+            &out,
+            "the same file as s.json: its run would count twice",
+        );
+    }
+    assert!(stats.exists());
+}
