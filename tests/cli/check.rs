@@ -919,11 +919,13 @@ fn max_er_bounds_the_ratings_as_rate_does_and_merge_stats_keeps_bounds_apart() {
         .stderr(predicate::str::contains(
             "bounded.json was rated with --max-er 6.5 and",
         ));
-    // two runs of one bound add up, and keep it
+    // two runs of one bound add up, and keep it (two files: one file named twice is refused)
     let merged = dir.path("merged.json");
+    let again = dir.path("bounded-again.json");
+    std::fs::copy(&stats, &again).unwrap();
     bin()
         .args(["merge-stats", "-q", "-o", merged.to_str().unwrap()])
-        .args([&stats, &stats])
+        .args([&stats, &again])
         .assert()
         .success();
     let m: serde_json::Value = serde_json::from_str(&dir.read("merged.json")).unwrap();
