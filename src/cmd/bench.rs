@@ -1,7 +1,7 @@
 //! `bench`: each input read into memory as a dataset and timed by the library's harness; the
 //! report printed as a Markdown table and written in the formats asked for.
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -52,7 +52,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Some(path) => Some(PuzzleWriter::File(
             path.to_path_buf(),
             plan.add(Some(path), "puzzles")?,
-            Vec::new(),
+            spool_beside(path)?,
         )),
         None => None,
     };
@@ -67,8 +67,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     // timing: a run stopped part way (Ctrl-C, which bench leaves to its default action, or an
     // error in a later dataset) used to leave its `--export-*` files empty, an earlier run's
     // figures lost. It now leaves every existing file as it was (files it made are empty). So
-    // `--write-puzzles FILE` keeps its lines until then (a folder's files are written as each
-    // dataset is read, each a new file or a dataset's own).
+    // `--write-puzzles FILE` spools its lines to an unnamed file beside it until then (a
+    // folder's files are written as each dataset is read, each a new file or a dataset's own).
     let progress = !args.quiet && std::io::stderr().is_terminal();
 
     let clock = RealClock::default();
@@ -139,10 +139,22 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// An unnamed file in the folder of `path` (gone when closed, or when the process dies), for the
+/// lines of `--write-puzzles` until the figures are in: a file, not memory, as a dataset can
+/// hold millions of puzzles, and beside the output, on the file system that has to hold them.
+fn spool_beside(path: &Path) -> Result<std::fs::File> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    tempfile::tempfile_in(dir)
+        .with_context(|| format!("{}: cannot make a spool file beside it", path.display()))
+}
+
 /// Where `--write-puzzles` goes: one file for all datasets (its place in the output plan, and
-/// the lines kept until the run's figures are in), or a folder with a file per dataset.
+/// the lines spooled until the run's figures are in), or a folder with a file per dataset.
 enum PuzzleWriter {
-    File(PathBuf, Slot, Vec<u8>),
+    File(PathBuf, Slot, std::fs::File),
     /// The folder and the file names written so far.
     Dir(PathBuf, Vec<String>),
 }
@@ -152,9 +164,12 @@ impl PuzzleWriter {
     /// a dataset's own file in a folder (checked against `plan`'s inputs and outputs first).
     fn write(&mut self, set: &Dataset, plan: &OutputPlan) -> Result<()> {
         match self {
-            PuzzleWriter::File(_, _, lines) => {
-                bench::puzzle_lines(set, lines);
-                Ok(())
+            PuzzleWriter::File(path, _, spool) => {
+                let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
+                bench::puzzle_lines(set, &mut lines);
+                spool
+                    .write_all(&lines)
+                    .with_context(|| format!("writing {} (spooled)", path.display()))
             }
             PuzzleWriter::Dir(dir, written) => {
                 let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
@@ -177,10 +192,12 @@ impl PuzzleWriter {
     /// Writes the lines kept for one file, once the plan has begun.
     fn finish(self, files: &mut Begun) -> Result<()> {
         match self {
-            PuzzleWriter::File(path, slot, lines) => {
+            PuzzleWriter::File(path, slot, mut spool) => {
                 let mut out = files.take(slot);
-                out.write_all(&lines)
-                    .and_then(|()| out.flush())
+                spool
+                    .seek(std::io::SeekFrom::Start(0))
+                    .and_then(|_| std::io::copy(&mut spool, &mut out))
+                    .and_then(|_| out.flush())
                     .with_context(|| format!("writing {}", path.display()))
             }
             PuzzleWriter::Dir(..) => Ok(()),
