@@ -506,7 +506,8 @@ pub struct BenchArgs {
           value_parser = clap::value_parser!(u32).range(1..=2))]
     pub limit: u32,
 
-    /// Each round runs whole passes over the dataset until this many seconds have gone by.
+    /// Each round runs whole passes over the dataset until this many seconds have gone by (0 to
+    /// 86400, a day).
     #[arg(long, value_name = "SECS", default_value_t = bench::DEFAULT_MIN_SECONDS,
           value_parser = parse_seconds)]
     pub min_seconds: f64,
@@ -1076,12 +1077,16 @@ impl From<OutputFormatArg> for OutputFormat {
     }
 }
 
-/// `--min-seconds` text: a finite number of seconds, 0 or more.
+/// The longest `--min-seconds`: a day a round. More is a slip (`1e300` ran for ever, while
+/// `inf` was refused), not a benchmark.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// `--min-seconds` text: a number of seconds from 0 to [`MAX_SECONDS`].
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        Ok(s) if (0.0..=MAX_SECONDS).contains(&s) => Ok(s),
         _ => Err(format!(
-            "expected a number of seconds (0 or more), not {text:?}"
+            "expected a number of seconds from 0 to {MAX_SECONDS} (a day), not {text:?}"
         )),
     }
 }

@@ -469,3 +469,19 @@ fn a_bench_stopped_part_way_leaves_earlier_exports_as_they_were() {
     assert_eq!(dir.read("old.csv"), "earlier,figures\n");
     assert_eq!(dir.read("puzzles.txt"), "earlier lines\n");
 }
+
+/// `--min-seconds` takes 0 to a day: `1e300` (which ran for ever), `inf`, `nan` and negative
+/// values are refused before any timing.
+#[test]
+fn min_seconds_out_of_range_is_refused() {
+    for bad in ["1e300", "86401", "inf", "nan", "-1"] {
+        bin()
+            .args(["bench", "-q", "--rounds", "1", "data/easy_300.txt"])
+            .arg(format!("--min-seconds={bad}"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "expected a number of seconds from 0 to 86400 (a day)",
+            ));
+    }
+}
