@@ -867,10 +867,22 @@ pub(crate) fn find_column(header: &[String], column: Option<&Column>) -> Result<
             })
             .ok_or_else(|| format!("no column named {name:?} in the header ({})", names())),
         None => find_named(header, &PUZZLE_COLUMNS).ok_or_else(|| {
+            // a run's `-O jsonl` output fed to another run: say so rather than only that the
+            // "header" (its first record) names no puzzle column
+            let json = header
+                .first()
+                .is_some_and(|h| h.trim_start().starts_with('{'));
             format!(
-                "no puzzle column in the header ({}); name it {} or choose it with --column",
+                "no puzzle column in the header ({}); name it {} or choose it with \
+                 --column{}",
                 names(),
-                PUZZLE_COLUMNS.join("/")
+                PUZZLE_COLUMNS.join("/"),
+                if json {
+                    " (this looks like JSON Lines, which sudoku-batch writes but does not read: \
+                     feed one run to another with -O csv or -O line)"
+                } else {
+                    ""
+                }
             )
         }),
     }
@@ -961,6 +973,17 @@ mod tests {
                 .unwrap_err()
                 .starts_with("no puzzle column in the header (id, Solution);")
         );
+    }
+
+    #[test]
+    fn json_lines_taken_for_a_header_are_named() {
+        let h: Vec<String> = ["{\"file\":\"a.txt\"", "\"line\":1", "\"puzzle\":\"..3\"}"]
+            .map(String::from)
+            .to_vec();
+        let err = find_column(&h, None).unwrap_err();
+        assert!(err.ends_with("(this looks like JSON Lines, which sudoku-batch writes but does not read: feed one run to another with -O csv or -O line)"), "{err}");
+        let plain = find_column(&h[1..], None).unwrap_err();
+        assert!(!plain.contains("JSON"), "{plain}");
     }
 
     #[test]
