@@ -19,7 +19,7 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use rayon::prelude::*;
@@ -320,6 +320,29 @@ where
         out.clear();
         out.extend((0..n).map(work));
     }
+}
+
+/// [`map_indexed_into`] that stops early: an index not yet begun once `stop` is up (a signal)
+/// is not worked, and `out` gets the results of the indices before the first one so left, a
+/// prefix in order (all of them when `stop` stays down). `scratch` holds each index's result in
+/// between, kept by the caller so that its room is reused batch after batch.
+///
+/// For work that is slow a record (a rating can take a second): a batch in flight then ends
+/// within the records under way, not after all of them.
+pub fn map_indexed_prefix_into<T>(
+    n: usize,
+    scratch: &mut Vec<Option<T>>,
+    out: &mut Vec<T>,
+    stop: &AtomicBool,
+    work: impl Fn(usize) -> T + Sync + Send,
+) where
+    T: Send,
+{
+    map_indexed_into(n, scratch, |i| {
+        (!stop.load(Ordering::Relaxed)).then(|| work(i))
+    });
+    out.clear();
+    out.extend(scratch.drain(..).map_while(|result| result));
 }
 
 /// A batch of items and their results, for [`run`].

@@ -163,17 +163,13 @@ impl PuzzleWriter {
     /// Takes the puzzles of `set` as timed, 81 characters a line: kept for one file, written to
     /// a dataset's own file in a folder (checked against `plan`'s inputs and outputs first).
     fn write(&mut self, set: &Dataset, plan: &OutputPlan) -> Result<()> {
+        let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
+        bench::puzzle_lines(set, &mut lines);
         match self {
-            PuzzleWriter::File(path, _, spool) => {
-                let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
-                bench::puzzle_lines(set, &mut lines);
-                spool
-                    .write_all(&lines)
-                    .with_context(|| format!("writing {} (spooled)", path.display()))
-            }
+            PuzzleWriter::File(path, _, spool) => spool
+                .write_all(&lines)
+                .with_context(|| format!("writing {} (spooled)", path.display())),
             PuzzleWriter::Dir(dir, written) => {
-                let mut lines = Vec::with_capacity(set.puzzles.len() * 82);
-                bench::puzzle_lines(set, &mut lines);
                 let name = format!("{}.txt", set.name.trim_matches(['<', '>']));
                 if written.contains(&name) {
                     anyhow::bail!(

@@ -40,7 +40,7 @@ struct Batch {
     /// The checks of its first records: all of them, or after a signal those begun before it
     /// (the records after the first one left unchecked are not written or counted).
     checks: Vec<Check>,
-    /// Each record's check, `None` where a signal came first.
+    /// Room for each record's check, `None` where a signal came first.
     maybe: Vec<Option<Check>>,
     /// The per-record stream's bytes (with `-O`).
     out: Vec<u8>,
@@ -180,13 +180,13 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                     check::check_record(&records[i], first, &options)
                 };
                 if may_cut {
-                    pipeline::map_indexed_into(records.len(), &mut batch.maybe, |i| {
-                        (!stop.load(Ordering::Relaxed)).then(|| check(i))
-                    });
-                    batch.checks.clear();
-                    batch
-                        .checks
-                        .extend(batch.maybe.drain(..).map_while(|check| check));
+                    pipeline::map_indexed_prefix_into(
+                        records.len(),
+                        &mut batch.maybe,
+                        &mut batch.checks,
+                        &stop,
+                        check,
+                    );
                 } else {
                     pipeline::map_indexed_into(records.len(), &mut batch.checks, check);
                 }

@@ -31,7 +31,7 @@ struct Batch<A> {
     /// The answers of its first records: all of them, or after a signal those answered before
     /// it (the records after the first one left unanswered are not written).
     answers: Vec<A>,
-    /// Each record's answer, `None` where a signal came first (the work in [`map_batch`]).
+    /// Room for each record's answer, `None` where a signal came first (see [`map_batch`]).
     maybe: Vec<Option<A>>,
     out: Vec<u8>,
     /// `FILE:LINE: reason` lines of its malformed records, for stderr.
@@ -255,15 +255,13 @@ fn map_batch<A: Send>(
     records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
     match stop {
         None => pipeline::map_into(records, &mut batch.answers, answer),
-        Some(stop) => {
-            pipeline::map_into(records, &mut batch.maybe, |record| {
-                (!stop.load(Ordering::Relaxed)).then(|| answer(record))
-            });
-            batch.answers.clear();
-            batch
-                .answers
-                .extend(batch.maybe.drain(..).map_while(|answer| answer));
-        }
+        Some(stop) => pipeline::map_indexed_prefix_into(
+            records.len(),
+            &mut batch.maybe,
+            &mut batch.answers,
+            stop,
+            |i| answer(&records[i]),
+        ),
     }
     batch.out.clear();
     batch.reasons.clear();
