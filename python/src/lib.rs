@@ -17,7 +17,10 @@ use pyo3::types::{PyByteArray, PyBytes, PyFloat, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use sudoku_batch::canon;
 use sudoku_batch::check::{Options, Verdict, check_puzzle};
@@ -275,16 +278,30 @@ fn default_threads() -> (Option<usize>, usize) {
 /// else on a pool of `threads` started for this call and joined before it returns. Rayon ends a
 /// dropped pool's threads in the background, so without the join hundreds of them outlived the
 /// call; the Python half caps `threads` at [`thread_ceiling`] and refuses 0.
+///
+/// With `watch`, Python's signal handlers run while the work does (see [`watched`]): Ctrl-C
+/// stops the call with `KeyboardInterrupt` soon after, as it stops Python code. `work` is given
+/// the flag that tells it to stop: set, its result is dropped, so it may end at once with
+/// anything. Without, the work runs as it comes (a call too short to wait on; watching costs
+/// about 18 µs a call, on calls of 7 µs for one puzzle).
 fn on_pool<T: Send>(
     py: Python<'_>,
     threads: Option<usize>,
-    work: impl FnOnce() -> T + Send,
+    watch: bool,
+    work: impl FnOnce(&AtomicBool) -> T + Send,
 ) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let work = || work(&stop);
+    let run = |pool: Option<&rayon::ThreadPool>| match (watch, pool) {
+        (true, pool) => watched(pool, &stop, work),
+        (false, Some(pool)) => Ok(pool.install(work)),
+        (false, None) => Ok(work()),
+    };
     let n = match threads {
         None => {
             let pool = default_pool();
             if pool.owner == std::process::id() {
-                return Ok(py.detach(work));
+                return py.detach(|| run(None));
             }
             // a child forked after the pool started (multiprocessing's default on Linux): fork
             // copies no thread, so work sent to the global pool would wait forever
@@ -316,14 +333,65 @@ fn on_pool<T: Send>(
             .build();
         // the pool is dropped (its threads told to end) before they are joined; a failed build
         // has ended the threads it started
-        let done = pool.map(|pool| pool.install(work));
+        let done = pool.map(|pool| run(Some(&pool)));
         for thread in started {
-            // a worker's panic has already reached `install`
+            // a worker's panic has already reached the scope in `watched`
             let _ = thread.join();
         }
         done
     });
-    done.map_err(|e| PyRuntimeError::new_err(format!("starting {n} threads: {e}")))
+    done.map_err(|e| PyRuntimeError::new_err(format!("starting {n} threads: {e}")))?
+}
+
+/// How often a call's waiting thread lets Python run its signal handlers.
+const SIGNALS_EVERY: Duration = Duration::from_millis(20);
+
+/// Runs `work` as a job of `pool` (the global pool for `None`) while the calling thread, which
+/// holds no GIL, waits for it and every [`SIGNALS_EVERY`] takes the GIL to run Python's signal
+/// handlers (`check_signals`). When a handler raises (Ctrl-C: `KeyboardInterrupt`), `stop` is
+/// set, the job is waited for and the exception returned; a panic of the job goes on up.
+///
+/// Why: Python runs its handlers between bytecodes of its main thread, so during one long
+/// native call Ctrl-C did nothing until the call returned, hours on `generate(10**9)`; in a
+/// notebook the only way out was to restart the kernel and lose its state. Handlers run only
+/// on the main thread; called from another, this waits as before.
+fn watched<T: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let (sender, receiver) = mpsc::sync_channel(1);
+    let job = move || {
+        let _ = sender.send(work());
+    };
+    let done = match pool {
+        Some(pool) => pool.in_place_scope(|scope| {
+            scope.spawn(|_| job());
+            wait(&receiver, stop)
+        }),
+        None => rayon::in_place_scope(|scope| {
+            scope.spawn(|_| job());
+            wait(&receiver, stop)
+        }),
+    };
+    done.unwrap_or_else(|| unreachable!("a job that ends without an answer has panicked"))
+}
+
+/// [`watched`]'s wait for its job's answer on `receiver`, running Python's signal handlers
+/// every [`SIGNALS_EVERY`]: `None` when the job panicked (its scope raises the panic).
+fn wait<T>(receiver: &mpsc::Receiver<T>, stop: &AtomicBool) -> Option<PyResult<T>> {
+    loop {
+        match receiver.recv_timeout(SIGNALS_EVERY) {
+            Ok(done) => return Some(Ok(done)),
+            Err(RecvTimeoutError::Disconnected) => return None,
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    stop.store(true, Ordering::Relaxed);
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
 }
 
 /// What `solve`, `check` and `canonical` give back, each column a `bytes` of the Python half to
@@ -374,13 +442,19 @@ struct Shape {
     /// Bytes a record in the grids column: [`CELLS`], or 1 for a function without grids (a
     /// column of zeros then, never read, that keeps the chunks in step).
     grids: usize,
+    /// Records from which a call runs Python's signal handlers as it works (see [`on_pool`]):
+    /// fewer take too little time to wait on.
+    watch_from: usize,
 }
 
 /// The shape of `solve`, `check` and `canonical`: microseconds a record, so 1,024 records a
 /// task keep the pool's overhead small.
+/// A call of 4,096 records or more runs Python's signal handlers as it works: fewer take 0.2 s
+/// at most on one thread (the hardest puzzles, uniqueness proved).
 const GRIDS: Shape = Shape {
     chunk: 1024,
     grids: CELLS,
+    watch_from: 4096,
 };
 
 /// Each record of `column` answered by `answer` straight into the output columns, in parallel a
@@ -398,13 +472,14 @@ fn answer_into<'py>(
     let Shape {
         chunk,
         grids: width,
+        watch_from,
     } = shape;
     let mut codes = vec![0u8; n];
     let mut numbers = vec![0u8; n * 8];
     let mut present = vec![0u8; n.div_ceil(8)];
     let mut notes = Vec::new();
     let grids = PyBytes::new_with(py, n * width, |grids| {
-        notes = on_pool(py, threads, || {
+        notes = on_pool(py, threads, n >= watch_from, |stop| {
             codes
                 .par_chunks_mut(chunk)
                 .zip(grids.par_chunks_mut(chunk * width))
@@ -418,6 +493,10 @@ fn answer_into<'py>(
                         .zip(grids.chunks_exact_mut(width))
                         .zip(numbers.chunks_exact_mut(8));
                     for (j, ((code, cells), number)) in rows.enumerate() {
+                        // stopped (Ctrl-C): the columns are dropped unread
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
                         let i = k * chunk + j;
                         let row = answer(i, column.read(i));
                         *code = row.code;
@@ -593,9 +672,11 @@ fn canonical<'py>(
 /// The shape of `rate`: a rating takes from tens of microseconds to a second, so a task takes
 /// 16 records (the CLI's batch), which keeps the pool's threads evenly loaded on a few hundred
 /// puzzles; there is no grid.
+/// Ctrl-C is watched for whatever the count: one rating may take a second.
 const RATINGS: Shape = Shape {
     chunk: 16,
     grids: 1,
+    watch_from: 0,
 };
 
 /// A value of [`rate`]'s u64 column that is not there (no rating, or only bounded).
@@ -739,8 +820,11 @@ fn generate<'py>(
         ..generator_api::Options::default()
     };
     let generator = Generator::new(options).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let (records, repeats, failure) = on_pool(py, threads, || {
-        generator_api::written(&generator, start, n, dedupe)
+    // watched whatever `n`: one record with a target may take seconds
+    let (records, repeats, failure) = on_pool(py, threads, true, |stop| {
+        generator_api::written(&generator, start, n, dedupe, &|| {
+            stop.load(Ordering::Relaxed)
+        })
     })?;
     if let Some((index, failure)) = failure {
         return Err(PyRuntimeError::new_err(format!(

@@ -882,3 +882,58 @@ def test_rate_takes_every_input_form_and_refuses_wrong_arguments():
     assert sb.rate([PUZZLE], max_er=np.float32(6.6))["er"].tolist() == [1.2]
     assert sb.rate([PUZZLE], max_er=7)["er"].tolist() == [1.2]
     assert "Sudoku Explainer" in sb.RATER and "b1f9ed4" in sb.RATER
+
+
+def interrupted_after(seconds, call):
+    """Runs `call` with Ctrl-C (SIGINT to this process) coming `seconds` after it starts; returns
+    how long after the signal KeyboardInterrupt came out of it (the test fails if none did)."""
+    import signal
+    import threading
+
+    # a test run started in the background inherits SIGINT ignored: a handler of its own
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    sent = []
+
+    def ctrl_c():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(seconds, ctrl_c)
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        return time.monotonic() - sent[0]
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_stops_a_long_generate_soon():
+    # 300,000 records take about 10 s on one thread (30 µs each); before, Ctrl-C waited for all
+    # of them (and generate(10**9) for hours, holding every record made in memory)
+    late = interrupted_after(0.5, lambda: sb.generate(300_000, seed=1, threads=1))
+    assert late < 3.0, f"KeyboardInterrupt {late:.1f} s after Ctrl-C"
+
+
+@pytest.mark.parametrize("threads", [None, 2])
+def test_ctrl_c_stops_rating_the_hardest_puzzles_soon(threads):
+    # a few tenths of a second a record: all 300 take a minute or more on two threads
+    puzzles = sample("hardest_300.txt")
+    late = interrupted_after(1.0, lambda: sb.rate(puzzles, threads=threads))
+    # the ratings under way finish (a few seconds at most for one of these)
+    assert late < 10.0, f"KeyboardInterrupt {late:.1f} s after Ctrl-C"
+
+
+def test_ctrl_c_stops_solving_a_long_column_soon():
+    # 120,000 of the hardest puzzles, uniqueness proved on one thread: several seconds
+    puzzles = sample("hardest_300.txt") * 400
+    late = interrupted_after(0.3, lambda: sb.solve(puzzles, unique=True, threads=1))
+    assert late < 2.0, f"KeyboardInterrupt {late:.1f} s after Ctrl-C"
+
+
+def test_a_call_after_an_interrupted_one_answers_in_full():
+    interrupted_after(0.3, lambda: sb.generate(300_000, seed=1, threads=1))
+    out = sb.generate(3, seed=1)
+    assert len(out["puzzle"]) == 3
+    assert sb.solve([PUZZLE])["solution"][0] == SOLUTION

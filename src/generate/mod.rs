@@ -428,12 +428,15 @@ impl Budget<'_> {
 /// and with `dedupe` a record isomorphic to an earlier one of the stream left out, which makes
 /// the records before `start` too, for their classes (see `generate` in the README). Also the
 /// number of repeats left out, and the first record that gave up (index and failure), after
-/// which nothing is made: the records returned are the ones before it.
+/// which nothing is made: the records returned are the ones before it. When `stop` says so
+/// (it is asked before every try of every record), the records under way end with
+/// [`Failure::Stopped`] and nothing more is made.
 pub fn written(
     generator: &Generator,
     start: u64,
     count: u64,
     dedupe: bool,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> (Vec<Generated>, u64, Option<(u64, Failure)>) {
     /// Records made at a time: enough for every thread, few enough to stop soon after a
     /// record gives up.
@@ -452,7 +455,7 @@ pub fn written(
         let gave_up = AtomicU64::new(u64::MAX);
         crate::pipeline::map_indexed_into(len as usize, &mut made, |k| {
             let index = first + k as u64;
-            let halt = || gave_up.load(Ordering::Relaxed) < index;
+            let halt = || gave_up.load(Ordering::Relaxed) < index || stop();
             let record = generator.record_until(index, &halt).inspect_err(|f| {
                 if matches!(f, Failure::GaveUp { .. }) {
                     gave_up.fetch_min(index, Ordering::Relaxed);

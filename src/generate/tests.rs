@@ -90,14 +90,32 @@ fn written_from_any_start_is_the_slice_of_the_whole() {
         ..Options::default()
     };
     let generator = Generator::new(options).unwrap();
-    let (whole, repeats, failure) = written(&generator, 0, 8, true);
+    let (whole, repeats, failure) = written(&generator, 0, 8, true, &|| false);
     assert_eq!((whole.len(), repeats, failure), (3, 5, None));
     for start in 0..8 {
-        let (part, _, _) = written(&generator, start, 8 - start, true);
+        let (part, _, _) = written(&generator, start, 8 - start, true, &|| false);
         let expected: Vec<Generated> = whole.iter().filter(|g| g.index >= start).copied().collect();
         assert_eq!(part, expected, "start {start}");
     }
-    let (all, repeats, _) = written(&generator, 2, 6, false);
+    let (all, repeats, _) = written(&generator, 2, 6, false, &|| false);
     assert_eq!((all.len(), repeats), (6, 0));
     assert_eq!(all[0].index, 2);
+}
+
+#[test]
+fn written_stops_when_asked_and_makes_nothing_after() {
+    let generator = Generator::new(Options::default()).unwrap();
+    let (made, _, failure) = written(&generator, 0, 5000, true, &|| true);
+    assert!(made.is_empty());
+    assert!(
+        matches!(failure, Some((_, Failure::Stopped))),
+        "{failure:?}"
+    );
+    // asked only once the first few are made: those stay, nothing after the stop
+    let asked = std::sync::atomic::AtomicU64::new(0);
+    let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 40;
+    let (made, _, failure) = written(&generator, 0, 5000, true, &stop);
+    let (stopped_at, failure) = failure.expect("a stop");
+    assert!(matches!(failure, Failure::Stopped));
+    assert!(made.len() < 5000 && made.iter().all(|g| g.index < stopped_at));
 }
