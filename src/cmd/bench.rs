@@ -35,7 +35,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     ];
     let mut plan = OutputPlan::new(&args.inputs)?;
     if let Some(path) = &args.baseline {
-        plan.also_reads(path);
+        plan.also_reads(path)?;
     }
     let mut outputs = Vec::new();
     for (path, format) in exports {

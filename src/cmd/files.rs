@@ -132,6 +132,26 @@ fn refuse_closed_stdin(inputs: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
+/// The metadata of `path`, an input, or why it cannot be read: it is missing, a folder, or a
+/// regular file that cannot be opened (a pipe or device is not opened here: opening a named
+/// pipe would wait for its writer, and close on it).
+///
+/// Why here and not when the input is reached: a missing input that is also named as an
+/// output was created empty by the output and read as empty, with exit 0 (`solve n.txt -o
+/// n.txt`); and a later input that cannot be read stopped the run after its outputs had been
+/// emptied, so a failed run lost the files it would have replaced.
+fn readable(path: &Path) -> Result<Metadata> {
+    let name = path.display();
+    let meta = fs::metadata(path).with_context(|| format!("{name}"))?;
+    if meta.is_dir() {
+        anyhow::bail!("{name}: Is a directory, not a file of puzzles");
+    }
+    if meta.is_file() {
+        File::open(path).with_context(|| format!("{name}"))?;
+    }
+    Ok(meta)
+}
+
 /// A file a run reads, for the comparison with its outputs.
 struct Input {
     name: String,
@@ -167,9 +187,9 @@ pub struct OutputPlan {
 
 impl OutputPlan {
     /// A plan for a run that reads `inputs` (`-` or none for standard input): their identities
-    /// are taken now, so an output can be compared with them. Inputs that cannot be read are
-    /// left out (opening them fails later, with its own message); a closed standard input read
-    /// as an input is refused.
+    /// are taken now, so an output can be compared with them. An input that is missing, a
+    /// folder, or a file that cannot be opened is refused here, before any output is made or
+    /// emptied (see [`readable`]); so is a closed standard input read as an input.
     pub fn new(inputs: &[PathBuf]) -> Result<OutputPlan> {
         if inputs.is_empty() {
             return OutputPlan::reading(&[PathBuf::from("-")]);
@@ -191,24 +211,24 @@ impl OutputPlan {
         for path in inputs {
             if path.as_os_str() == "-" {
                 plan.add_stdin();
-            } else if let Some(id) = fs::metadata(path).ok().as_ref().and_then(identity) {
-                plan.inputs.push(Input {
-                    name: path.display().to_string(),
-                    id,
-                });
+            } else {
+                plan.also_reads(path)?;
             }
         }
         Ok(plan)
     }
 
-    /// Adds a file the run reads besides its inputs (a `--baseline`), so no output may be it.
-    pub fn also_reads(&mut self, path: &Path) {
-        if let Some(id) = fs::metadata(path).ok().as_ref().and_then(identity) {
+    /// Adds a file the run reads besides its inputs (a `--baseline`), so no output may be it;
+    /// refused as [`readable`] says.
+    pub fn also_reads(&mut self, path: &Path) -> Result<()> {
+        let meta = readable(path)?;
+        if let Some(id) = identity(&meta) {
             self.inputs.push(Input {
                 name: path.display().to_string(),
                 id,
             });
         }
+        Ok(())
     }
 
     fn add_stdin(&mut self) {

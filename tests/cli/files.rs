@@ -269,6 +269,48 @@ fn a_failed_output_leaves_every_existing_file_as_it_was() {
 }
 
 #[test]
+fn a_missing_input_named_as_an_output_is_refused_and_not_made() {
+    // the output made the missing input, which was then read as empty: exit 0 and nothing done
+    for case in CASES {
+        for option in case.outputs {
+            for spelling in ["new.txt", "./new.txt"] {
+                let dir = workdir();
+                let args = args_of(case, "new.txt", &[(option, spelling)]);
+                let out = run_in(&dir, &args, |_| {});
+                assert_refused(&dir, &args, &out, "new.txt: No such file or directory");
+                assert!(!dir.path("new.txt").exists(), "{args:?} made new.txt");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_folder_or_missing_file_after_the_first_input_is_refused_before_any_output_is_emptied() {
+    // found only when the run reached it, after the outputs had been emptied: a failed run
+    // left them holding part of its output (or nothing)
+    for case in CASES.iter().filter(|c| c.args[0] != "generate") {
+        for later in ["sub", "missing.txt"] {
+            let dir = workdir();
+            let mut set = Vec::new();
+            let names: Vec<String> = (0..case.outputs.len())
+                .map(|i| format!("keep-{i}.out"))
+                .collect();
+            for (option, name) in case.outputs.iter().zip(&names) {
+                fs::write(dir.path(name), "keep\n").unwrap();
+                set.push((*option, name.as_str()));
+            }
+            let mut args = args_of(case, "in.txt", &set);
+            args.push(later.to_string());
+            let out = run_in(&dir, &args, |_| {});
+            assert_refused(&dir, &args, &out, later);
+            for name in &names {
+                assert_eq!(dir.read(name), "keep\n", "{args:?}: {name}");
+            }
+        }
+    }
+}
+
+#[test]
 fn devices_may_be_named_as_several_outputs() {
     for case in CASES.iter().filter(|c| c.args[0] != "merge-stats") {
         let dir = workdir();
