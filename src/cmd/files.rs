@@ -57,7 +57,11 @@ fn identity(_meta: &Metadata) -> Option<FileId> {
 pub fn same_file_twice(paths: &[PathBuf]) -> Option<(usize, usize)> {
     let ids: Vec<Option<FileId>> = paths
         .iter()
-        .map(|p| fs::metadata(p).ok().as_ref().and_then(identity))
+        .map(|p| match p.as_os_str() == "-" {
+            // standard input redirected from a file is that file
+            true => std_stream_metadata(0).as_ref().and_then(identity),
+            false => fs::metadata(p).ok().as_ref().and_then(identity),
+        })
         .collect();
     (0..ids.len()).find_map(|j| {
         let id = ids[j]?;

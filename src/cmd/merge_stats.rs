@@ -14,31 +14,55 @@ use crate::cli::MergeStatsArgs;
 pub fn run(args: &MergeStatsArgs) -> Result<()> {
     // one run's stats named twice (`part-1.json ./part-1.json`, a link) would count it twice
     if let Some((i, j)) = super::files::same_file_twice(&args.inputs) {
+        let name = |k: usize| match args.inputs[k].as_os_str() == "-" {
+            true => "<stdin> (a redirected file)".to_string(),
+            false => args.inputs[k].display().to_string(),
+        };
         anyhow::bail!(
             "{}: the same file as {}: its run would count twice (name each part once)",
-            args.inputs[j].display(),
-            args.inputs[i].display()
+            name(j),
+            name(i)
         );
     }
     let mut plan = OutputPlan::new(&args.inputs)?;
     let out = plan.add(args.output.as_deref(), "output")?;
     // the files of one kind: solve's, or check's (told by their "command")
     let (mut solves, mut checks) = (Vec::new(), Vec::new());
+    // every count of every part added up: when that fits, no sum the merge makes overflows
+    let mut everything = 0u64;
     for path in &args.inputs {
         let name = super::sources(std::slice::from_ref(path))
             .first()
             .map_or_else(String::new, |s| s.name());
-        let text = if path.as_os_str() == "-" {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .with_context(|| format!("{name}: cannot read"))?;
-            text
+        let source: Box<dyn Read> = if path.as_os_str() == "-" {
+            Box::new(std::io::stdin())
         } else {
-            std::fs::read_to_string(path).with_context(|| format!("{name}: cannot read"))?
+            Box::new(std::fs::File::open(path).with_context(|| format!("{name}: cannot read"))?)
         };
+        // at most a bound's worth: `/dev/zero` or an endless pipe was read until memory ran out
+        let mut text = String::new();
+        source
+            .take(MAX_STATS_BYTES + 1)
+            .read_to_string(&mut text)
+            .with_context(|| format!("{name}: cannot read"))?;
+        if text.len() as u64 > MAX_STATS_BYTES {
+            anyhow::bail!(
+                "{name}: not the --stats JSON of a run: more than {} MiB",
+                MAX_STATS_BYTES >> 20
+            );
+        }
         let value: serde_json::Value = serde_json::from_str(&text)
             .with_context(|| format!("{name}: not the --stats JSON of a run"))?;
+        let wall = value.get("wall_seconds").and_then(|w| w.as_f64());
+        if wall.is_some_and(|w| !(0.0..=MAX_WALL_SECONDS).contains(&w)) {
+            anyhow::bail!(
+                "{name}: not the --stats JSON of a run: wall_seconds {} is not a run's time",
+                value["wall_seconds"]
+            );
+        }
+        everything = add_counts(&value, everything).with_context(|| {
+            format!("{name}: the counts of the parts are too large to add up (2^64 or more)")
+        })?;
         let command = value.get("command").and_then(|c| c.as_str());
         if let Some(other) = command.filter(|c| *c != summary::COMMAND && *c != "solve") {
             anyhow::bail!(
@@ -82,4 +106,26 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         super::stderr_line(&text);
     }
     Ok(())
+}
+
+/// The largest `--stats` file read. A run's is a few kilobytes; a check's with its duplicate
+/// classes grows with the number of class sizes seen, a few hundred bytes each at most.
+const MAX_STATS_BYTES: u64 = 64 << 20;
+
+/// The longest wall time a part may claim: a thousand years. (A larger one, `1e300`, made the
+/// merge panic, and a negative one is no run's.)
+const MAX_WALL_SECONDS: f64 = 1000.0 * 365.25 * 86400.0;
+
+/// `sum` plus every whole number in `value`, or `None` when that overflows. Why all of them: a
+/// merged count is the sum of some of the parts' numbers, so when the sum of all of them fits
+/// in 64 bits none of the merge's sums wraps round (a crafted `2^64 - 1` twice gave 2^64 - 2
+/// records, exit 0); real counts are far below.
+fn add_counts(value: &serde_json::Value, sum: u64) -> Option<u64> {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) => sum.checked_add(n.as_u64().unwrap_or(0)),
+        Value::Array(items) => items.iter().try_fold(sum, |s, v| add_counts(v, s)),
+        Value::Object(map) => map.values().try_fold(sum, |s, v| add_counts(v, s)),
+        _ => Some(sum),
+    }
 }

@@ -421,25 +421,26 @@ fn a_closed_stdin_read_as_input_is_an_error() {
 
 /// `merge-stats` adds up runs: one run's stats named twice, under any spelling, would count it
 /// twice, so it is refused (exit 2, no output made).
+/// Solves `in.txt` in `dir` with its stats in `s.json`.
+fn solve_stats(dir: &Workdir) {
+    let args = [
+        "solve",
+        "-q",
+        "-o",
+        "/dev/null",
+        "--stats",
+        "s.json",
+        "in.txt",
+    ];
+    let out = run_in(dir, &args.map(String::from), |_| {});
+    assert!(out.status.success(), "{out:?}");
+}
+
 #[test]
 fn merge_stats_refuses_one_file_named_twice() {
     let dir = workdir();
     let stats = dir.path("s.json");
-    let out = run_in(
-        &dir,
-        &[
-            "solve",
-            "-q",
-            "-o",
-            "/dev/null",
-            "--stats",
-            "s.json",
-            "in.txt",
-        ]
-        .map(String::from),
-        |_| {},
-    );
-    assert!(out.status.success());
+    solve_stats(&dir);
     std::os::unix::fs::symlink("s.json", dir.path("s-link.json")).unwrap();
     for second in ["./s.json", "s-link.json", "sub/../s.json"] {
         let args = ["merge-stats", "-q", "s.json", second, "-o", "other-0.out"].map(String::from);
@@ -451,5 +452,67 @@ fn merge_stats_refuses_one_file_named_twice() {
             "the same file as s.json: its run would count twice",
         );
     }
+    // standard input redirected from it is the file too
+    let args = ["merge-stats", "-q", "s.json", "-", "-o", "other-0.out"].map(String::from);
+    let out = run_in(&dir, &args, |cmd| {
+        cmd.stdin(File::open(dir.path("s.json")).unwrap());
+    });
+    assert_refused(
+        &dir,
+        &args,
+        &out,
+        "<stdin> (a redirected file): the same file",
+    );
     assert!(stats.exists());
+}
+
+#[test]
+fn merge_stats_refuses_counts_that_cannot_be_added_up_and_times_that_are_no_run_s() {
+    let dir = workdir();
+    solve_stats(&dir);
+    let text = dir.read("s.json");
+    let edit = |name: &str, from: &str, to: &str| {
+        assert!(text.contains(from), "{from} in {text}");
+        fs::write(dir.path(name), text.replacen(from, to, 1)).unwrap();
+    };
+    // a count of 2^64 - 1 in two parts wrapped round to 2^64 - 2 records, exit 0
+    let solved = text
+        .split("\"solved\": ")
+        .nth(2)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .unwrap()
+        .to_string();
+    edit(
+        "huge.json",
+        &format!("\"solved\": {solved}"),
+        "\"solved\": 18446744073709551615",
+    );
+    fs::copy(dir.path("huge.json"), dir.path("huge2.json")).unwrap();
+    let args = [
+        "merge-stats",
+        "-q",
+        "huge.json",
+        "huge2.json",
+        "-o",
+        "other-0.out",
+    ];
+    let out = run_in(&dir, &args.map(String::from), |_| {});
+    assert_refused(&dir, &args.map(String::from), &out, "too large to add up");
+    // a wall time of 1e300 panicked (a Duration that large cannot be made); -1 was taken
+    let wall = text
+        .split("\"wall_seconds\": ")
+        .nth(1)
+        .and_then(|rest| rest.split([',', '\n']).next())
+        .unwrap()
+        .to_string();
+    for bad in ["1e300", "-1.0"] {
+        edit(
+            "bad.json",
+            &format!("\"wall_seconds\": {wall}"),
+            &format!("\"wall_seconds\": {bad}"),
+        );
+        let args = ["merge-stats", "-q", "bad.json", "-o", "other-0.out"];
+        let out = run_in(&dir, &args.map(String::from), |_| {});
+        assert_refused(&dir, &args.map(String::from), &out, "is not a run's time");
+    }
 }
