@@ -780,8 +780,8 @@ Counts and solve-time histograms add up; the wall time is the longest run's (the
 same time), so puzzles/s is the whole job's; threads add up. The result can be merged again.
 Takes the --stats files of solve runs, or of check runs (verdicts, givens, guesses add up; with
 check --rate the ratings by band too, and rated and unrated runs are refused together), not
-both. A part stopped by a signal leaves `interrupted` set and is named in `interrupted_parts`,
-and the summary says INCOMPLETE.
+both. A part stopped by a signal or an input error leaves `interrupted` set and is named in
+`interrupted_parts`, and the summary says INCOMPLETE.
 
 Example:
   sudoku-batch merge-stats part-*.json > job.json";

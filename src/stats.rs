@@ -479,7 +479,7 @@ pub fn write_parts(
             let of = parts.unwrap_or(stopped.len() as u64);
             write!(
                 f,
-                "\nINCOMPLETE: {} of {of} part{} stopped by a signal:",
+                "\nINCOMPLETE: {} of {of} part{} stopped early:",
                 stopped.len(),
                 if of == 1 { " was" } else { "s were" }
             )?;
@@ -498,23 +498,53 @@ pub fn write_parts(
     Ok(())
 }
 
-/// How a run that a signal stopped ended: every record read before the signal was written
-/// whole, in order, and the output ends with the record at `file`:`line`.
+/// How a run that stopped before the end of its input ended, stopped by a signal or by an
+/// input it could not read on (a cut-off download, a later input of another format): every
+/// record read before was written whole, in order, and the output ends with the record at
+/// `file`:`line`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Interruption {
-    /// The signal: `SIGINT` (Ctrl-C), `SIGTERM` or `SIGHUP`.
+    /// The signal: `SIGINT` (Ctrl-C), `SIGTERM` or `SIGHUP`; [`Interruption::ERROR`] for an
+    /// input error.
     pub signal: String,
     /// Input of the last record written (`null` when none was).
     pub file: Option<String>,
     /// Line where the last record written starts in its input (`null` when none was); a run
     /// resumed after it misses nothing.
     pub line: Option<u64>,
+    /// The input error that stopped the run (absent for a signal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Interruption {
+    /// [`Interruption::signal`] of a run an input error stopped.
+    pub const ERROR: &str = "error";
+
+    /// A run stopped by the input error `error`, its output ending with the record at `last`.
+    ///
+    /// Why a failed run says so in its stats and report: they were written as for a run that
+    /// reached the end (`interrupted: null`, "Problems: 0 of 6920 records"), or left empty,
+    /// and `merge-stats` added such a part up as whole.
+    pub fn error(error: String, last: Option<(String, u64)>) -> Interruption {
+        let (file, line) = last.unzip();
+        Interruption {
+            signal: Interruption::ERROR.to_string(),
+            file,
+            line,
+            error: Some(error),
+        }
+    }
 }
 
 impl std::fmt::Display for Interruption {
-    /// `interrupted by SIGINT: the output ends with the record at big.txt:48213`.
+    /// `interrupted by SIGINT: the output ends with the record at big.txt:48213`, or `stopped
+    /// by an input error (...): ...`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "interrupted by {}: ", self.signal)?;
+        match &self.error {
+            Some(error) => write!(f, "stopped by an input error ({error}): ")?,
+            None => write!(f, "interrupted by {}: ", self.signal)?,
+        }
         match (&self.file, self.line) {
             (Some(file), Some(line)) => {
                 write!(f, "the output ends with the record at {file}:{line}")
@@ -620,6 +650,7 @@ mod tests {
         stats.add(&answer(Status::Solved, 1, 1000));
         let mut summary = stats.summary(Duration::from_secs(1), 1);
         summary.interrupted = stopped_at.map(|line| Interruption {
+            error: None,
             signal: "SIGINT".to_string(),
             file: Some("big.txt".to_string()),
             line: Some(line),

@@ -280,12 +280,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         tally.set_duplicates(duplicates);
     }
     let mut totals = tally.totals(&options);
-    totals.interrupted = signals.interruption(last.map(|(source, line)| {
-        (
-            names.get(source as usize).cloned().unwrap_or_default(),
-            line,
-        )
-    }));
+    totals.interrupted = super::ended_early(&signals, read_error.as_ref(), last, &names);
     if let Some((path, report)) = report.as_mut() {
         report
             .finish(&totals)

@@ -29,6 +29,7 @@ use sudoku_batch::input::Record;
 use sudoku_batch::input::{Column, Echo, InputError, InputFormat, Reader, ReaderOptions, Source};
 use sudoku_batch::output::{Output, OutputOptions, Placed};
 use sudoku_batch::pipeline::{PipelineError, logical_cpus, thread_ceiling};
+use sudoku_batch::stats::Interruption;
 
 use sudoku_batch::output::OutputFormat;
 
@@ -242,6 +243,45 @@ pub fn end_of_output(
         Err(PipelineError::Write(err)) => Err(err).with_context(writing),
         Ok(()) => finished.with_context(writing),
     }
+}
+
+/// A pipeline's result with an input error taken out of it: the run writes what was read
+/// before the error and its summary and stats (which say so, see [`ended_early`]), and returns
+/// the error last.
+pub fn defer_read_error(
+    result: Result<(), PipelineError<InputError, io::Error>>,
+) -> (
+    Result<(), PipelineError<InputError, io::Error>>,
+    Option<InputError>,
+) {
+    match result {
+        Err(PipelineError::Read(err)) => (Ok(()), Some(err)),
+        other => (other, None),
+    }
+}
+
+/// How a run ended before the end of its input, if it did: the signal that stopped it, else the
+/// input error (`read_error`), with its output ending at `last` (source and line, `names` the
+/// sources' names).
+///
+/// Why the error too: a run stopped by an input error wrote its stats and report as for a run
+/// that reached the end (`interrupted: null`, "Problems: 0 of 6920 records"), or left its stats
+/// empty, and `merge-stats` added such a part up as whole.
+pub fn ended_early(
+    signals: &signals::Signals,
+    read_error: Option<&InputError>,
+    last: Option<(u32, u64)>,
+    names: &[String],
+) -> Option<Interruption> {
+    let last = last.map(|(source, line)| {
+        (
+            names.get(source as usize).cloned().unwrap_or_default(),
+            line,
+        )
+    });
+    signals
+        .interruption(last.clone())
+        .or_else(|| read_error.map(|err| Interruption::error(err.to_string(), last)))
 }
 
 /// Ends a run's output once its pipeline has (`result`): finishes it (a placed file cut back to

@@ -196,14 +196,10 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
+    let (result, read_error) = super::defer_read_error(result);
     let last = super::finish_output(result, &mut output, &mut ends, names, &output_name)?;
     let secs = start.elapsed().as_secs_f64();
-    let interrupted = signals.interruption(last.map(|(source, line)| {
-        (
-            names.get(source as usize).cloned().unwrap_or_default(),
-            line,
-        )
-    }));
+    let interrupted = super::ended_early(&signals, read_error.as_ref(), last, names);
     if !args.silent() {
         let mut line = format!(
             "{}: {records} record{}, {malformed} malformed, in {secs:.3} s ({:.0} records/s, \
@@ -231,6 +227,9 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
             interrupted,
         };
         super::write_stats(file, path, &json(&facts))?;
+    }
+    if let Some(err) = read_error {
+        return Err(err.into());
     }
     Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }

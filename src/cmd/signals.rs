@@ -80,6 +80,7 @@ impl Signals {
             signal: signal_name(signal).to_string(),
             file,
             line,
+            error: None,
         })
     }
 

@@ -127,20 +127,19 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
+    let (result, read_error) = super::defer_read_error(result);
     let last = super::finish_output(result, &mut output, &mut ends, names, &output_name)?;
 
     let mut summary = stats.summary(start.elapsed(), threads);
-    summary.interrupted = signals.interruption(last.map(|(source, line)| {
-        (
-            names.get(source as usize).cloned().unwrap_or_default(),
-            line,
-        )
-    }));
+    summary.interrupted = super::ended_early(&signals, read_error.as_ref(), last, names);
     if !args.input.silent() {
         super::stderr_line(&summary);
     }
     if let (Some(file), Some(path)) = (stats_file, &args.stats) {
         super::write_stats(file, path, &summary)?;
+    }
+    if let Some(err) = read_error {
+        return Err(err.into());
     }
     Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }

@@ -273,17 +273,22 @@ fn fails(path: &std::path::Path) -> (Vec<u8>, String) {
     (out.stdout, stderr)
 }
 
-#[test]
-fn a_cut_or_damaged_compressed_file_is_an_error_after_the_records_before_it() {
+/// The sample `name` of the repository `times` over, gzipped.
+fn gzipped(name: &str, times: usize) -> Vec<u8> {
     use std::io::Write as _;
-    let dir = Workdir::new();
-    // 3,000 puzzles, gzipped here: large enough that records come out before the cut
-    let text = std::fs::read_to_string(repo("data/hardest_300.txt")).unwrap();
+    let text = std::fs::read_to_string(repo(name)).unwrap();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    for _ in 0..10 {
+    for _ in 0..times {
         gz.write_all(text.as_bytes()).unwrap();
     }
-    let gz = gz.finish().unwrap();
+    gz.finish().unwrap()
+}
+
+#[test]
+fn a_cut_or_damaged_compressed_file_is_an_error_after_the_records_before_it() {
+    let dir = Workdir::new();
+    // 3,000 puzzles, gzipped here: large enough that records come out before the cut
+    let gz = gzipped("data/hardest_300.txt", 10);
     let cut = dir.write("cut.txt.gz", &gz[..gz.len() * 3 / 4]);
     let (stdout, stderr) = fails(&cut);
     let lines = stdout.iter().filter(|&&b| b == b'\n').count();
@@ -634,6 +639,68 @@ fn old_mac_line_ends_read_as_lines_in_every_layout() {
             String::from_utf8(got).unwrap(),
             want.replace(path, "<stdin>"),
             "{sample} on stdin"
+        );
+    }
+}
+
+#[test]
+fn a_run_an_input_error_stopped_says_so_in_its_stats_and_report() {
+    // wrote its stats and report as for a run that reached the end (`interrupted: null`,
+    // "Problems: 0 of ... records"; solve's stats left empty), and merge-stats added it up
+    let dir = Workdir::new();
+    let gz = gzipped("data/easy_300.txt", 30);
+    let cut = dir.write("cut.txt.gz", &gz[..gz.len() * 3 / 4]);
+    let cut = cut.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let out = bin().current_dir(dir.path("")).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("gzip data: "), "{stderr}");
+    };
+    let stopped = |json: &serde_json::Value, records: &serde_json::Value| {
+        let stop = &json["interrupted"];
+        assert_eq!(stop["signal"], "error", "{json}");
+        assert!(
+            stop["error"].as_str().unwrap().contains("gzip data: "),
+            "{json}"
+        );
+        assert_eq!(stop["file"], cut, "{json}");
+        // one puzzle a line: the last record's line is the count of records
+        assert_eq!(&stop["line"], records, "{json}");
+        assert!((1000..9000).contains(&records.as_u64().unwrap()), "{json}");
+    };
+    run(&[
+        "solve",
+        "-q",
+        "-j1",
+        cut,
+        "-o",
+        "/dev/null",
+        "--stats",
+        "s.json",
+    ]);
+    let solve: serde_json::Value = serde_json::from_str(&dir.read("s.json")).unwrap();
+    stopped(&solve, &solve["records"]);
+    run(&[
+        "check", "-q", "-j1", cut, "--stats", "c.json", "--report", "r.md",
+    ]);
+    let check: serde_json::Value = serde_json::from_str(&dir.read("c.json")).unwrap();
+    stopped(&check, &check["records"]);
+    let report = dir.read("r.md");
+    assert!(
+        report.contains("**Incomplete:** stopped by an input error ("),
+        "{report}"
+    );
+    for stats in ["s.json", "c.json"] {
+        let out = bin()
+            .current_dir(dir.path(""))
+            .args(["merge-stats", stats, "-o", "/dev/null"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.contains("INCOMPLETE: 1 of 1 part was stopped early:"),
+            "{stderr}"
         );
     }
 }
