@@ -114,7 +114,8 @@ fn reader_options(args: &FormatArgs) -> ReaderOptions {
 
 /// Opens `sources` with `options`, checking what `args` ask for against what they turn out to be.
 fn open_with(sources: Vec<Source>, args: &FormatArgs, options: &ReaderOptions) -> Result<Reader> {
-    let reader = Reader::open(sources, options)?;
+    let mut reader = Reader::open(sources, options)?;
+    reader.check_later_inputs()?;
     if args.column.is_some() && reader.format() != InputFormat::Csv {
         anyhow::bail!(
             "--column applies to CSV input only; {} is {} input",

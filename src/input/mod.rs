@@ -398,6 +398,41 @@ impl Reader {
         Ok(reader)
     }
 
+    /// Opens each later input that is a regular file as the run will when it gets there, and
+    /// fails as the run would on one that cannot be read on (a CSV header after line input,
+    /// line input or another header after CSV input, an unreadable compressed file); then
+    /// goes on from where it was. Standard input, pipes and devices are left for the run:
+    /// opening them here would consume what they hold.
+    ///
+    /// Why before the run: such an input stopped the run when it was reached, after the
+    /// outputs had been emptied, so a failed run had replaced the files it wrote with part of
+    /// its output (`solve a.csv b.txt -o out.csv`).
+    pub fn check_later_inputs(&mut self) -> Result<(), InputError> {
+        let (next, bytes) = (self.next, self.bytes.load(Ordering::Relaxed));
+        let active = self.active.take();
+        let chunkable = self.chunkable.take();
+        let mut result = Ok(());
+        for index in next..self.origins.len() {
+            let file = match &self.origins[index] {
+                Origin::Path(p) => std::fs::metadata(p).is_ok_and(|m| m.is_file()),
+                _ => false,
+            };
+            if file {
+                self.next = index;
+                result = self.open_next();
+                self.active = None;
+                if result.is_err() {
+                    break;
+                }
+            }
+        }
+        self.next = next;
+        self.bytes.store(bytes, Ordering::Relaxed);
+        self.active = active;
+        self.chunkable = chunkable;
+        result
+    }
+
     /// True once the stop flag is up.
     fn stopping(&self) -> bool {
         self.stop

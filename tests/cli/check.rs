@@ -6,7 +6,7 @@ use std::process::Output;
 use predicates::prelude::*;
 use sudoku_batch::check::Verdict;
 
-use crate::{Workdir, bin, golden, jsonl, repo};
+use crate::{Workdir, bin, cut_kaggle_gzip, golden, jsonl, repo};
 
 /// Runs `check` with `args`; returns the output after checking the exit code.
 fn check(args: &[&str], code: i32) -> Output {
@@ -535,10 +535,12 @@ fn every_verdict_has_a_fixture_record() {
 fn a_fatal_input_error_still_lists_and_reports_what_was_read() {
     let dir = Workdir::new();
     let report = dir.path("r.json");
+    let cut = cut_kaggle_gzip(&dir, "cut.csv.gz", "id,quizzes,solutions");
     let out = bin()
         .args(["check", "-q", "--report"])
         .arg(&report)
-        .args(["tests/fixtures/check.csv", "data/easy_300.txt"])
+        .arg("tests/fixtures/check.csv")
+        .arg(&cut)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -547,15 +549,18 @@ fn a_fatal_input_error_still_lists_and_reports_what_was_read() {
         stderr.starts_with("tests/fixtures/check.csv:3: wrong_solution:"),
         "{stderr}"
     );
+    let json: serde_json::Value = serde_json::from_str(&dir.read("r.json")).unwrap();
+    let records = json["totals"]["records"].as_u64().unwrap();
+    assert!((1011..10_011).contains(&records), "{records}");
     assert!(
-        stderr.ends_with(
-            "sudoku-batch: error: data/easy_300.txt:1: detected line but the first input is csv; \
-             use --input-format\n"
-        ),
+        stderr.ends_with(&format!(
+            "sudoku-batch: error: {}: after line {}: gzip data: incomplete deflate stream\n",
+            cut.display(),
+            records - 11 + 1
+        )),
         "{stderr}"
     );
-    let json: serde_json::Value = serde_json::from_str(&dir.read("r.json")).unwrap();
-    assert_eq!(json["totals"]["records"], 11);
+    assert_eq!(json["totals"]["interrupted"]["signal"], "error");
 }
 
 #[test]

@@ -145,6 +145,26 @@ impl Workdir {
     }
 }
 
+/// `header` and the 200 rows of data/kaggle_200.csv 50 times over (each after `n,` when the
+/// header has an id first), gzipped and cut at three quarters, written to `name` in `dir`: an
+/// input that fails part way, far past the 64 KiB that opening it reads.
+pub fn cut_kaggle_gzip(dir: &Workdir, name: &str, header: &str) -> PathBuf {
+    use std::io::Write as _;
+    let rows = std::fs::read_to_string(repo("data/kaggle_200.csv")).unwrap();
+    let with_id = header.starts_with("id,");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    writeln!(gz, "{header}").unwrap();
+    for n in 0..10_000 {
+        let row = rows.lines().nth(1 + n % 200).unwrap();
+        match with_id {
+            true => writeln!(gz, "{n},{row}").unwrap(),
+            false => writeln!(gz, "{row}").unwrap(),
+        }
+    }
+    let gz = gz.finish().unwrap();
+    dir.write(name, &gz[..gz.len() * 3 / 4])
+}
+
 /// Compares `actual` with tests/golden/`name`, or rewrites the golden file when BLESS is set.
 pub fn golden(name: &str, actual: &[u8]) {
     let path = repo("tests/golden").join(name);

@@ -3,7 +3,7 @@
 use predicates::prelude::*;
 use sudoku_batch::grid::Grid;
 
-use crate::{Workdir, bin, command, golden, jsonl, repo, stdout_ok};
+use crate::{Workdir, bin, command, cut_kaggle_gzip, golden, jsonl, repo, stdout_ok};
 
 fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(stdout_ok(bin().args(args))).expect("utf-8 output")
@@ -518,18 +518,53 @@ fn help_lists_statuses_and_exit_codes() {
 
 #[test]
 fn records_before_a_fatal_input_error_are_still_written() {
+    let dir = Workdir::new();
+    let cut = cut_kaggle_gzip(&dir, "cut.csv.gz", "quizzes,solutions");
     let out = bin()
-        .args(["solve", "-q", "data/kaggle_200.csv", "data/easy_300.txt"])
+        .args(["solve", "-q", "data/kaggle_200.csv"])
+        .arg(&cut)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    // header + the 200 records of the first input
-    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 201);
+    // header + the 200 records of the first input + those of the second before the cut
+    let lines = String::from_utf8(out.stdout).unwrap().lines().count();
+    assert!((1201..10_201).contains(&lines), "{lines}");
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("data/easy_300.txt:1: detected line but the first input is csv"),
+        stderr.contains(&format!(
+            "{}: after line {}: gzip data: ",
+            cut.display(),
+            lines - 200
+        )),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_later_input_of_another_format_is_refused_before_anything_is_written() {
+    // found when the run reached it, after the output had been emptied and the first input's
+    // records written: a failed run replaced the file with part of its output
+    let dir = Workdir::new();
+    let kept = dir.write("out.csv", "kept\n");
+    for (first, later, found) in [
+        ("data/kaggle_200.csv", "data/easy_300.txt", "line"),
+        ("data/easy_300.txt", "data/kaggle_200.csv", "csv"),
+    ] {
+        let out = bin()
+            .args(["solve", "-q", first, later, "-o"])
+            .arg(&kept)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.contains(&format!(
+                "{later}:1: detected {found} but the first input is"
+            )),
+            "{stderr}"
+        );
+        assert_eq!(dir.read("out.csv"), "kept\n");
+    }
 }
 
 #[test]
