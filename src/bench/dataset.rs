@@ -85,7 +85,7 @@ impl Dataset {
 }
 
 /// The name of a dataset: the file name of its path (`<stdin>` stays as it is).
-fn dataset_name(path: &str) -> String {
+pub fn dataset_name(path: &str) -> String {
     std::path::Path::new(path)
         .file_name()
         .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())

@@ -31,7 +31,7 @@ mod run_info;
 pub use self::checksum::checksum;
 use self::clock::seconds;
 pub use self::clock::{Clock, FakeClock, RealClock};
-pub use self::dataset::{Dataset, puzzle_lines};
+pub use self::dataset::{Dataset, dataset_name, puzzle_lines};
 pub use self::options::{
     DEFAULT_LIMIT, DEFAULT_MIN_SECONDS, DEFAULT_ROUNDS, DEFAULT_SEED, DEFAULT_THREADS, Options,
 };

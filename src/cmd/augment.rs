@@ -161,10 +161,11 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
         let mut line = format!(
             "augment: {records} record{}, {copies} cop{}, {malformed} malformed, \
              {bad_solutions} with a solution that is not a grid, in {secs:.3} s \
-             ({:.0} copies/s, {threads} threads)",
+             ({:.0} copies/s, {threads} thread{})",
             if records == 1 { "" } else { "s" },
             if copies == 1 { "y" } else { "ies" },
             copies as f64 / secs.max(1e-9),
+            if threads == 1 { "" } else { "s" },
         );
         let name = |source: u32| names.get(source as usize).cloned().unwrap_or_default();
         if let Some(interruption) =

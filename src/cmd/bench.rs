@@ -28,19 +28,19 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         .context("starting the solver threads")?;
     let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
     let exports = [
-        (&args.export_markdown, Format::Markdown),
-        (&args.export_csv, Format::Csv),
-        (&args.export_json, Format::Json),
-        (&args.export_svg, Format::Svg),
+        (&args.export_markdown, Format::Markdown, "--export-markdown"),
+        (&args.export_csv, Format::Csv, "--export-csv"),
+        (&args.export_json, Format::Json, "--export-json"),
+        (&args.export_svg, Format::Svg, "--export-svg"),
     ];
     let mut plan = OutputPlan::new(&args.inputs)?;
     if let Some(path) = &args.baseline {
         plan.also_reads(path)?;
     }
     let mut outputs = Vec::new();
-    for (path, format) in exports {
+    for (path, format, option) in exports {
         if let Some(path) = path {
-            outputs.push((path, format, plan.add(Some(path), "export")?));
+            outputs.push((path, format, plan.add(Some(path), option)?));
         }
     }
     let to_stdout = |p: &Path| p.as_os_str() == "-";
@@ -48,7 +48,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         .then(|| plan.add(None, "table"))
         .transpose()?;
     let mut puzzles_out = match args.write_puzzles.as_deref() {
-        Some(path) if path.is_dir() => Some(PuzzleWriter::Dir(path.to_path_buf(), Vec::new())),
+        Some(path) if path.is_dir() => {
+            puzzle_files_apart(path, &args.inputs, &plan)?;
+            Some(PuzzleWriter::Dir(path.to_path_buf(), Vec::new()))
+        }
         Some(path) => Some(PuzzleWriter::File(
             path.to_path_buf(),
             plan.add(Some(path), "puzzles")?,
@@ -151,6 +154,35 @@ fn spool_beside(path: &Path) -> Result<std::fs::File> {
         .with_context(|| format!("{}: cannot make a spool file beside it", path.display()))
 }
 
+/// The file a dataset's puzzles go to in a `--write-puzzles` folder: its name and `.txt`.
+fn puzzle_file_name(set_name: &str) -> String {
+    format!("{}.txt", set_name.trim_matches(['<', '>']))
+}
+
+/// Fails, before anything is timed, when two of `inputs` would write one file in the
+/// `--write-puzzles` folder `dir` (`a/e.txt b/e.txt`), or one would write over an input or
+/// another output. (Found when the second was written, the run had timed the first and left
+/// its file.)
+fn puzzle_files_apart(dir: &Path, inputs: &[PathBuf], plan: &OutputPlan) -> Result<()> {
+    let mut names: Vec<String> = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let source = match input.as_os_str() == "-" {
+            true => "<stdin>".to_string(),
+            false => input.display().to_string(),
+        };
+        let name = puzzle_file_name(&bench::dataset_name(&source));
+        if names.contains(&name) {
+            anyhow::bail!(
+                "--write-puzzles {}: two datasets would both write {name}",
+                dir.display()
+            );
+        }
+        plan.check_later(&dir.join(&name), "puzzles")?;
+        names.push(name);
+    }
+    Ok(())
+}
+
 /// Where `--write-puzzles` goes: one file for all datasets (its place in the output plan, and
 /// the lines spooled until the run's figures are in), or a folder with a file per dataset.
 enum PuzzleWriter {
@@ -170,7 +202,7 @@ impl PuzzleWriter {
                 .write_all(&lines)
                 .with_context(|| format!("writing {} (spooled)", path.display())),
             PuzzleWriter::Dir(dir, written) => {
-                let name = format!("{}.txt", set.name.trim_matches(['<', '>']));
+                let name = puzzle_file_name(&set.name);
                 if written.contains(&name) {
                     anyhow::bail!(
                         "--write-puzzles {}: two datasets would both write {name}",

@@ -205,6 +205,10 @@ impl OutputPlan {
     /// nothing when there are none: `generate`, whose inputs are options.
     pub fn reading(inputs: &[PathBuf]) -> Result<OutputPlan> {
         refuse_closed_stdin(inputs)?;
+        // the second `-` read nothing, silently: whatever it was meant to be was left out
+        if inputs.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
+            anyhow::bail!("<stdin>: `-` named twice; standard input can be read once");
+        }
         let mut plan = OutputPlan {
             inputs: Vec::new(),
             outputs: Vec::new(),

@@ -12,6 +12,7 @@ use crate::cli::MergeStatsArgs;
 
 /// Runs `merge-stats`.
 pub fn run(args: &MergeStatsArgs) -> Result<()> {
+    let mut plan = OutputPlan::new(&args.inputs)?;
     // one run's stats named twice (`part-1.json ./part-1.json`, a link) would count it twice
     if let Some((i, j)) = super::files::same_file_twice(&args.inputs) {
         let name = |k: usize| match args.inputs[k].as_os_str() == "-" {
@@ -24,7 +25,6 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
             name(i)
         );
     }
-    let mut plan = OutputPlan::new(&args.inputs)?;
     let out = plan.add(args.output.as_deref(), "output")?;
     // the files of one kind: solve's, or check's (told by their "command")
     let (mut solves, mut checks) = (Vec::new(), Vec::new());

@@ -203,10 +203,11 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     if !args.silent() {
         let mut line = format!(
             "{}: {records} record{}, {malformed} malformed, in {secs:.3} s ({:.0} records/s, \
-             {threads} threads)",
+             {threads} thread{})",
             command.name,
             if records == 1 { "" } else { "s" },
             records as f64 / secs.max(1e-9),
+            if threads == 1 { "" } else { "s" },
         );
         if let Some(interruption) = &interrupted {
             let _ = write!(line, "; {interruption}");

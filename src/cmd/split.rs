@@ -152,10 +152,11 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     if !args.input.silent() {
         let mut line = format!(
             "split: {} train, {} test, {malformed} malformed (in neither part), in {:.3} s \
-             on {threads} threads",
+             on {threads} thread{}",
             counts[0],
             counts[1],
-            start.elapsed().as_secs_f64()
+            start.elapsed().as_secs_f64(),
+            if threads == 1 { "" } else { "s" },
         );
         if let Some(interruption) = signals.interruption(last.map(|(s, l)| (name(s), l))) {
             let _ = match &ends {
@@ -227,9 +228,10 @@ fn end_of_parts(
         },
     };
     let (name, other) = (&names[failed], &names[1 - failed]);
+    // what the failed part lost is not known: only the other part's records can be vouched for
     let mut cut = format!("{other} is cut short too");
     if let Some(at) = ends {
-        let _ = write!(cut, ": every record up to {at} is in one of the parts");
+        let _ = write!(cut, ": it holds its records up to {at}");
     }
     if err.kind() == io::ErrorKind::BrokenPipe {
         // said as a message, not as the I/O error: a broken pipe alone ends a run quietly

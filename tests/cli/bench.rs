@@ -216,7 +216,9 @@ fn write_puzzles_to_a_folder_gives_a_file_per_dataset() {
     };
     assert_eq!(count("serg_100.txt.txt"), 100);
     assert_eq!(count("kaggle_200.csv.txt"), 200);
-    // two datasets of one name cannot share the folder
+    // two datasets of one name cannot share the folder: refused before the first is timed and
+    // written (it was written over, then the second failed)
+    std::fs::write(folder.join("serg_100.txt.txt"), "kept\n").unwrap();
     bin()
         .arg("bench")
         .args(FAST)
@@ -228,6 +230,10 @@ fn write_puzzles_to_a_folder_gives_a_file_per_dataset() {
         .stderr(predicate::str::contains(
             "would both write serg_100.txt.txt",
         ));
+    assert_eq!(
+        std::fs::read_to_string(folder.join("serg_100.txt.txt")).unwrap(),
+        "kept\n"
+    );
 }
 
 #[test]

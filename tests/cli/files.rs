@@ -285,6 +285,20 @@ fn a_missing_input_named_as_an_output_is_refused_and_not_made() {
 }
 
 #[test]
+fn standard_input_named_twice_is_refused() {
+    // the second `-` was an empty input, read without a word
+    for case in CASES.iter().filter(|c| c.args[0] != "generate") {
+        let dir = workdir();
+        let mut args = args_of(case, "-", &[]);
+        args.push("-".to_string());
+        let out = run_in(&dir, &args, |cmd| {
+            cmd.stdin(File::open(dir.path("in.txt")).unwrap());
+        });
+        assert_refused(&dir, &args, &out, "`-` named twice");
+    }
+}
+
+#[test]
 fn a_folder_or_missing_file_after_the_first_input_is_refused_before_any_output_is_emptied() {
     // found only when the run reached it, after the outputs had been emptied: a failed run
     // left them holding part of its output (or nothing)
