@@ -8,7 +8,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return parse_error(&err),
+    };
     let result = match &cli.command {
         // 128 + a signal's number when one stopped the run
         cli::Command::Solve(args) => cmd::solve::run(args),
@@ -34,4 +37,22 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// What a command line clap did not run on ends with: `--help` and `--version` printed on
+/// stdout (exit 0), a usage error on stderr (exit 2).
+///
+/// Why not clap's own `exit`: it leaves the exit code 0 when the help could not be written
+/// (`--help > /dev/full`); a help that was not printed is a failure like any other write.
+fn parse_error(err: &clap::Error) -> ExitCode {
+    let printed = err.print();
+    if !err.use_stderr() {
+        if let Err(e) = printed.and_then(|()| std::io::Write::flush(&mut std::io::stdout())) {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                cmd::stderr_line(format_args!("sudoku-batch: error: writing <stdout>: {e}"));
+                return ExitCode::from(2);
+            }
+        }
+    }
+    ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2))
 }

@@ -114,6 +114,16 @@ fn reader_options(args: &FormatArgs) -> ReaderOptions {
 
 /// Opens `sources` with `options`, checking what `args` ask for against what they turn out to be.
 fn open_with(sources: Vec<Source>, args: &FormatArgs, options: &ReaderOptions) -> Result<Reader> {
+    if let Some(columns) = &args.csv_columns {
+        let name = |i: usize| columns[i].trim();
+        let twice = (0..columns.len()).find(|&j| (0..j).any(|i| name(i) == name(j)));
+        if let Some(j) = twice {
+            anyhow::bail!(
+                "--csv-columns names {:?} twice: name each column once",
+                name(j)
+            );
+        }
+    }
     let mut reader = Reader::open(sources, options)?;
     reader.check_later_inputs()?;
     if args.column.is_some() && reader.format() != InputFormat::Csv {

@@ -844,6 +844,32 @@ pub enum Column {
 
 /// The 0-based puzzle column of `header`, or why there is none.
 pub(crate) fn find_column(header: &[String], column: Option<&Column>) -> Result<usize, String> {
+    let found = find_column_once(header, column)?;
+    if matches!(column, Some(Column::Index(_))) {
+        return Ok(found);
+    }
+    // a name the header holds twice (the same text; `GRID` and `grid` are told apart by a
+    // name given exactly): the first was taken without a word, the other ignored
+    let name = header[found].trim();
+    match header
+        .iter()
+        .enumerate()
+        .position(|(i, h)| i != found && h.trim() == name)
+    {
+        None => Ok(found),
+        Some(other) => Err(format!(
+            "the header names {name:?} twice (columns {} and {}); choose one with --column {} \
+             or --column {}",
+            found.min(other) + 1,
+            found.max(other) + 1,
+            found.min(other) + 1,
+            found.max(other) + 1
+        )),
+    }
+}
+
+/// [`find_column`] before the test for a name held twice.
+fn find_column_once(header: &[String], column: Option<&Column>) -> Result<usize, String> {
     let names = || names_excerpt(header);
     match column {
         Some(Column::Index(i)) => {

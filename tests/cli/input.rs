@@ -704,3 +704,49 @@ fn a_run_an_input_error_stopped_says_so_in_its_stats_and_report() {
         );
     }
 }
+
+#[test]
+fn a_column_name_held_twice_is_refused_until_one_is_chosen() {
+    // the first of the two was taken without a word
+    let dir = Workdir::new();
+    let puzzle = std::fs::read_to_string(repo("data/easy_300.txt")).unwrap();
+    let puzzle = puzzle.lines().next().unwrap();
+    let csv = dir.write("dup.csv", format!("id,quizzes,quizzes\n1,{puzzle},x\n"));
+    let out = bin().arg("solve").arg(&csv).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "dup.csv:1: the header names \"quizzes\" twice (columns 2 and 3); choose one with \
+             --column 2 or --column 3"
+        ),
+        "{stderr}"
+    );
+    let out = bin()
+        .args(["solve", "-q", "-O", "line", "--column", "2"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // solved: the column chosen is the puzzle's ("x" would be malformed)
+    let solution = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        solution.len() > 81 && solution[..81].bytes().all(|b| (b'1'..=b'9').contains(&b)),
+        "{solution}"
+    );
+    let out = bin()
+        .args([
+            "solve",
+            "--csv-columns",
+            "quizzes,id,quizzes",
+            "data/easy_300.txt",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("--csv-columns names \"quizzes\" twice"),
+        "{stderr}"
+    );
+}

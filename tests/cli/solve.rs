@@ -650,6 +650,25 @@ fn write_errors_name_the_output() {
 }
 
 #[test]
+fn help_and_version_that_cannot_be_written_are_errors() {
+    // clap's own exit left 0 when the help went nowhere
+    for args in [&["--help"][..], &["solve", "--help"], &["--version"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = command(args).stdout(full).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("writing <stdout>: No space left"),
+            "{stderr}"
+        );
+    }
+    bin().arg("--version").assert().success();
+}
+
+#[test]
 fn summary_lists_statuses_in_a_fixed_order() {
     bin()
         .args(["solve", "tests/fixtures/mixed.txt"])
