@@ -17,9 +17,9 @@ use pyo3::types::{PyByteArray, PyBytes, PyFloat, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::num::NonZeroUsize;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use sudoku_batch::canon;
