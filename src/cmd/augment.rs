@@ -22,7 +22,7 @@ use anyhow::Result;
 
 use sudoku_batch::grid::Grid;
 use sudoku_batch::input::{Block, InputError, InputFormat, Reader, Record};
-use sudoku_batch::output::{self, AugmentColumns, Augmented, Format, Output, OutputFormat};
+use sudoku_batch::output::{self, AugmentColumns, Augmented, Format, Output};
 use sudoku_batch::pipeline::{self, Config, Steps};
 use sudoku_batch::transform::{self, Transform};
 
@@ -52,9 +52,7 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
              each record (-n 1, without --keep-original)"
         );
     }
-    if args.input.pipe && super::record_format(&args.out) == OutputFormat::Grid {
-        anyhow::bail!("--pipe promises one output line per input line: -O grid writes ten");
-    }
+    super::refuse_grid_in_pipe(&args.input, &args.out)?;
     let signals = Signals::install()?;
     let pool = super::thread_pool(&args.input)?;
     let threads = pool.current_num_threads();

@@ -217,6 +217,16 @@ pub fn named_format(path: Option<&Path>) -> Option<NamedFormat> {
     }
 }
 
+/// Refuses `-O grid` with `--pipe`, which promises one output line per input line: a grid
+/// record is ten (`solve`, `rate` and `canon` wrote them with exit 0, so a consumer pairing
+/// lines was shifted).
+pub fn refuse_grid_in_pipe(input: &InputArgs, out: &RecordOutputArgs) -> Result<()> {
+    if input.pipe && record_format(out) == OutputFormat::Grid {
+        anyhow::bail!("--pipe promises one output line per input line: -O grid writes ten");
+    }
+    Ok(())
+}
+
 /// The record format of `solve` and `canon`: `-O`, else for `auto` the one the name of `-o` asks
 /// for (`.jsonl`, `.csv`), else `auto` (mirroring the input).
 pub fn record_format(args: &RecordOutputArgs) -> OutputFormat {

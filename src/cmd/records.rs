@@ -105,6 +105,7 @@ pub struct RunFacts {
 pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let (args, out_args) = (command.input, command.out);
     let start = Instant::now();
+    super::refuse_grid_in_pipe(args, out_args)?;
     let signals = Signals::install()?;
     let pool = super::thread_pool(args)?;
     let threads = pool.current_num_threads();

@@ -42,6 +42,7 @@ struct Batch {
 /// Runs `solve`; the exit code is 0, or 128 plus the number of a signal that stopped it.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let start = Instant::now();
+    super::refuse_grid_in_pipe(&args.input, &args.out)?;
     let signals = Signals::install()?;
     // everything that can fail on the command line alone fails before stdin is read
     let pool = super::thread_pool(&args.input)?;

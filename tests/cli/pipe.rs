@@ -261,6 +261,25 @@ fn pipe_refuses_grid_input() {
 }
 
 #[test]
+fn pipe_refuses_grid_output_in_every_command() {
+    // solve, rate and canon wrote ten lines a record with exit 0: a consumer pairing lines
+    // with its input was shifted
+    for command in ["solve", "rate", "canon", "augment"] {
+        let out = bin()
+            .args([command, "--pipe", "-O", "grid", "data/easy_300.txt"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(out.stdout.is_empty(), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("--pipe promises one output line per input line: -O grid writes ten"),
+            "{command}: {stderr}"
+        );
+    }
+}
+
+#[test]
 fn stats_of_partitions_merge_into_the_stats_of_the_whole() {
     let dir = Workdir::new();
     let stats_of = |name: &str, inputs: &[&str]| {
