@@ -623,7 +623,8 @@ fn check<'py>(
         let given = solutions.as_ref().map(|s| s.given(i));
         let c = match given {
             None | Some(Ok(None)) => check_puzzle(&grid, None, &options),
-            Some(Ok(Some(text))) => check_puzzle(&grid, Some(&text), &options),
+            // trimmed as the CLI trims a CSV field (a line read with its newline was "82 cells")
+            Some(Ok(Some(text))) => check_puzzle(&grid, Some(text.trim_ascii()), &options),
             // a solution that cannot be read as text: the verdict of one that is not a grid
             // (checked as ""), whose detail is then why, in place of "found 0 cells"
             Some(Err(why)) => {

@@ -937,3 +937,12 @@ def test_a_call_after_an_interrupted_one_answers_in_full():
     out = sb.generate(3, seed=1)
     assert len(out["puzzle"]) == 3
     assert sb.solve([PUZZLE])["solution"][0] == SOLUTION
+
+
+def test_given_solutions_are_trimmed_as_the_cli_trims_them():
+    # a solution read with its line end, or padded, was "found 82 cells": wrong_solution
+    for padded in [SOLUTION + "\n", " " + SOLUTION + " ", SOLUTION + "\r\n", "\t" + SOLUTION]:
+        out = sb.check([PUZZLE], [padded])
+        assert out["verdict"][0] == "unique", (padded, out["detail"][0])
+    wrong = SOLUTION[:-1] + ("1" if SOLUTION[-1] != "1" else "2")
+    assert sb.check([PUZZLE], [wrong + "\n"])["verdict"][0] == "wrong_solution"
