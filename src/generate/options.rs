@@ -256,6 +256,32 @@ pub enum OptionsError {
     /// A clue range above 81.
     #[error("--clues {0}: a grid has 81 cells")]
     TooManyClues(Bounds),
+    /// A clue range no count of which the symmetry allows.
+    #[error(
+        "--symmetry {symmetry} --clues {clues}: {who} no number of givens in that range: the \
+         cells go in groups of {groups}{nearest}"
+    )]
+    SymmetryClues {
+        /// The symmetry's name.
+        symmetry: &'static str,
+        /// The clue range.
+        clues: Bounds,
+        /// Which puzzles, as text (for `random`, the draws that cannot).
+        who: String,
+        /// The sizes of the orbits, as text (`4, and the centre`).
+        groups: String,
+        /// The nearest counts allowed, as text.
+        nearest: String,
+    },
+    /// A minimal puzzle with 79 givens or more, which cannot be.
+    #[error(
+        "{what}: no minimal puzzle has more than 78 givens (without any one given of such a \
+         puzzle 3 cells or fewer are blank, and those are always forced); the most known is 40"
+    )]
+    TooManyForMinimal {
+        /// The option that asks for them, as text.
+        what: String,
+    },
     /// `--no-minimal` without a number of givens to stop at.
     #[error("--no-minimal stops removing givens at a number drawn from --clues A..B: give --clues")]
     NotMinimalWithoutClues,
@@ -345,6 +371,52 @@ impl FromStr for RatingRange {
     }
 }
 
+/// Fails when `symmetry` allows no number of givens in `clues` (see
+/// [`Symmetry::given_counts`]): such a run tried a million times for each record, then gave up
+/// (24 s for `--symmetry rot90 --clues 22`).
+fn symmetric_counts(symmetry: Symmetry, clues: Bounds) -> Result<(), OptionsError> {
+    let counts = symmetry.given_counts();
+    let allowed = |n: u64| n <= CELLS as u64 && counts >> n & 1 != 0;
+    let (lo, hi) = (clues.lo.max(17), clues.hi.min(CELLS as u64));
+    if (lo..=hi).any(allowed) {
+        return Ok(());
+    }
+    let below = (17..lo).rev().find(|&n| allowed(n));
+    let above = (hi + 1..=CELLS as u64).find(|&n| allowed(n));
+    let nearest = match (below, above) {
+        (Some(b), Some(a)) => format!("; the nearest counts it allows are {b} and {a}"),
+        (Some(n), None) | (None, Some(n)) => format!("; the nearest count it allows is {n}"),
+        (None, None) => String::new(),
+    };
+    let (kinds, who) = match symmetry {
+        Symmetry::Random => (
+            Symmetry::DRAWN.to_vec(),
+            "a puzzle with any symmetry random draws has",
+        ),
+        _ => (vec![symmetry], "a puzzle with that symmetry has"),
+    };
+    let orbits = || kinds.iter().flat_map(|s| s.orbits().masks.iter());
+    let mut sizes: Vec<u32> = orbits()
+        .map(|m| m.count_ones())
+        .filter(|&n| n > 1)
+        .collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let sizes: Vec<String> = sizes.iter().map(u32::to_string).collect();
+    let centre = orbits().any(|m| m.count_ones() == 1);
+    Err(OptionsError::SymmetryClues {
+        symmetry: symmetry.name(),
+        clues,
+        who: who.to_string(),
+        groups: format!(
+            "{}{}",
+            sizes.join(" or "),
+            if centre { ", and the centre" } else { "" }
+        ),
+        nearest,
+    })
+}
+
 impl Options {
     /// Checks the options against each other (see [`OptionsError`]).
     pub fn validate(&self) -> Result<(), OptionsError> {
@@ -358,6 +430,21 @@ impl Options {
         }
         if !self.minimal && self.clues.is_none() {
             return Err(OptionsError::NotMinimalWithoutClues);
+        }
+        if let Some(clues) = self.clues {
+            if self.minimal && clues.lo >= 79 {
+                return Err(OptionsError::TooManyForMinimal {
+                    what: format!("--clues {clues}"),
+                });
+            }
+            symmetric_counts(self.symmetry, clues)?;
+        }
+        if let Some(marks) = self.pattern.as_ref().map(Pattern::givens) {
+            if self.minimal && marks >= 79 {
+                return Err(OptionsError::TooManyForMinimal {
+                    what: format!("the pattern marks {marks} cells"),
+                });
+            }
         }
         if let Some(pattern) = &self.pattern {
             let marks = pattern.givens();
@@ -418,6 +505,53 @@ mod tests {
         };
         assert_eq!(told.tries(), 7);
     }
+
+    #[test]
+    fn counts_no_puzzle_can_have_are_refused_before_any_try() {
+        let with = |symmetry, lo, hi, minimal| {
+            Options {
+                symmetry,
+                clues: Some(Bounds::new(lo, hi)),
+                minimal,
+                ..Options::default()
+            }
+            .validate()
+        };
+        // rot90 and dihedral: groups of 4 and 8 cells and the centre, so 0 or 1 mod 4
+        for n in 17..=81u64 {
+            for s in [Symmetry::Rot90, Symmetry::Dihedral] {
+                let ok = with(s, n, n, false).is_ok();
+                assert_eq!(ok, n % 4 < 2, "{s:?} {n}");
+            }
+            for s in [Symmetry::None, Symmetry::Rot180, Symmetry::Random] {
+                assert!(with(s, n, n, false).is_ok(), "{s:?} {n}");
+            }
+        }
+        let err = with(Symmetry::Rot90, 22, 23, true).unwrap_err().to_string();
+        assert!(
+            err.contains("groups of 4, and the centre; the nearest counts it allows are 21 and 24"),
+            "{err}"
+        );
+        assert!(with(Symmetry::Rot90, 22, 24, true).is_ok());
+        // a minimal puzzle cannot have 79 givens or more; an unminimised one may
+        assert!(matches!(
+            with(Symmetry::None, 79, u64::MAX, true),
+            Err(OptionsError::TooManyForMinimal { .. })
+        ));
+        assert!(with(Symmetry::None, 78, u64::MAX, true).is_ok());
+        assert!(with(Symmetry::None, 80, 80, false).is_ok());
+        let full = Options {
+            pattern: Some(Pattern::from_mask(ALL_MARKS).unwrap()),
+            ..Options::default()
+        };
+        assert!(matches!(
+            full.validate(),
+            Err(OptionsError::TooManyForMinimal { .. })
+        ));
+    }
+
+    /// Every cell marked.
+    const ALL_MARKS: u128 = (1 << 81) - 1;
 
     #[test]
     fn reads_every_form_of_range() {

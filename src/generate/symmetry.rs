@@ -118,6 +118,22 @@ impl Symmetry {
         self.maps().iter().all(|&map| map_mask(map, mask) == mask)
     }
 
+    /// The numbers of givens a puzzle with this symmetry can have (bit `n` for `n` givens): the
+    /// sums of its orbits' sizes. Under `rot90` and `dihedral` every orbit holds 4 or 8 cells
+    /// but the centre, so 22 or 23 givens cannot be; every other symmetry allows any number.
+    /// (`random`: those any of its draws allows; it draws again for each try.)
+    pub fn given_counts(self) -> u128 {
+        if self == Symmetry::Random {
+            return Symmetry::DRAWN
+                .iter()
+                .fold(0, |any, s| any | s.given_counts());
+        }
+        self.orbits()
+            .masks
+            .iter()
+            .fold(1u128, |sums, orbit| sums | sums << orbit.count_ones())
+    }
+
     /// The orbits of the symmetry: the sets of cells its maps send onto each other.
     pub(crate) fn orbits(self) -> &'static Orbits {
         static ALL: OnceLock<Vec<Orbits>> = OnceLock::new();
