@@ -527,6 +527,12 @@ def _rating_range(value):
             return ""
         if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
             raise TypeError(f"rating must be a number, a (lo, hi) pair or a str such as '7.0..', not {x!r}")
+        # one decimal within rounding, as max_er= takes it: np.float32(6.6) is 6.599999904632568
+        # and 0.1 * 3 * 10 is 3.0000000000000004, which the Rust side would refuse as two decimals
+        scaled = float(x) * 10
+        tenths = round(scaled) if math.isfinite(scaled) else None
+        if tenths is not None and abs(scaled - tenths) <= 1e-6:
+            return f"{tenths / 10:.1f}"
         return repr(float(x))
 
     if isinstance(value, tuple) and len(value) == 2:

@@ -946,3 +946,14 @@ def test_given_solutions_are_trimmed_as_the_cli_trims_them():
         assert out["verdict"][0] == "unique", (padded, out["detail"][0])
     wrong = SOLUTION[:-1] + ("1" if SOLUTION[-1] != "1" else "2")
     assert sb.check([PUZZLE], [wrong + "\n"])["verdict"][0] == "wrong_solution"
+
+
+def test_a_rating_range_takes_floats_within_rounding_as_max_er_does():
+    # np.float32(6.6) and 0.1 * 3 * 10 were refused as "more than one decimal"
+    assert sb._rating_range((np.float32(6.6), None)) == "6.6.."
+    assert sb._rating_range((None, 0.1 * 3 * 10)) == "..3.0"
+    assert sb._rating_range(7) == "7.0"
+    out = sb.generate(1, seed=3, rating=(np.float32(1.0), None))
+    assert len(out["puzzle"]) == 1
+    with pytest.raises(ValueError):
+        sb.generate(1, rating=(6.65, None))
