@@ -748,9 +748,10 @@ fn rate<'py>(
     })
 }
 
-/// What [`generate`] returns: puzzles, solutions, numbers, ratings, hardest techniques (see
-/// there) and the repeats left out.
+/// What [`generate`] returns: puzzles, solutions, numbers, ratings, symmetries, hardest
+/// techniques (see there) and the repeats left out.
 type Records<'py> = (
+    Bound<'py, PyBytes>,
     Bound<'py, PyBytes>,
     Bound<'py, PyBytes>,
     Bound<'py, PyBytes>,
@@ -759,12 +760,22 @@ type Records<'py> = (
     u64,
 );
 
+/// The names of the symmetries, indexed by the codes [`generate`] returns.
+#[pyfunction]
+fn symmetry_names() -> Vec<&'static str> {
+    sudoku_batch::generate::Symmetry::ALL
+        .iter()
+        .map(|s| s.name())
+        .collect()
+}
+
 /// Records `start..start + n` of the `generate` stream of `seed` and the options (the CLI's
 /// names and texts: `clues` and `guesses` as `A..B`, `symmetry` by name), as the CLI writes
 /// them (repeats left out when `dedupe`): the puzzles (81 ASCII bytes each, blanks `.`), their
-/// solutions (81 digits each), per record its givens, guesses and number in the stream (three
-/// native u64), its rating (`rating`, the CLI's `--rating` text: packed as [`rate`]'s, none
-/// without it) and hardest technique, and the repeats left out. Options no puzzle meets raise
+/// solutions (81 digits each), per record its givens, guesses, number in the stream and tries
+/// (four native u64), its rating (`rating`, the CLI's `--rating` text: packed as [`rate`]'s,
+/// none without it), its symmetry (an index into [`symmetry_names`], a byte a record) and
+/// hardest technique, and the repeats left out. Options no puzzle meets raise
 /// `ValueError`; a record that meets no target within `max_tries` raises `RuntimeError` naming
 /// it.
 #[pyfunction]
@@ -835,15 +846,18 @@ fn generate<'py>(
     }
     let mut puzzles = Vec::with_capacity(records.len() * CELLS);
     let mut solutions = Vec::with_capacity(records.len() * CELLS);
-    let mut numbers = Vec::with_capacity(records.len() * 24);
+    let mut numbers = Vec::with_capacity(records.len() * 32);
+    let mut symmetries = Vec::with_capacity(records.len());
     let mut ratings = Vec::with_capacity(records.len() * 8);
     let mut hardest = Vec::with_capacity(records.len());
     for r in &records {
         puzzles.extend_from_slice(&r.puzzle.to_line(b'.'));
         solutions.extend_from_slice(&r.solution.to_line(b'0'));
-        for x in [u64::from(r.givens), r.guesses, r.index + 1] {
+        for x in [u64::from(r.givens), r.guesses, r.index + 1, r.tries] {
             numbers.extend_from_slice(&x.to_ne_bytes());
         }
+        let code = Symmetry::ALL.iter().position(|&s| s == r.symmetry);
+        symmetries.push(code.unwrap_or(0) as u8);
         let values = r.rating.map(|e| [Ok(e.er), Ok(e.ep), Ok(e.ed)]);
         ratings.extend_from_slice(&packed_rating(values).to_ne_bytes());
         hardest.push(
@@ -857,6 +871,7 @@ fn generate<'py>(
         PyBytes::new(py, &solutions),
         PyBytes::new(py, &numbers),
         PyBytes::new(py, &ratings),
+        PyBytes::new(py, &symmetries),
         hardest,
         repeats,
     ))
@@ -872,6 +887,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rate, m)?)?;
     m.add_function(wrap_pyfunction!(rater, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(symmetry_names, m)?)?;
     m.add_function(wrap_pyfunction!(thread_limits, m)?)?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     Ok(())

@@ -565,9 +565,11 @@ def generate(
     Returns a dict of numpy arrays, one row per record written (repeats of earlier records of
     the stream are left out, as the CLI leaves them out): ``puzzle`` (81 characters, blanks
     ``.``), ``solution``, ``givens``, ``guesses`` (what :func:`solve` with ``unique=True``
-    reports) and ``record`` (its number in the stream, from 1); with ``rating``, also ``er``,
-    ``ep``, ``ed`` (float64 with one decimal, exact, as :func:`rate` gives them) and
-    ``hardest`` (the hardest technique's name, None for a puzzle of singles alone). Options no
+    reports), ``record`` (its number in the stream, from 1), ``tries`` (the candidates it took)
+    and ``symmetry`` (the one its givens were placed with: the one drawn, for ``"random"``), as
+    the CLI's columns; with ``rating``, also ``er``, ``ep``, ``ed`` (float64 with one decimal,
+    exact, as :func:`rate` gives them) and ``hardest`` (the hardest technique's name, as
+    :func:`rate` gives it: ``"Hidden Single"`` for a puzzle of singles alone). Options no
     puzzle can meet raise
     ``ValueError``; a record that meets no target within ``max_tries`` raises ``RuntimeError``.
     """
@@ -577,7 +579,7 @@ def generate(
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if not isinstance(symmetry, str):
         raise TypeError(f"symmetry must be a str, not {type(symmetry).__name__}")
-    puzzles, solutions, numbers, ratings, hardest, _repeats = _native.generate(
+    puzzles, solutions, numbers, ratings, symmetries, hardest, _repeats = _native.generate(
         operator.index(n),
         operator.index(seed),
         operator.index(start),
@@ -591,7 +593,7 @@ def generate(
         threads,
     )
     rows = len(puzzles) // _CELLS
-    numbers = np.frombuffer(numbers, dtype=np.uint64).reshape(rows, 3)
+    numbers = np.frombuffer(numbers, dtype=np.uint64).reshape(rows, 4)
     text = lambda b: np.frombuffer(b, dtype=np.uint8).astype(np.uint32).view(f"U{_CELLS}").reshape(rows)
     columns = {
         "puzzle": text(puzzles),
@@ -599,6 +601,8 @@ def generate(
         "givens": numbers[:, 0].copy(),
         "guesses": numbers[:, 1].copy(),
         "record": numbers[:, 2].copy(),
+        "tries": numbers[:, 3].copy(),
+        "symmetry": np.array(_native.symmetry_names())[np.frombuffer(symmetries, dtype=np.uint8)],
     }
     if rating is not None:
         er, ep, ed, _above = _ratings(ratings, None)

@@ -107,4 +107,4 @@ def generate(
     threads: Optional[int] = None,
 ) -> dict[str, np.ndarray]:
     """Records start+1..start+n of the CLI's generate stream: puzzle, solution, givens, guesses,
-    record."""
+    record, tries, symmetry (and er, ep, ed, hardest with rating)."""

@@ -625,12 +625,13 @@ def test_arrow_output_without_pyarrow_says_what_to_install(monkeypatch):
     assert sb.solve([PUZZLE])["solution"].tolist() == [SOLUTION]
 
 
-def _cli_generate(*args):
+def _cli_generate(*args, header=False):
     binary = os.environ.get("SUDOKU_BATCH", str(REPO / "target" / "debug" / "sudoku-batch"))
-    return subprocess.run(
+    lines = subprocess.run(
         [binary, "generate", "-q", "-O", "csv", *args],
         cwd=REPO, check=True, capture_output=True, text=True,
-    ).stdout.splitlines()[1:]
+    ).stdout.splitlines()
+    return lines if header else lines[1:]
 
 
 def test_generate_gives_the_records_the_cli_writes():
@@ -638,14 +639,15 @@ def test_generate_gives_the_records_the_cli_writes():
         (dict(seed=7), ["--seed", "7"]),
         (dict(seed=3, clues="22..23", symmetry="rot180"), ["--seed", "3", "--clues", "22..23", "--symmetry", "rot180"]),
         (dict(seed=5, guesses=(8, None)), ["--seed", "5", "--guesses", "8.."]),
+        # the symmetry drawn for each record, as the CLI's column says
+        (dict(seed=4, symmetry="random"), ["--seed", "4", "--symmetry", "random"]),
     ):
         n = 40 if "guesses" not in options else 4
         out = sb.generate(n, **options)
-        rows = [
-            f"{p},{s},{g},{q},{r}"
-            for p, s, g, q, r in zip(out["puzzle"], out["solution"], out["givens"], out["guesses"], out["record"])
-        ]
-        expected = [",".join(line.split(",")[:5]) for line in _cli_generate("-n", str(n), *cli)]
+        # every column the CLI writes for these options, by its name
+        header, *expected = _cli_generate("-n", str(n), *cli, header=True)
+        columns = header.split(",")
+        rows = [",".join(str(v) for v in values) for values in zip(*(out[c] for c in columns))]
         assert rows == expected, options
     # partitions made apart by start join into the whole stream, whatever the threads
     whole = sb.generate(60, seed=9)
