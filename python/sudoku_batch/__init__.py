@@ -129,6 +129,12 @@ def _numpy_column(array, name: str):
             raise ValueError(
                 f"{name}: cell values must be shaped (n, 81) or (n, 9, 9), not {array.shape}"
             )
+        if isinstance(array, np.ma.MaskedArray) and np.ma.getmaskarray(array).any():
+            # the values under the mask were read as they were, as if nothing were masked
+            raise ValueError(
+                f"{name}: a masked array with masked cells: say what they are, "
+                f"{name}.filled(0) (blanks) or {name}.data (the values under the mask)"
+            )
         if array.size and (array.min() < 0 or array.max() > 255):
             bad = array.min() if array.min() < 0 else array.max()
             raise ValueError(f"{name}: cell values must be 0 (blank) to 9, not {bad}")

@@ -959,3 +959,18 @@ def test_a_rating_range_takes_floats_within_rounding_as_max_er_does():
     assert len(out["puzzle"]) == 1
     with pytest.raises(ValueError):
         sb.generate(1, rating=(6.65, None))
+
+
+def test_masked_cells_are_refused_rather_than_read_as_their_hidden_values():
+    cells = np.array([[int(c) if c != "." else 0 for c in PUZZLE]], dtype=np.int8)
+    masked = np.ma.masked_array(cells, mask=np.zeros_like(cells, dtype=bool))
+    # nothing masked: read as the array it is
+    solved = sb.solve(masked)["solution"][0]
+    assert "".join(map(str, np.ravel(solved))) == SOLUTION
+    masked.mask[0, 2] = True
+    with pytest.raises(ValueError, match="masked cells"):
+        sb.solve(masked)
+    assert sb.solve(masked.filled(0))["status"][0] == "solved"
+    # strings: a masked row is a missing one, as None is (malformed)
+    rows = np.ma.masked_array(np.array([PUZZLE, PUZZLE]), mask=[False, True])
+    assert sb.solve(rows)["status"].tolist() == ["solved", "malformed"]
