@@ -59,6 +59,16 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let pool = super::thread_pool(&args.input)?;
     let threads = pool.current_num_threads();
     let stream = stream_format(args)?;
+    // `--duplicates iso` takes `iso` for an input (the mode needs `=`): say so, not only that
+    // there is no file `iso`
+    if let Some(mode) = args.duplicates.and(args.input.inputs.first()) {
+        let word = mode.to_string_lossy();
+        if (word == "iso" || word == "exact") && !mode.exists() {
+            anyhow::bail!(
+                "{word}: no such input; for that mode of --duplicates, write --duplicates={word}"
+            );
+        }
+    }
     let mut plan = OutputPlan::new(&args.input.inputs)?;
     let out = match stream {
         Some(_) => Some(plan.add(args.output.as_deref(), "output")?),

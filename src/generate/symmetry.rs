@@ -275,6 +275,8 @@ impl Pattern {
     /// (a line of nothing else that is not a row of 9 blanks) are passed over. At least 17
     /// marks.
     pub fn parse(text: &str) -> Result<Pattern, PatternError> {
+        // a UTF-8 byte-order mark, as some editors save a file (it was "cell 1 is '\u{feff}'")
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut mask = 0u128;
         let mut cells = 0usize;
         for line in text.lines() {
@@ -375,6 +377,8 @@ mod tests {
             + "------+-------+------\n"
             + &"x . . | . x . | . . x\n".repeat(6);
         assert_eq!(Pattern::parse(&drawn).unwrap(), p);
+        // a file saved with a byte-order mark
+        assert_eq!(Pattern::parse(&format!("\u{feff}{drawn}")).unwrap(), p);
         assert_eq!(Pattern::parse(&line[..80]), Err(PatternError::Length(80)));
         let bad = format!("{}?{}", &line[..10], &line[11..]);
         let err = Pattern::parse(&bad).unwrap_err();

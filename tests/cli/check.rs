@@ -943,3 +943,18 @@ fn max_er_bounds_the_ratings_as_rate_does_and_merge_stats_keeps_bounds_apart() {
         .code(2)
         .stderr(predicate::str::contains("--rate"));
 }
+
+#[test]
+fn a_duplicates_mode_without_its_equals_sign_is_named() {
+    // `--duplicates iso` read `iso` as an input: "iso: No such file or directory"
+    let out = bin()
+        .args(["check", "--duplicates", "iso", "data/easy_300.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("write --duplicates=iso"),
+        "{}",
+        text(&out.stderr)
+    );
+}
