@@ -181,6 +181,9 @@ def _library_items(column, name: str):
         if isinstance(column, pl.Series):
             if column.dtype.is_numeric() or column.dtype == pl.Boolean:
                 raise TypeError(_numbers(name, column.dtype))
+            if isinstance(column.dtype, pl.Array):
+                # grids as cell values (this package's Arrow output, through polars)
+                return _library_items(column.to_arrow(), name)
             return column.to_list()
     elif library == "pyarrow":
         pa = sys.modules["pyarrow"]
@@ -194,8 +197,35 @@ def _library_items(column, name: str):
             if any(f(t) for f in (types.is_integer, types.is_floating, types.is_boolean,
                                   types.is_decimal)):
                 raise TypeError(_numbers(name, t))
+            if types.is_fixed_size_list(t) and types.is_integer(t.value_type):
+                return _cell_lists(column, t.list_size, name)
             return column.to_pylist()
     return None
+
+
+def _cell_lists(column, size: int, name: str):
+    """A pyarrow column of fixed-size lists of cell values (what ``output="arrow"`` gives for
+    grids read as cells) as the text of each grid, digits as bytes; None for a null row, ``?``
+    for a value that is no cell value (the row is then malformed, with its reason).
+
+    Why: a solution column of this package's own Arrow output fed back (``check(cells,
+    out["solution"])``) raised TypeError ("is a list")."""
+    if size != _CELLS:
+        raise ValueError(f"{name}: cell values must be 81 to a grid, not {size}")
+    chunks = column.chunks if hasattr(column, "chunks") else [column]
+    items = []
+    for chunk in chunks:
+        valid = chunk.is_valid().to_numpy(zero_copy_only=False)
+        # flatten() leaves out the null rows' cells
+        values = chunk.flatten().to_numpy(zero_copy_only=False).astype(np.int64)
+        values = values.reshape(-1, _CELLS)
+        chars = np.where((values < 0) | (values > 9), ord("?"), values + ord("0"))
+        rows = np.ascontiguousarray(chars, dtype=np.uint8).view(f"S{_CELLS}").reshape(-1)
+        part = [None] * len(chunk)
+        for i, row in zip(np.flatnonzero(valid).tolist(), rows.tolist()):
+            part[i] = row
+        items.extend(part)
+    return items
 
 
 def _numbers(name: str, dtype) -> str:

@@ -974,3 +974,19 @@ def test_masked_cells_are_refused_rather_than_read_as_their_hidden_values():
     # strings: a masked row is a missing one, as None is (malformed)
     rows = np.ma.masked_array(np.array([PUZZLE, PUZZLE]), mask=[False, True])
     assert sb.solve(rows)["status"].tolist() == ["solved", "malformed"]
+
+
+def test_grids_of_arrow_output_read_as_cells_are_taken_back_as_input():
+    # check(cells, out["solution"]) raised TypeError ("is a list") on this package's own output
+    cells = np.array([[int(c) if c != "." else 0 for c in PUZZLE]] * 3, dtype=np.uint8)
+    cells[2, 0] = cells[2, 1] = 5  # a clash: no solution, a null grid
+    out = sb.solve(cells, output="arrow")
+    solutions = out["solution"]
+    assert pa.types.is_fixed_size_list(solutions.type) and solutions.null_count == 1
+    for column in (solutions, solutions.combine_chunks(), pl.from_arrow(out)["solution"]):
+        verdicts = sb.check(cells, column)["verdict"].tolist()
+        assert verdicts == ["unique", "unique", "contradiction"], verdicts
+        # as puzzles: the solved grids, and a missing one
+        assert sb.solve(column)["status"].tolist() == ["solved", "solved", "malformed"]
+    wrong = pa.array([[10] * 81], type=pa.list_(pa.uint8(), 81))
+    assert sb.solve(wrong)["status"].tolist() == ["malformed"]
