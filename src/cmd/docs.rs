@@ -16,9 +16,24 @@ pub fn completions(args: &CompletionsArgs) -> Result<()> {
     let mut out = plan.begin()?.take(slot);
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut Cli::command(), "sudoku-batch", &mut script);
+    if args.shell == clap_complete::Shell::Bash {
+        script = bash_subcommand_states(&script);
+    }
     out.write_all(&script)
         .and_then(|()| out.flush())
         .context("writing <stdout>")
+}
+
+/// The bash script with its subcommands' states spelled as it sets them.
+///
+/// Why: for a binary name with a hyphen, clap_complete (4.6) sets the state
+/// `sudoku__batch__subcmd__solve` but spells its case labels `sudoku__subcmd__batch__subcmd__solve`
+/// (clap-rs/clap#6421), so no label matched and nothing after a subcommand completed: not its
+/// options, not their values. The labels are respelled to the states.
+fn bash_subcommand_states(script: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(script)
+        .replace("sudoku__subcmd__batch__subcmd__", "sudoku__batch__subcmd__")
+        .into_bytes()
 }
 
 /// Prints the main man page on stdout, or writes every page into `args.dir`.

@@ -39,6 +39,32 @@ fn completions_name_every_subcommand_for_every_shell() {
     );
     let syntax = Command::new("bash").arg("-n").arg(&path).status().unwrap();
     assert!(syntax.success());
+    // and completes after a subcommand: its options, and an option's values (nothing did: the
+    // states it set were spelled otherwise in its case labels)
+    for (words, expected) in [
+        ("sudoku-batch solve --un", "--unique"),
+        ("sudoku-batch check --dupl", "--duplicates"),
+        ("sudoku-batch generate --symmetry rot", "rot180 rot90"),
+        ("sudoku-batch --vers", "--version"),
+    ] {
+        let words: Vec<&str> = words.split(' ').collect();
+        let script = format!(
+            "source '{}'; COMP_WORDS=({}); COMP_CWORD={}; _sudoku__batch sudoku-batch '{}' '{}'; \
+             echo \"${{COMPREPLY[*]}}\"",
+            path.display(),
+            words.join(" "),
+            words.len() - 1,
+            words[words.len() - 1],
+            words[words.len() - 2],
+        );
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .output()
+            .unwrap();
+        let reply = String::from_utf8(out.stdout).unwrap();
+        assert!(reply.contains(expected), "{words:?}: [{reply}]");
+    }
 }
 
 #[test]
