@@ -150,8 +150,8 @@ with --pipe, -O jsonl is the default.
 --stats FILE the counts as JSON that merge-stats adds up across runs.
 
 --rate rates every unique puzzle as `rate` does (Sudoku Explainer's ER, EP, ED): the stream
-gains er, ep, ed, hardest (empty or null for records that are not unique; >9.4 for a path that
-needs nested forcing chains), the counts a line of ratings by band of ER (below 6.5, 6.5 to
+gains er, ep, ed, hardest (empty or null for records that are not unique; >9.4 for a path stuck
+with every technique tried), the counts a line of ratings by band of ER (below 6.5, 6.5 to
 7.9, 8.0 and up). merge-stats adds up rated runs, and refuses to mix rated and unrated ones.
 
 Inputs are read as for solve (compressed, zipped, --max-record); Ctrl-C stops as for solve,
@@ -584,7 +584,7 @@ the record's place in the stream, from 1; TRIES the candidate puzzles it took; E
 Targets: --clues A..B (both ends included; A.. and ..B too), --symmetry KIND, --pattern (givens
 exactly on the marked cells), --from FILE (solution grids to carve, or puzzles whose givens are
 kept; record i starts from entry i mod the entries), --guesses A..B (reached by a seeded hill
-climb), --rating A..B (Sudoku Explainer's ER as `rate` gives it, 1.0 to 9.4; from 8.0 up by the
+climb), --rating A..B (Sudoku Explainer's ER as `rate` gives it, 1.0 to 9.4; from 8.5 up by the
 hill climb), --exclude FILE... A record takes tries until one meets every target; after
 --max-tries the run stops with a message and exit 1, the records before it written.
 
@@ -659,7 +659,7 @@ pub struct GenerateArgs {
 
     /// ER of each puzzle on Sudoku Explainer's scale, as `rate` gives it: A..B, A.. or ..B
     /// with one decimal at most, from 1.0 to 9.4; adds er, ep, ed (and hardest) to the output.
-    /// Ranges from 8.0 up are reached by the hill climb, lower ones by carving until one is in
+    /// Ranges from 8.5 up are reached by the hill climb, lower ones by carving until one is in
     /// range. E.g. --rating 7.0..
     #[arg(long, value_name = "A..B", value_parser = parse_rating_range)]
     pub rating: Option<Bounds>,

@@ -116,12 +116,21 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 
     let mut report = Report { run, datasets };
     if let Some((path, baseline)) = &baseline {
-        let missing = report.compare_with(baseline);
+        let (missing, other) = report.compare_with(baseline);
         if !missing.is_empty() && !args.quiet {
             super::stderr_line(format_args!(
                 "bench: {} has no figure for {}",
                 path.display(),
                 missing.join(", ")
+            ));
+        }
+        if !other.is_empty() {
+            // said even with -q: a column of ratios left empty needs a reason
+            super::stderr_line(format_args!(
+                "bench: {} timed other work under the name of {} (other puzzles, order, \
+                 --limit, --shuffle or --sample: the checksums differ); not compared",
+                path.display(),
+                other.join(", ")
             ));
         }
     }

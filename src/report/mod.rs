@@ -72,28 +72,60 @@ pub fn exporter(format: Format) -> Box<dyn Exporter> {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Baseline {
     datasets: Vec<BaselineDataset>,
+    /// Its run's options (absent in a report that has none).
+    #[serde(default)]
+    run: Option<BaselineRun>,
+}
+
+/// What comparing needs of a baseline's run: the limit (the checksum of a unique puzzle's
+/// answers is the same at limit 1 and 2, the work is not).
+#[derive(Debug, Clone, Deserialize)]
+struct BaselineRun {
+    #[serde(default)]
+    limit: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 struct BaselineDataset {
     name: String,
     usec_per_puzzle: f64,
+    /// The checksum of its answers (absent in a report that has none: then compared as it is).
+    #[serde(default)]
+    checksum: Option<String>,
 }
 
 impl Baseline {
-    /// Reads the JSON of an earlier report (only `datasets[].name` and `usec_per_puzzle` are used).
+    /// Reads the JSON of an earlier report (only `datasets[].name`, `usec_per_puzzle` and
+    /// `checksum` are used).
     pub fn from_json(json: &str) -> Result<Baseline, ReportError> {
         Ok(serde_json::from_str(json)?)
     }
 }
 
 impl Report {
-    /// Compares each dataset with the first of the same name in `baseline`; returns the names the
-    /// baseline lacks (or has without a time).
-    pub fn compare_with(&mut self, baseline: &Baseline) -> Vec<String> {
-        let mut missing = Vec::new();
+    /// Compares each dataset with the first of the same name in `baseline` that timed the same
+    /// work (the same `--limit` and checksum of answers); returns the names the baseline lacks (or has
+    /// without a time), and those it has only for other work.
+    ///
+    /// Why the checksum: datasets are matched by file name, so a baseline made with another
+    /// `--limit`, `--shuffle` or `--sample`, or from another file of the same name, was compared
+    /// as if it were this one (a ratio of 0.03 for Kaggle's puzzles against the hardest list's).
+    /// The checksum covers the puzzles, their order and orientation, and the answers.
+    pub fn compare_with(&mut self, baseline: &Baseline) -> (Vec<String>, Vec<String>) {
+        let (mut missing, mut other) = (Vec::new(), Vec::new());
         for d in &mut self.datasets {
-            let old = baseline.datasets.iter().find(|b| b.name == d.name);
+            let named = || baseline.datasets.iter().filter(|b| b.name == d.name);
+            let limit = baseline.run.as_ref().and_then(|r| r.limit);
+            let same = |b: &&BaselineDataset| {
+                limit.is_none_or(|l| l == self.run.limit)
+                    && b.checksum.as_ref().is_none_or(|c| *c == d.checksum)
+            };
+            let old = named().find(same);
+            if old.is_none() && named().next().is_some() {
+                other.push(d.name.clone());
+                d.baseline = None;
+                continue;
+            }
             d.baseline = match old {
                 Some(b) if b.usec_per_puzzle > 0.0 => Some(Comparison {
                     usec_per_puzzle: b.usec_per_puzzle,
@@ -105,7 +137,7 @@ impl Report {
                 }
             };
         }
-        missing
+        (missing, other)
     }
 
     /// True when some dataset has a baseline comparison.
@@ -142,12 +174,44 @@ pub(crate) mod tests {
         old.datasets[0].usec_per_puzzle *= 2.0;
         old.datasets.remove(2);
         let json = serde_json::to_string(&old).unwrap();
-        let missing = report.compare_with(&Baseline::from_json(&json).unwrap());
+        let (missing, other) = report.compare_with(&Baseline::from_json(&json).unwrap());
         assert_eq!(missing, vec!["kaggle_200.csv".to_string()]);
+        assert!(other.is_empty());
         let ratio = |i: usize| report.datasets[i].baseline.as_ref().map(|b| b.ratio);
         assert_eq!(ratio(0), Some(0.5));
         assert_eq!(ratio(1), Some(1.0));
         assert_eq!(ratio(2), None);
+    }
+
+    #[test]
+    fn a_baseline_of_other_work_under_the_same_name_is_not_compared() {
+        // another --limit, --shuffle or --sample, or another file of that name: the checksum
+        // of the answers differs (a ratio of 0.03 was shown for Kaggle against the hardest)
+        let mut report = sample();
+        let mut old = sample();
+        old.datasets[0].checksum = "0000000000000000".to_string();
+        old.datasets[1].usec_per_puzzle *= 2.0;
+        let json = serde_json::to_string(&old).unwrap();
+        let (missing, other) = report.compare_with(&Baseline::from_json(&json).unwrap());
+        assert!(missing.is_empty());
+        assert_eq!(other, vec![report.datasets[0].name.clone()]);
+        assert!(report.datasets[0].baseline.is_none());
+        assert_eq!(report.datasets[1].baseline.as_ref().unwrap().ratio, 0.5);
+        // the first of that name with the same checksum is the one compared
+        let mut twice = old.clone();
+        let mut same = sample().datasets[0].clone();
+        same.usec_per_puzzle *= 4.0;
+        twice.datasets.push(same);
+        let json = serde_json::to_string(&twice).unwrap();
+        let (_, other) = report.compare_with(&Baseline::from_json(&json).unwrap());
+        assert!(other.is_empty());
+        assert_eq!(report.datasets[0].baseline.as_ref().unwrap().ratio, 0.25);
+        // another limit: the same checksum for unique puzzles, other work all the same
+        let mut limit = sample();
+        limit.run.limit = 3 - report.run.limit;
+        let json = serde_json::to_string(&limit).unwrap();
+        let (_, other) = report.compare_with(&Baseline::from_json(&json).unwrap());
+        assert_eq!(other.len(), report.datasets.len());
     }
 
     #[test]

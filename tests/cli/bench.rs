@@ -491,3 +491,43 @@ fn min_seconds_out_of_range_is_refused() {
             ));
     }
 }
+
+#[test]
+fn a_baseline_of_other_work_under_the_same_name_is_named_and_not_compared() {
+    let dir = Workdir::new();
+    let json = dir.path("run.json");
+    bin()
+        .arg("bench")
+        .args(FAST)
+        .args(["-q", "--limit", "2", "--export-json"])
+        .arg(&json)
+        .arg("data/hardest_300.txt")
+        .assert()
+        .success();
+    // the same settings: compared, nothing said
+    let same = bin()
+        .arg("bench")
+        .args(FAST)
+        .args(["--limit", "2", "--baseline"])
+        .arg(&json)
+        .arg("data/hardest_300.txt")
+        .output()
+        .unwrap();
+    assert!(same.status.success());
+    assert!(!String::from_utf8_lossy(&same.stderr).contains("other work"));
+    // limit 1 against a limit-2 baseline: other answers, not compared, said even with -q
+    let other = bin()
+        .arg("bench")
+        .args(FAST)
+        .args(["-q", "--baseline"])
+        .arg(&json)
+        .arg("data/hardest_300.txt")
+        .output()
+        .unwrap();
+    assert!(other.status.success());
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        stderr.contains("timed other work under the name of hardest_300.txt"),
+        "{stderr}"
+    );
+}
