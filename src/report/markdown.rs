@@ -86,7 +86,8 @@ fn markdown(report: &Report) -> String {
     out.push_str(&run_line(&report.run));
     let skipped: u64 = report.datasets.iter().map(|d| d.malformed).sum();
     if skipped > 0 {
-        let _ = write!(out, " {skipped} malformed records skipped.");
+        let records = if skipped == 1 { "record" } else { "records" };
+        let _ = write!(out, " {skipped} malformed {records} skipped.");
     }
     if baseline {
         out.push_str(" vs baseline: this run's µs/puzzle over the baseline's (below 1 is faster).");
