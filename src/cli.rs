@@ -1033,13 +1033,16 @@ pub enum InputFormatArg {
 pub enum OutputFormatArg {
     /// Mirror the input.
     Auto,
-    /// 81-digit solution or status word, one line per record.
+    /// One line per record: the command's answer (solve: the 81-digit solution or a status word;
+    /// the command's help says what each writes).
     Line,
-    /// Input columns plus status, solution, guesses, micros.
+    /// A header row, then per record the input's columns plus the command's (solve: status,
+    /// solution, guesses, micros).
     Csv,
     /// One JSON object per record.
     Jsonl,
-    /// 9 lines of 9 digits per record, blank line between records.
+    /// 9 lines of 9 cells per record (canon, rate and augment: after a `#` line of their
+    /// figures), a blank line between records.
     Grid,
 }
 
