@@ -1087,7 +1087,8 @@ const MAX_SECONDS: f64 = 86_400.0;
 /// `--min-seconds` text: a number of seconds from 0 to [`MAX_SECONDS`].
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(s) if (0.0..=MAX_SECONDS).contains(&s) => Ok(s),
+        // `+ 0.0` makes -0 the 0 it is (it was written `-0 s`)
+        Ok(s) if (0.0..=MAX_SECONDS).contains(&s) => Ok(s + 0.0),
         _ => Err(format!(
             "expected a number of seconds from 0 to {MAX_SECONDS} (a day), not {text:?}"
         )),

@@ -50,7 +50,10 @@ pub fn man(args: &ManArgs) -> Result<()> {
             .context("writing <stdout>");
     };
     if !dir.is_dir() {
-        anyhow::bail!("{}: not a folder", dir.display());
+        match dir.exists() {
+            true => anyhow::bail!("{}: not a folder", dir.display()),
+            false => anyhow::bail!("{}: no such folder", dir.display()),
+        }
     }
     // every page made in memory first, then opened together: nothing is half written
     let mut pages = vec![("sudoku-batch.1".to_string(), render(command.clone())?)];

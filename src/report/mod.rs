@@ -28,8 +28,9 @@ pub struct Report {
 /// Why a report could not be made or read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
-    /// Encoding or decoding JSON failed.
-    #[error("JSON: {0}")]
+    /// Encoding or decoding JSON failed. (Transparent: with its text in the message as well as
+    /// its source, a chain of errors said it twice.)
+    #[error(transparent)]
     Json(#[from] serde_json::Error),
     /// Writing CSV failed.
     #[error("CSV: {0}")]

@@ -490,6 +490,22 @@ fn min_seconds_out_of_range_is_refused() {
                 "expected a number of seconds from 0 to 86400 (a day)",
             ));
     }
+    // -0 is 0 (it was written `-0 s` and `-0.0`)
+    let out = bin()
+        .args([
+            "bench",
+            "-q",
+            "--rounds",
+            "1",
+            "--min-seconds=-0",
+            "--export-json",
+            "-",
+        ])
+        .arg("data/easy_300.txt")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"min_seconds\": 0.0"));
 }
 
 #[test]

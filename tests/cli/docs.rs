@@ -110,5 +110,10 @@ fn man_refuses_a_folder_that_is_not_there() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a folder"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope: no such folder"));
+    // a file where the folder should be
+    let file = dir.write("file", "x");
+    let out = bin().args(["man", "--dir"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("file: not a folder"));
 }
