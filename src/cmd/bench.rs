@@ -174,12 +174,9 @@ fn puzzle_file_name(set_name: &str) -> String {
 /// its file.)
 fn puzzle_files_apart(dir: &Path, inputs: &[PathBuf], plan: &OutputPlan) -> Result<()> {
     let mut names: Vec<String> = Vec::with_capacity(inputs.len());
-    for input in inputs {
-        let source = match input.as_os_str() == "-" {
-            true => "<stdin>".to_string(),
-            false => input.display().to_string(),
-        };
-        let name = puzzle_file_name(&bench::dataset_name(&source));
+    // named as the datasets will be: by their sources' names
+    for source in super::sources(inputs) {
+        let name = puzzle_file_name(&bench::dataset_name(&source.name()));
         if names.contains(&name) {
             anyhow::bail!(
                 "--write-puzzles {}: two datasets would both write {name}",

@@ -52,23 +52,6 @@ fn identity(_meta: &Metadata) -> Option<FileId> {
     None
 }
 
-/// The first two of `paths` that name one regular file (by identity, whatever the spelling), as
-/// their indices: for inputs that must not be read twice (`merge-stats` would count a run twice).
-pub fn same_file_twice(paths: &[PathBuf]) -> Option<(usize, usize)> {
-    let ids: Vec<Option<FileId>> = paths
-        .iter()
-        .map(|p| match p.as_os_str() == "-" {
-            // standard input redirected from a file is that file
-            true => std_stream_metadata(0).as_ref().and_then(identity),
-            false => fs::metadata(p).ok().as_ref().and_then(identity),
-        })
-        .collect();
-    (0..ids.len()).find_map(|j| {
-        let id = ids[j]?;
-        ids[..j].iter().position(|&i| i == Some(id)).map(|i| (i, j))
-    })
-}
-
 /// The metadata of a standard stream (0 stdin, 1 stdout), read through a duplicate of it so
 /// that the stream itself stays open and untouched.
 #[cfg(unix)]
@@ -224,6 +207,16 @@ impl OutputPlan {
             }
         }
         Ok(plan)
+    }
+
+    /// The names of the first two inputs that are one file (by identity, whatever the
+    /// spelling, stdin redirected from it included), for a run that must not read a file twice
+    /// (`merge-stats` would count a run twice).
+    pub fn repeated_input(&self) -> Option<(&str, &str)> {
+        self.inputs.iter().enumerate().find_map(|(j, second)| {
+            let first = self.inputs[..j].iter().find(|i| i.id == second.id)?;
+            Some((first.name.as_str(), second.name.as_str()))
+        })
     }
 
     /// Adds a file the run reads besides its inputs (a `--baseline`), so no output may be it;

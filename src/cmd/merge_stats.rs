@@ -14,15 +14,9 @@ use crate::cli::MergeStatsArgs;
 pub fn run(args: &MergeStatsArgs) -> Result<()> {
     let mut plan = OutputPlan::new(&args.inputs)?;
     // one run's stats named twice (`part-1.json ./part-1.json`, a link) would count it twice
-    if let Some((i, j)) = super::files::same_file_twice(&args.inputs) {
-        let name = |k: usize| match args.inputs[k].as_os_str() == "-" {
-            true => "<stdin> (a redirected file)".to_string(),
-            false => args.inputs[k].display().to_string(),
-        };
+    if let Some((first, second)) = plan.repeated_input() {
         anyhow::bail!(
-            "{}: the same file as {}: its run would count twice (name each part once)",
-            name(j),
-            name(i)
+            "{second}: the same file as {first}: its run would count twice (name each part once)"
         );
     }
     let out = plan.add(args.output.as_deref(), "output")?;

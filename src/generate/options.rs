@@ -258,16 +258,14 @@ pub enum OptionsError {
     TooManyClues(Bounds),
     /// A clue range no count of which the symmetry allows.
     #[error(
-        "--symmetry {symmetry} --clues {clues}: {who} no number of givens in that range: the \
-         cells go in groups of {groups}{nearest}"
+        "--symmetry {symmetry} --clues {clues}: a puzzle with that symmetry has no number of \
+         givens in that range: the cells go in groups of {groups}{nearest}"
     )]
     SymmetryClues {
         /// The symmetry's name.
         symmetry: &'static str,
         /// The clue range.
         clues: Bounds,
-        /// Which puzzles, as text (for `random`, the draws that cannot).
-        who: String,
         /// The sizes of the orbits, as text (`4, and the centre`).
         groups: String,
         /// The nearest counts allowed, as text.
@@ -388,14 +386,8 @@ fn symmetric_counts(symmetry: Symmetry, clues: Bounds) -> Result<(), OptionsErro
         (Some(n), None) | (None, Some(n)) => format!("; the nearest count it allows is {n}"),
         (None, None) => String::new(),
     };
-    let (kinds, who) = match symmetry {
-        Symmetry::Random => (
-            Symmetry::DRAWN.to_vec(),
-            "a puzzle with any symmetry random draws has",
-        ),
-        _ => (vec![symmetry], "a puzzle with that symmetry has"),
-    };
-    let orbits = || kinds.iter().flat_map(|s| s.orbits().masks.iter());
+    // (`random` never comes here: `rot180`, one of its draws, makes any count)
+    let orbits = || symmetry.orbits().masks.iter();
     let mut sizes: Vec<u32> = orbits()
         .map(|m| m.count_ones())
         .filter(|&n| n > 1)
@@ -407,7 +399,6 @@ fn symmetric_counts(symmetry: Symmetry, clues: Bounds) -> Result<(), OptionsErro
     Err(OptionsError::SymmetryClues {
         symmetry: symmetry.name(),
         clues,
-        who: who.to_string(),
         groups: format!(
             "{}{}",
             sizes.join(" or "),
