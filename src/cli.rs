@@ -599,7 +599,7 @@ Examples:
   sudoku-batch generate --seed 7 --start 500 -n 500     # records 501..1000 of the first
   sudoku-batch generate -n 100 --clues 22..24 --symmetry rot180 -O csv
   sudoku-batch generate -n 10 --clues 30 --no-minimal
-  sudoku-batch generate -n 5 --pattern x..x.x..x......xx..x.x.......x.x....xx..x.........xx..........xxx....x....x...xx.
+  sudoku-batch generate -n 5 --pattern pattern.txt     # x: a given; 81 cells or 9 rows
   sudoku-batch generate -n 20 --from solutions.txt --exclude train.csv test.csv
   sudoku-batch generate -n 20 --guesses 50.. -O jsonl -o hard.jsonl
   sudoku-batch generate -n 20 --rating 8.0.. -O csv
