@@ -30,8 +30,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        // whoever read our output has gone: nothing to report
-        Err(err) if cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        // whoever read our last output has gone: nothing left to write, nothing to report
+        Err(err) if cmd::reader_left(&err) => ExitCode::SUCCESS,
         Err(err) => {
             cmd::stderr_line(format_args!("sudoku-batch: error: {err:#}"));
             ExitCode::from(2)

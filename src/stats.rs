@@ -504,24 +504,25 @@ pub fn write_parts(
 /// `file`:`line`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Interruption {
-    /// The signal: `SIGINT` (Ctrl-C), `SIGTERM` or `SIGHUP`; [`Interruption::ERROR`] for an
-    /// input error.
+    /// The signal: `SIGINT` (Ctrl-C), `SIGTERM` or `SIGHUP`; `SIGPIPE` when the reader of the
+    /// record output went away; [`Interruption::ERROR`] for an input that could not be read or
+    /// an output that could not be written.
     pub signal: String,
     /// Input of the last record written (`null` when none was).
     pub file: Option<String>,
     /// Line where the last record written starts in its input (`null` when none was); a run
     /// resumed after it misses nothing.
     pub line: Option<u64>,
-    /// The input error that stopped the run (absent for a signal).
+    /// The error that stopped the run (absent for a signal).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
 impl Interruption {
-    /// [`Interruption::signal`] of a run an input error stopped.
+    /// [`Interruption::signal`] of a run an error stopped.
     pub const ERROR: &str = "error";
 
-    /// A run stopped by the input error `error`, its output ending with the record at `last`.
+    /// A run stopped by the error `error`, its output ending with the record at `last`.
     ///
     /// Why a failed run says so in its stats and report: they were written as for a run that
     /// reached the end (`interrupted: null`, "Problems: 0 of 6920 records"), or left empty,
@@ -537,14 +538,33 @@ impl Interruption {
     }
 }
 
+impl Interruption {
+    /// A run whose record output's reader went away (a closed pipe, `| head`), its output
+    /// ending with the record at `last`: told as the signal other tools die of then.
+    pub fn closed(last: Option<(String, u64)>) -> Interruption {
+        let (file, line) = last.unzip();
+        Interruption {
+            signal: "SIGPIPE".to_string(),
+            file,
+            line,
+            error: None,
+        }
+    }
+
+    /// What stopped the run: `interrupted by SIGINT`, or `stopped by an error (...)`.
+    pub fn stopped_by(&self) -> String {
+        match &self.error {
+            Some(error) => format!("stopped by an error ({error})"),
+            None => format!("interrupted by {}", self.signal),
+        }
+    }
+}
+
 impl std::fmt::Display for Interruption {
     /// `interrupted by SIGINT: the output ends with the record at big.txt:48213`, or `stopped
-    /// by an input error (...): ...`.
+    /// by an error (...): ...`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.error {
-            Some(error) => write!(f, "stopped by an input error ({error}): ")?,
-            None => write!(f, "interrupted by {}: ", self.signal)?,
-        }
+        write!(f, "{}: ", self.stopped_by())?;
         match (&self.file, self.line) {
             (Some(file), Some(line)) => {
                 write!(f, "the output ends with the record at {file}:{line}")

@@ -313,7 +313,18 @@ impl<W: Write> Report for Svg<W> {
             self.out,
             "<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>"
         )?;
-        // the two charts count different records, and say which
+        // the two charts count different records, and say which; a run stopped early says so
+        // first (the chart alone looked like a whole dataset's)
+        let note = match &totals.interrupted {
+            Some(stop) => format!(
+                "INCOMPLETE, the run stopped early ({}); malformed records are not counted",
+                match (&stop.file, stop.line) {
+                    (Some(file), Some(line)) => format!("records up to {file}:{line}"),
+                    _ => "no record".to_string(),
+                }
+            ),
+            None => "malformed records are not counted".to_string(),
+        };
         bars(
             &mut self.out,
             0,
@@ -323,7 +334,7 @@ impl<W: Write> Report for Svg<W> {
                     plural(puzzles),
                     totals.records
                 ),
-                "malformed records are not counted",
+                &note,
             ),
             "givens",
             &givens,

@@ -67,7 +67,7 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
     reader.read_files_in_chunks(threads > 1 && !dealt);
     super::read_solutions(&mut reader, args.solution_column.as_ref())?;
     // the inputs are open: now the output may be emptied
-    let out = plan.begin()?.take(out);
+    let out = plan.begin()?.take_destination(out);
     let options = super::output_options(&reader, &args.input, true);
     let resolved = super::record_format(&args.out).resolve(reader.format());
     let columns = AugmentColumns {
@@ -76,7 +76,9 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
         line_solutions: reader.format() == InputFormat::Line,
     };
     let format = output::augment_formatter(resolved, reader.header(), &options, columns);
-    let mut output = Output::new(out, format.as_ref());
+    // a regular file is written at offsets, so that a failed write (a full disk) leaves whole
+    // copies (see `Placed`); written on this thread, in order, all the same
+    let mut output = Output::to(out, format.as_ref());
     let config = Config::for_threads(threads);
     // a step's copies, at most; a block holds about this many copies' worth of records
     let step_copies = args.input.batch_size.get();
@@ -146,7 +148,30 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
         },
     );
     progress.finish();
-    super::end_of_output(result, output.finish(), &output_name, None)?;
+    let name = |source: u32| names.get(source as usize).cloned().unwrap_or_default();
+    let finished = output.finish();
+    let placed = output.placed().is_some();
+    let failure = super::end_of_output(result, finished, &output_name, None)
+        .err()
+        .map(|err| {
+            // a placed file was cut back to the copies of the steps written whole
+            super::Failure::output(match (placed, cut, last) {
+                (false, ..) => err,
+                (true, Some((source, at, copy)), _) => err.context(format!(
+                    "the output ends with copy {copy} of the record at {}:{at}",
+                    name(source)
+                )),
+                (true, None, Some((source, line))) => err.context(format!(
+                    "the output ends with the record at {}:{line}",
+                    name(source)
+                )),
+                (true, None, None) => err.context("no record was written"),
+            })
+        });
+    // a closed pipe ends the run with its summary; any other failure at once
+    if failure.as_ref().is_some_and(|f| !f.reader_left()) {
+        return super::conclude(failure, ExitCode::SUCCESS);
+    }
     if !args.input.silent() {
         let secs = start.elapsed().as_secs_f64();
         let Tally {
@@ -165,7 +190,6 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
             copies as f64 / secs.max(1e-9),
             if threads == 1 { "" } else { "s" },
         );
-        let name = |source: u32| names.get(source as usize).cloned().unwrap_or_default();
         if let Some(interruption) =
             signals.interruption(last.map(|(source, line)| (name(source), line)))
         {
@@ -186,7 +210,7 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
         }
         super::stderr_line(line);
     }
-    Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
+    super::conclude(failure, signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }
 
 /// What every step needs to write its copies.

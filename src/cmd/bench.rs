@@ -134,19 +134,31 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             ));
         }
     }
+    // the export on stdout, if any, last: a reader that goes away (`| head`) then cuts
+    // nothing else short, and ends the run quietly
+    let (mut outputs, on_stdout): (Vec<_>, Vec<_>) =
+        outputs.into_iter().partition(|(p, _, _)| !to_stdout(p));
+    outputs.extend(on_stdout);
     for (path, format, mut out) in outputs {
         let bytes = report::exporter(format)
             .serialize(&report)
             .with_context(|| format!("making {}", path.display()))?;
-        out.write_all(&bytes)
+        let written = out
+            .write_all(&bytes)
             .and_then(|()| out.flush())
-            .with_context(|| format!("writing {}", path.display()))?;
+            .with_context(|| format!("writing {}", super::output_name(Some(path))));
+        match to_stdout(path) {
+            true => super::last_output(written)?,
+            false => written?,
+        }
     }
     if let Some(mut out) = table {
         let table = report::exporter(Format::Markdown).serialize(&report)?;
-        out.write_all(&table)
-            .and_then(|()| out.flush())
-            .context("writing <stdout>")?;
+        super::last_output(
+            out.write_all(&table)
+                .and_then(|()| out.flush())
+                .context("writing <stdout>"),
+        )?;
     }
     Ok(())
 }
@@ -154,13 +166,24 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 /// An unnamed file in the folder of `path` (gone when closed, or when the process dies), for the
 /// lines of `--write-puzzles` until the figures are in: a file, not memory, as a dataset can
 /// hold millions of puzzles, and beside the output, on the file system that has to hold them.
+///
+/// An output that is no regular file (`/dev/stdout`, a pipe, `>(cmd)`) is spooled in the
+/// system's temporary folder instead: its own folder (`/dev`, `/proc/self/fd`) cannot hold a
+/// file, or is a small one that must not fill.
 fn spool_beside(path: &Path) -> Result<std::fs::File> {
+    let regular = std::fs::metadata(path).map_or(true, |meta| meta.is_file());
     let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
+        _ if !regular => std::env::temp_dir(),
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
     };
-    tempfile::tempfile_in(dir)
-        .with_context(|| format!("{}: cannot make a spool file beside it", path.display()))
+    tempfile::tempfile_in(&dir).with_context(|| {
+        format!(
+            "{}: cannot make a spool file in {}",
+            path.display(),
+            dir.display()
+        )
+    })
 }
 
 /// The file a dataset's puzzles go to in a `--write-puzzles` folder: its name and `.txt`.

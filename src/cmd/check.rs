@@ -138,9 +138,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     // where the per-record stream ends
     let mut ends = OutputEnd::default();
     let placed = output.as_ref().and_then(Output::placed);
-    let place = |batch: &Batch| {
-        super::place_batch(placed.as_deref(), batch.at, &batch.out)
-            .with_context(|| format!("writing {output_name}"))
+    // the stream's write errors are named after the run (see the end of the pipeline)
+    let place = |batch: &Batch| -> Result<()> {
+        Ok(super::place_batch(placed.as_deref(), batch.at, &batch.out)?)
     };
     let mut batches = 0u64;
     // With `--rate`, once a signal comes, a record not yet begun is left unchecked, and only the
@@ -152,6 +152,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let may_cut = args.rate && args.duplicates.is_none();
     // a batch cut short by a signal was written: the batches after it are not
     let mut cut = false;
+    // the write that failed was the report's, not the per-record stream's
+    let mut report_failed = false;
 
     let result = pipeline::run_batches_placed(
         |batch: &mut Batch| {
@@ -213,9 +215,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                 // nothing of it is written (its place, if any, is empty)
                 batch.out.clear();
                 if let Some(output) = output.as_mut() {
-                    batch.at = output
-                        .place(&batch.out)
-                        .with_context(|| format!("writing {output_name}"))?;
+                    batch.at = output.place(&batch.out)?;
                 }
                 return Ok(());
             }
@@ -236,16 +236,16 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                     };
                     listing.add(&finding);
                     if let Some((path, report)) = report.as_mut() {
+                        report_failed = true;
                         report.finding(&finding).with_context(|| {
                             format!("writing {}", super::output_name(Some(path)))
                         })?;
+                        report_failed = false;
                     }
                 }
             }
             if let Some(output) = output.as_mut() {
-                batch.at = output
-                    .place(&batch.out)
-                    .with_context(|| format!("writing {output_name}"))?;
+                batch.at = output.place(&batch.out)?;
             }
             ends.add(batch.at, batch.out.len(), records.last());
             // the batch's findings are listed as they are found, not at the end of the run
@@ -262,40 +262,57 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
-    let read_error = match result {
+    // an input error or a failed write stops the run; what was read before it is reported,
+    // the stats and report say where the run stopped, then the error is told
+    let mut failure = match result {
         Ok(()) => None,
-        // what was read before the failure is reported, then the error
-        Err(PipelineError::Read(err)) => Some(err),
+        Err(PipelineError::Read(err)) => Some(super::Failure::read(err)),
         Err(PipelineError::Write(err)) => {
-            // a placed stream is cut back to its whole records: say where they end
+            // a placed stream is cut back to its whole records (also when the report failed,
+            // which stops the run): say where they end
             if let Some(output) = output.as_mut() {
                 let _ = output.finish();
             }
             let whole = ends.last(placed.as_deref()).filter(|_| placed.is_some());
-            return Err(match whole {
-                Some((source, line)) => err.context(format!(
-                    "the output ends with the record at {}:{line}",
-                    names.get(source as usize).map_or("", String::as_str)
-                )),
-                None => err,
-            });
+            let at = |(source, line): (u32, u64)| {
+                let name = names.get(source as usize).map_or("", String::as_str);
+                format!("ends with the record at {name}:{line}")
+            };
+            Some(match report_failed {
+                true => super::Failure::side(match whole {
+                    Some(whole) => err.context(format!("{output_name} {}", at(whole))),
+                    None => err,
+                }),
+                false => {
+                    // resumed after the last record the stream holds, a run misses nothing
+                    last = whole.or(last.filter(|_| placed.is_none()));
+                    super::Failure::output(err.context(match whole {
+                        Some(whole) => format!("writing {output_name} (the output {})", at(whole)),
+                        None => format!("writing {output_name}"),
+                    }))
+                }
+            })
         }
     };
-    if let Some(output) = output.as_mut() {
-        output
-            .finish()
-            .with_context(|| format!("writing {output_name}"))?;
+    if let Some(output) = output.as_mut().filter(|_| failure.is_none()) {
+        if let Err(err) = output.finish() {
+            failure = Some(super::Failure::output(
+                anyhow::Error::new(err).context(format!("writing {output_name}")),
+            ));
+        }
     }
     if let Some(duplicates) = &duplicates {
         tally.set_duplicates(duplicates);
     }
     let mut totals = tally.totals(&options);
-    totals.interrupted = super::ended_early(&signals, read_error.as_ref(), last, &names);
-    if let Some((path, report)) = report.as_mut() {
-        report
+    totals.interrupted = super::ended_early(&signals, failure.as_ref(), last, &names);
+    // a report that failed is not finished; one that fails now is told after the stats
+    let reported = match report.as_mut().filter(|_| !report_failed) {
+        Some((path, report)) => report
             .finish(&totals)
-            .with_context(|| format!("writing {}", super::output_name(Some(path))))?;
-    }
+            .with_context(|| format!("writing {}", super::output_name(Some(path)))),
+        None => Ok(()),
+    };
     if !args.input.pipe {
         listing.finish(args.report.is_some());
     }
@@ -307,18 +324,16 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     if let (Some(file), Some(path)) = (stats_file, &args.stats) {
         super::write_stats(file, path, &summary)?;
     }
-    if let Some(err) = read_error {
-        return Err(err.into());
-    }
-    if let Some(code) = signals.exit_code() {
-        return Ok(code);
-    }
+    reported?;
     // pipe mode: the records say what is wrong; the run itself went well
-    Ok(if problems > 0 && !args.input.pipe {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    let earned = signals
+        .exit_code()
+        .unwrap_or(if problems > 0 && !args.input.pipe {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
+    super::conclude(failure, earned)
 }
 
 /// The format of the per-record stream: `-O`, else the extension of `-o` (`.jsonl`, `.csv`), else

@@ -19,9 +19,11 @@ pub fn completions(args: &CompletionsArgs) -> Result<()> {
     if args.shell == clap_complete::Shell::Bash {
         script = bash_subcommand_states(&script);
     }
-    out.write_all(&script)
-        .and_then(|()| out.flush())
-        .context("writing <stdout>")
+    super::last_output(
+        out.write_all(&script)
+            .and_then(|()| out.flush())
+            .context("writing <stdout>"),
+    )
 }
 
 /// The bash script with its subcommands' states spelled as it sets them.
@@ -44,10 +46,11 @@ pub fn man(args: &ManArgs) -> Result<()> {
         let slot = plan.add(None, "man page")?;
         let page = render(command)?;
         let mut out = plan.begin()?.take(slot);
-        return out
-            .write_all(&page)
-            .and_then(|()| out.flush())
-            .context("writing <stdout>");
+        return super::last_output(
+            out.write_all(&page)
+                .and_then(|()| out.flush())
+                .context("writing <stdout>"),
+        );
     };
     if !dir.is_dir() {
         match dir.exists() {

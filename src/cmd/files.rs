@@ -139,6 +139,36 @@ fn readable(path: &Path) -> Result<Metadata> {
     Ok(meta)
 }
 
+/// Refuses two of `inputs` that are one pipe or socket (`/dev/stdin` and `-` on a pipe, a FIFO
+/// named twice): it can be read once, and the second read nothing, silently. (A regular file
+/// named twice is read twice, each time from its start.)
+#[cfg(unix)]
+fn refuse_one_pipe_twice(inputs: &[PathBuf]) -> Result<()> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let mut pipes: Vec<((u64, u64), String)> = Vec::new();
+    for path in inputs {
+        let (meta, name) = match path.as_os_str() == "-" {
+            true => (std_stream_metadata(0), "<stdin>".to_string()),
+            false => (fs::metadata(path).ok(), path.display().to_string()),
+        };
+        let Some(meta) = meta else { continue };
+        if !(meta.file_type().is_fifo() || meta.file_type().is_socket()) {
+            continue;
+        }
+        let id = (meta.dev(), meta.ino());
+        if let Some((_, first)) = pipes.iter().find(|(seen, _)| *seen == id) {
+            anyhow::bail!("{first} and {name} are one pipe, which can be read once: name it once");
+        }
+        pipes.push((id, name));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn refuse_one_pipe_twice(_inputs: &[PathBuf]) -> Result<()> {
+    Ok(())
+}
+
 /// A file a run reads, for the comparison with its outputs.
 struct Input {
     name: String,
@@ -192,6 +222,7 @@ impl OutputPlan {
         if inputs.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
             anyhow::bail!("<stdin>: `-` named twice; standard input can be read once");
         }
+        refuse_one_pipe_twice(inputs)?;
         let mut plan = OutputPlan {
             inputs: Vec::new(),
             outputs: Vec::new(),

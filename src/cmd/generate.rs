@@ -298,8 +298,8 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     );
     progress.finish();
     let names = [format!("seed {}, record", args.seed)];
-    let last = super::finish_output(result, &mut output, &mut ends, &names, &output_name)?
-        .map(|(_, line)| line);
+    let (last, stopped) = super::end_records(result, &mut output, &mut ends, &names, &output_name);
+    let last = last.map(|(_, line)| line);
 
     let ended = match last {
         Some(record) => format!("the output ends with record {record}"),
@@ -342,6 +342,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         );
         if let Some(interruption) = signals.interruption(None) {
             let _ = write!(line, "; interrupted by {}: {ended}", interruption.signal);
+        } else if let Some(interruption) = super::ended_early(&signals, stopped.as_ref(), None, &[])
+        {
+            let _ = write!(line, "; {}: {ended}", interruption.stopped_by());
         }
         super::stderr_line(line);
     }
@@ -352,9 +355,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             index + 1,
             targets(args)
         ));
-        return Ok(signals.exit_code().unwrap_or(ExitCode::from(1)));
+        return super::conclude(stopped, signals.exit_code().unwrap_or(ExitCode::from(1)));
     }
-    Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
+    super::conclude(stopped, signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }
 
 /// The targets asked for, for the message of a record that gave up: `--clues 17` and so on.

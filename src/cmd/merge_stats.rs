@@ -93,9 +93,12 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
     };
     let json = json.context("encoding the stats")?;
     let mut out = plan.begin()?.take(out);
-    out.write_all((json + "\n").as_bytes())
-        .and_then(|()| out.flush())
-        .with_context(|| format!("writing {}", super::output_name(args.output.as_deref())))?;
+    // the one output: a reader that went away asked for no more
+    super::last_output(
+        out.write_all((json + "\n").as_bytes())
+            .and_then(|()| out.flush())
+            .with_context(|| format!("writing {}", super::output_name(args.output.as_deref()))),
+    )?;
     if !args.quiet {
         super::stderr_line(&text);
     }

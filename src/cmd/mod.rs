@@ -18,6 +18,7 @@ pub mod split;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -266,31 +267,79 @@ pub fn end_of_output(
     }
 }
 
-/// A pipeline's result with an input error taken out of it: the run writes what was read
-/// before the error and its summary and stats (which say so, see [`ended_early`]), and returns
-/// the error last.
-pub fn defer_read_error(
-    result: Result<(), PipelineError<InputError, io::Error>>,
-) -> (
-    Result<(), PipelineError<InputError, io::Error>>,
-    Option<InputError>,
-) {
-    match result {
-        Err(PipelineError::Read(err)) => (Ok(()), Some(err)),
-        other => (other, None),
+/// What stopped a run before the end of its input, other than a signal: an input that could not
+/// be read, or an output that could not be written. It is held until the run's summary, stats
+/// and report are written, which say so (see [`ended_early`]), and then returned by [`conclude`].
+///
+/// Why held: a run whose output failed (a full disk) left its `--stats` and `--report` empty,
+/// and one whose input failed wrote them as for a whole run.
+pub struct Failure {
+    err: anyhow::Error,
+    /// The message the stats and report carry.
+    message: String,
+    /// The record output's reader went away (a closed pipe, as `| head` does): the run ends
+    /// with the exit status it earned, its other outputs written and saying where it stopped.
+    reader_left: bool,
+}
+
+impl Failure {
+    /// An input could not be read.
+    pub fn read(err: InputError) -> Failure {
+        Failure {
+            message: err.to_string(),
+            err: err.into(),
+            reader_left: false,
+        }
+    }
+
+    /// The record output could not be written (`err` names it).
+    pub fn output(err: anyhow::Error) -> Failure {
+        Failure {
+            message: format!("{err:#}"),
+            reader_left: is_broken_pipe(&err),
+            err,
+        }
+    }
+
+    /// True when the record output's reader went away (see [`conclude`]).
+    pub fn reader_left(&self) -> bool {
+        self.reader_left
+    }
+
+    /// Another output than the record output (a report) could not be written: an error even
+    /// when its reader went away, as the run stops with it and its other outputs are cut short.
+    pub fn side(err: anyhow::Error) -> Failure {
+        Failure {
+            message: format!("{err:#}"),
+            err,
+            reader_left: false,
+        }
+    }
+}
+
+/// How a run ends once its summary, stats and report are written: with its failure (exit 2),
+/// else with the exit status it earned (`earned`). A record output whose reader went away is
+/// no failure: the reader asked for no more, and the run wrote what it had.
+///
+/// Why only the record output: a closed pipe on a report or `--stats` ended every command
+/// quietly with exit 0, its record output cut short and `check`'s exit 1 for problems lost.
+pub fn conclude(failure: Option<Failure>, earned: ExitCode) -> Result<ExitCode> {
+    match failure {
+        Some(failure) if !failure.reader_left => Err(failure.err),
+        _ => Ok(earned),
     }
 }
 
 /// How a run ended before the end of its input, if it did: the signal that stopped it, else the
-/// input error (`read_error`), with its output ending at `last` (source and line, `names` the
-/// sources' names).
+/// failure that did (see [`Failure`]), with its output ending at `last` (source and line,
+/// `names` the sources' names).
 ///
-/// Why the error too: a run stopped by an input error wrote its stats and report as for a run
+/// Why the failure too: a run stopped by an input error wrote its stats and report as for a run
 /// that reached the end (`interrupted: null`, "Problems: 0 of 6920 records"), or left its stats
 /// empty, and `merge-stats` added such a part up as whole.
 pub fn ended_early(
     signals: &signals::Signals,
-    read_error: Option<&InputError>,
+    failure: Option<&Failure>,
     last: Option<(u32, u64)>,
     names: &[String],
 ) -> Option<Interruption> {
@@ -300,29 +349,40 @@ pub fn ended_early(
             line,
         )
     });
-    signals
-        .interruption(last.clone())
-        .or_else(|| read_error.map(|err| Interruption::error(err.to_string(), last)))
+    signals.interruption(last.clone()).or_else(|| {
+        failure.map(|f| match f.reader_left {
+            true => Interruption::closed(last),
+            false => Interruption::error(f.message.clone(), last),
+        })
+    })
 }
 
-/// Ends a run's output once its pipeline has (`result`): finishes it (a placed file cut back to
-/// its whole records, [`Output::finish`]), and fails as [`end_of_output`] does, a placed file's
-/// error naming the last record it holds. Returns the input and line of the last record written
-/// whole, for an interrupted run's summary.
-pub fn finish_output(
+/// Ends a run's record output once its pipeline has (`result`): finishes it (a placed file cut
+/// back to its whole records, [`Output::finish`]). Returns the input and line of the last record
+/// written whole, and what stopped the run early, if anything: an input error, or the output's
+/// failure as [`end_of_output`] words it (a placed file's naming the last record it holds).
+pub fn end_records(
     result: Result<(), PipelineError<InputError, io::Error>>,
     output: &mut Output<'_>,
     ends: &mut OutputEnd,
     names: &[String],
     output_name: &str,
-) -> Result<Option<(u32, u64)>> {
+) -> (Option<(u32, u64)>, Option<Failure>) {
+    // what was read before an input error is written, then the error told
+    let (result, read_error) = match result {
+        Err(PipelineError::Read(err)) => (Ok(()), Some(err)),
+        other => (other, None),
+    };
     let finished = output.finish();
     let placed = output.placed();
     let last = ends.last(placed.as_deref());
     // a placed file holds whole records up to `last`, even after a failed write
     let whole = last.filter(|_| placed.is_some());
-    end_of_output(result, finished, output_name, whole.map(|l| (names, l)))?;
-    Ok(last)
+    let failure = match end_of_output(result, finished, output_name, whole.map(|l| (names, l))) {
+        Err(err) => Some(Failure::output(err)),
+        Ok(()) => read_error.map(Failure::read),
+    };
+    (last, failure)
 }
 
 /// Writes a batch's bytes at `at` in `placed` (the pool's step of a file written at offsets);
@@ -423,10 +483,35 @@ pub fn stderr_line(line: impl std::fmt::Display) {
     let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
-/// True when the error chain holds a broken pipe: the reader of our output went away.
+/// True when the error chain holds a broken pipe: the reader of an output went away.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         e.downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
+}
+
+/// Marks an error as the closed pipe of a command's last output on stdout (the bench table, a
+/// man page, `merge-stats`' sum): the run ends quietly with exit 0, as there is nothing left
+/// to write. Any other broken pipe is an error like any other (exit 2).
+#[derive(Debug)]
+pub struct ReaderLeft;
+
+impl std::fmt::Display for ReaderLeft {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the reader of the output went away")
+    }
+}
+
+/// `result` with a broken pipe marked [`ReaderLeft`]: for the last output a command writes.
+pub fn last_output<T>(result: Result<T>) -> Result<T> {
+    result.map_err(|err| match is_broken_pipe(&err) {
+        true => err.context(ReaderLeft),
+        false => err,
+    })
+}
+
+/// True when `err` is marked [`ReaderLeft`].
+pub fn reader_left(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<ReaderLeft>().is_some()
 }

@@ -197,10 +197,9 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
-    let (result, read_error) = super::defer_read_error(result);
-    let last = super::finish_output(result, &mut output, &mut ends, names, &output_name)?;
+    let (last, failure) = super::end_records(result, &mut output, &mut ends, names, &output_name);
     let secs = start.elapsed().as_secs_f64();
-    let interrupted = super::ended_early(&signals, read_error.as_ref(), last, names);
+    let interrupted = super::ended_early(&signals, failure.as_ref(), last, names);
     if !args.silent() {
         let mut line = format!(
             "{}: {records} record{}, {malformed} malformed, in {secs:.3} s ({:.0} records/s, \
@@ -230,10 +229,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         };
         super::write_stats(file, path, &json(&facts))?;
     }
-    if let Some(err) = read_error {
-        return Err(err.into());
-    }
-    Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
+    super::conclude(failure, signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }
 
 /// A batch's work on the pool: its records' answers (in parallel), then formatted.

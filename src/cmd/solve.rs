@@ -128,21 +128,17 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
-    let (result, read_error) = super::defer_read_error(result);
-    let last = super::finish_output(result, &mut output, &mut ends, names, &output_name)?;
+    let (last, failure) = super::end_records(result, &mut output, &mut ends, names, &output_name);
 
     let mut summary = stats.summary(start.elapsed(), threads);
-    summary.interrupted = super::ended_early(&signals, read_error.as_ref(), last, names);
+    summary.interrupted = super::ended_early(&signals, failure.as_ref(), last, names);
     if !args.input.silent() {
         super::stderr_line(&summary);
     }
     if let (Some(file), Some(path)) = (stats_file, &args.stats) {
         super::write_stats(file, path, &summary)?;
     }
-    if let Some(err) = read_error {
-        return Err(err.into());
-    }
-    Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
+    super::conclude(failure, signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }
 
 /// A batch's work on the pool, once its block is parsed: its records solved (in parallel), then

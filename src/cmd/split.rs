@@ -69,7 +69,7 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     let mut reader = super::open_reader_echo(&args.input, signals.stop_flag(), Echo::Line)?;
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
-    let (train, test) = (files.take(train), files.take(test));
+    let (train, test) = (files.take_destination(train), files.take_destination(test));
     // files are read by the threads that parse them when there are several (see
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);
@@ -80,9 +80,11 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
         reader.format(),
         reader.text_layout(),
     );
+    // a regular file is written at offsets, so that a failed write (a full disk) leaves whole
+    // records (see `Placed`); written on this thread, in order, all the same
     let mut outputs = [
-        Output::new(train, format.as_ref()),
-        Output::new(test, format.as_ref()),
+        Output::to(train, format.as_ref()),
+        Output::to(test, format.as_ref()),
     ];
     let config = Config {
         batch_size: args.input.batch_size.get(),
@@ -96,6 +98,8 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     let mut last = None;
     // the part whose writing failed
     let mut failed = 0;
+    // per part, the input and line of the last record of the batches it took
+    let mut took = [None; 2];
 
     let result = pipeline::run_batches(
         |batch: &mut Batch| reader.read_block(&mut batch.block, config.batch_size),
@@ -115,12 +119,14 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
             },
         },
         |batch: &Batch| -> io::Result<()> {
+            let records = batch.block.records();
+            let batch_last = records.last().map(|r| (r.source, r.line));
             for (part, bytes) in [&batch.train_out, &batch.test_out].into_iter().enumerate() {
                 failed = part;
                 outputs[part].write(bytes)?;
+                took[part] = batch_last.or(took[part]);
             }
             progress.print(&batch.reasons);
-            let records = batch.block.records();
             progress.add(records.len());
             for test in &batch.test {
                 match test {
@@ -135,20 +141,24 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
         },
     );
     progress.finish();
-    let mut finished = [Ok(()), Ok(())];
+    // both parts finished, also after a failure: a placed part is cut back to its whole
+    // records, the other keeps what it took
+    let finished = [0, 1].map(|part| outputs[part].finish());
     if result.is_ok() {
-        for (part, output) in outputs.iter_mut().enumerate() {
-            finished[part] = output.finish();
-            if finished[part].is_err() {
-                failed = part;
-                break;
-            }
-        }
+        failed = finished.iter().position(Result::is_err).unwrap_or(failed);
     }
     let name = |source: u32| names.get(source as usize).cloned().unwrap_or_default();
     // where the parts end: every record up to the last one written is in one of them
     let ends = last.map(|(source, line)| format!("{}:{line}", name(source)));
-    end_of_parts(result, finished, &names_of, failed, ends.as_deref())?;
+    // where each part ends: a part placed holds the records of the batches it took; one
+    // written in order, what it took, if its reader took it
+    let part_ends = [0, 1].map(|part| {
+        let whole = outputs[part].placed().is_some() || part != failed;
+        took[part]
+            .filter(|_| whole)
+            .map(|(source, line)| format!("{}:{line}", name(source)))
+    });
+    end_of_parts(result, finished, &names_of, failed, &part_ends)?;
     if !args.input.silent() {
         let mut line = format!(
             "split: {} train, {} test, {malformed} malformed (in neither part), in {:.3} s \
@@ -208,15 +218,15 @@ fn split_batch(
 
 /// How a run of `split` ends once its pipeline has (`result`) and its parts are flushed
 /// (`finished`), as an error naming the part that failed (`failed`, an index into `names`) and
-/// saying where the parts end (`ends`: every record up to this input and line is in one of
-/// them). A part on a closed pipe is an error too, unlike `solve`'s output: the other part is
-/// then cut short, and must not pass for a whole one.
+/// saying where each part ends (`ends`: the input and line of the last record it holds, where
+/// that is known). A part on a closed pipe is an error too, unlike `solve`'s output: the other
+/// part is then cut short, and must not pass for a whole one.
 fn end_of_parts(
     result: Result<(), PipelineError<InputError, io::Error>>,
     finished: [io::Result<()>; 2],
     names: &[String; 2],
     failed: usize,
-    ends: Option<&str>,
+    ends: &[Option<String>; 2],
 ) -> Result<()> {
     let [train, test] = finished;
     let err = match result {
@@ -228,14 +238,23 @@ fn end_of_parts(
         },
     };
     let (name, other) = (&names[failed], &names[1 - failed]);
-    // what the failed part lost is not known: only the other part's records can be vouched for
-    let mut cut = format!("{other} is cut short too");
-    if let Some(at) = ends {
-        let _ = write!(cut, ": it holds its records up to {at}");
-    }
+    let holds = |part: usize| match &ends[part] {
+        Some(at) => format!("it holds its records up to {at}"),
+        None => "it holds no record".to_string(),
+    };
+    // a placed part was cut back to its whole records; one written in order may end torn
+    let cut = format!(
+        "{}; {other} is cut short too: {}",
+        match &ends[failed] {
+            Some(at) => format!("{name} holds its records up to {at}"),
+            None => format!("{name} may end part way through a record"),
+        },
+        holds(1 - failed)
+    );
     if err.kind() == io::ErrorKind::BrokenPipe {
-        // said as a message, not as the I/O error: a broken pipe alone ends a run quietly
-        anyhow::bail!("writing {name}: its reader closed it before the end, so {cut}");
+        // said as a message, not as the I/O error: a broken pipe is not the quiet end it is
+        // for `solve`'s output
+        anyhow::bail!("writing {name}: its reader closed it before the end; {cut}");
     }
     Err(anyhow::Error::new(err).context(format!("writing {name} ({cut})")))
 }

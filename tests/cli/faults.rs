@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 use std::time::Duration;
 
-use crate::{Workdir, command, read_all, repo};
+use crate::{Workdir, command, first_line_then_close, read_all, repo};
 
 /// A line file of `n` puzzles (data/easy_300.txt over and over): large enough that its output
 /// outgrows every buffer between us and a reader.
@@ -190,4 +190,199 @@ fn rayon_num_threads_is_honoured_when_j_is_not_given() {
         "not a number: the default"
     );
     assert!(summary(None, &[]).contains(&all));
+}
+
+/// Runs `cmd` with every file it writes limited to `bytes` (a write past that fails, EFBIG, as
+/// on a full disk; SIGXFSZ ignored, so the failure reaches the program rather than killing
+/// it); returns its exit code and stderr.
+#[cfg(target_os = "linux")]
+fn run_with_file_size_limit(cmd: &mut std::process::Command, bytes: u64) -> (Option<i32>, String) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the closure only calls `signal` and `setrlimit`, which are
+    // async-signal-safe, and allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: bytes as libc::rlim_t,
+                rlim_max: bytes as libc::rlim_t,
+            };
+            match libc::setrlimit(libc::RLIMIT_FSIZE, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    let output = cmd.output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// A reader that goes away from a report or `--stats` (not the record output) is an error: the
+/// run stops with its record output cut short. (It ended every command quietly with exit 0,
+/// `check`'s exit 1 for problems lost too.)
+#[test]
+fn a_closed_pipe_on_a_side_output_is_an_error() {
+    let dir = Workdir::new();
+    let input = many_puzzles(&dir, 20_000);
+    let out = dir.path("out.jsonl");
+    let (first, code, stderr) = first_line_then_close(
+        command(&[
+            "check",
+            "--duplicates",
+            "--report",
+            "-",
+            "--report-format",
+            "csv",
+        ])
+        .arg("-O")
+        .arg("jsonl")
+        .arg("-o")
+        .arg(&out)
+        .arg(&input),
+    );
+    assert_eq!(first, "file,line,verdict,detail,puzzle\n");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("error: writing <stdout>"), "{stderr}");
+    // `--stats` on a pipe whose reader is gone at once
+    let mut child = command(&[
+        "check",
+        "tests/fixtures/check.csv",
+        "--stats",
+        "/dev/stdout",
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    drop(child.stdout.take());
+    let stderr = read_all(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(2), "{stderr}");
+    assert!(stderr.contains("error: writing /dev/stdout"), "{stderr}");
+}
+
+/// A reader that goes away from the record output ends the run with the exit status it earned,
+/// and its `--stats` and report are written, saying where it stopped. (They were left empty,
+/// an earlier file's content lost.)
+#[test]
+fn a_reader_that_goes_away_leaves_stats_and_report_that_say_so() {
+    let dir = Workdir::new();
+    let input = many_puzzles(&dir, 20_000);
+    let stats = dir.write("stats.json", "{\"an earlier\": \"run\"}");
+    let (first, code, stderr) =
+        first_line_then_close(command(&["solve", "--stats"]).arg(&stats).arg(&input));
+    assert!(!first.is_empty());
+    assert_eq!(code, Some(0), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert_eq!(json["interrupted"]["signal"], "SIGPIPE", "{json}");
+    assert!(stderr.contains("interrupted by SIGPIPE"), "{stderr}");
+    // check keeps its exit 1 for problems found, and its report says it is incomplete
+    let mut text = std::fs::read_to_string(&input).unwrap();
+    text.insert_str(0, "1234\n");
+    let input = dir.write("bad.txt", text);
+    let report = dir.path("report.md");
+    let svg = dir.path("report.svg");
+    for path in [&report, &svg] {
+        let (_, code, stderr) = first_line_then_close(
+            command(&["check", "-O", "jsonl", "--report"])
+                .arg(path)
+                .arg(&input),
+        );
+        assert_eq!(code, Some(1), "{stderr}");
+    }
+    let md = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        md.contains("**Incomplete:** interrupted by SIGPIPE"),
+        "{md}"
+    );
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.contains("INCOMPLETE, the run stopped early"), "{svg}");
+}
+
+/// An output that fails part way (a full disk) leaves `--stats` saying the run stopped and
+/// where its output ends, not an empty file.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_output_leaves_stats_that_say_so() {
+    let dir = Workdir::new();
+    let input = many_puzzles(&dir, 20_000);
+    let stats = dir.path("stats.json");
+    let out = dir.path("out.txt");
+    let (code, stderr) = run_with_file_size_limit(
+        command(&["solve", "-q", "--batch-size", "64", "--stats"])
+            .arg(&stats)
+            .arg("-o")
+            .arg(&out)
+            .arg(&input),
+        100_000,
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let stop = &json["interrupted"];
+    assert_eq!(stop["signal"], "error", "{json}");
+    assert!(
+        stop["error"].as_str().unwrap().contains("writing"),
+        "{json}"
+    );
+    // the output holds whole records up to the line the stats name
+    let line = stop["line"].as_u64().unwrap();
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(written.lines().count() as u64, line, "{json}");
+    assert!(written.ends_with('\n'));
+}
+
+/// `augment` to a file that fails part way leaves whole copies and says which is the last
+/// (it left a torn record and did not say where the output ended).
+#[cfg(target_os = "linux")]
+#[test]
+fn augment_on_a_failed_file_leaves_whole_copies() {
+    let dir = Workdir::new();
+    let input = many_puzzles(&dir, 5_000);
+    let out = dir.path("aug.jsonl");
+    let (code, stderr) = run_with_file_size_limit(
+        command(&[
+            "augment",
+            "-q",
+            "-n",
+            "3",
+            "--seed",
+            "1",
+            "--batch-size",
+            "64",
+            "-o",
+        ])
+        .arg(&out)
+        .arg(&input),
+        100_000,
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("the output ends with"), "{stderr}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(!written.is_empty() && written.ends_with('\n'));
+    for line in written.lines() {
+        serde_json::from_str::<serde_json::Value>(line).unwrap();
+    }
+}
+
+/// Two inputs that are one pipe (`/dev/stdin` and `-`) are refused: the second read nothing.
+#[cfg(target_os = "linux")]
+#[test]
+fn one_pipe_named_twice_is_refused() {
+    let mut child = command(&["solve", "/dev/stdin", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdin.take());
+    let stderr = read_all(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("are one pipe, which can be read once"),
+        "{stderr}"
+    );
 }

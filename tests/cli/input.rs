@@ -688,7 +688,7 @@ fn a_run_an_input_error_stopped_says_so_in_its_stats_and_report() {
     stopped(&check, &check["records"]);
     let report = dir.read("r.md");
     assert!(
-        report.contains("**Incomplete:** stopped by an input error ("),
+        report.contains("**Incomplete:** stopped by an error ("),
         "{report}"
     );
     for stats in ["s.json", "c.json"] {

@@ -337,7 +337,8 @@ fn a_part_on_a_closed_pipe_is_an_error_that_says_the_other_is_cut_short() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains(&format!(
-            "error: writing <stdout>: its reader closed it before the end, so {} is cut short too",
+            "error: writing <stdout>: its reader closed it before the end; <stdout> may end part \
+             way through a record; {} is cut short too: it holds ",
             test.display()
         )),
         "{stderr}"
@@ -355,6 +356,81 @@ fn a_part_on_a_closed_pipe_is_an_error_that_says_the_other_is_cut_short() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("writing /dev/full ("), "{stderr}");
     assert!(stderr.contains("is cut short too"), "{stderr}");
+}
+
+/// The part that did not fail holds exactly the records up to where the message says: a
+/// resumed run misses none and repeats none. (It said the line of the batch before the one that
+/// failed, while the part held that batch too: thousands of records repeated on a resume.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_part_leaves_the_other_ending_where_the_message_says() {
+    let dir = Workdir::new();
+    let text = include_str!("../../data/easy_300.txt");
+    // numbered lines, so a record says where it comes from
+    let body: String = (0..40_000)
+        .map(|i| {
+            let line = text.lines().nth(i % 300).unwrap();
+            format!("{line} {}\n", i + 1)
+        })
+        .collect();
+    let input = dir.write("big.txt", body);
+    let whole = dir.path("whole.txt");
+    let out = command(&[
+        "split",
+        "-q",
+        "--test-fraction",
+        "0.5",
+        "--test",
+        "/dev/null",
+    ])
+    .arg("--train")
+    .arg(&whole)
+    .arg(&input)
+    .output()
+    .unwrap();
+    assert!(out.status.success());
+    // the train part is written before the test part's share of each batch: it takes the
+    // batch the test part fails on
+    let train = dir.path("train.txt");
+    let out = command(&[
+        "split",
+        "-q",
+        "--test-fraction",
+        "0.5",
+        "--test",
+        "/dev/full",
+    ])
+    .arg("--train")
+    .arg(&train)
+    .arg(&input)
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let marker = format!(
+        "{} is cut short too: it holds its records up to ",
+        train.display()
+    );
+    let at = stderr.find(&marker).unwrap_or_else(|| panic!("{stderr}")) + marker.len();
+    let line: u64 = stderr[at..]
+        .split_once(':')
+        .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let number = |l: &str| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap();
+    let expected: Vec<String> = std::fs::read_to_string(&whole)
+        .unwrap()
+        .lines()
+        .filter(|l| number(l) <= line)
+        .map(str::to_string)
+        .collect();
+    let held: Vec<String> = std::fs::read_to_string(&train)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert!(!held.is_empty() && held.len() < 20_000, "{}", held.len());
+    assert_eq!(held, expected, "{stderr}");
 }
 
 #[cfg(target_os = "linux")]
