@@ -59,12 +59,22 @@ def main():
     parser.add_argument("--partitions", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--output-format", choices=["csv", "parquet"], default="csv")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace the output if it exists (else an error)"
+    )
     # what follows `--` goes to generate as it is
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     args = parser.parse_args(argv[: len(argv) - len(extra) - (1 if "--" in argv else 0)])
     if args.count < 0 or args.partitions < 1:
         parser.error("--count must be 0 or more and --partitions 1 or more")
+    # the records are read from generate's stdout: options that send them elsewhere or change
+    # their columns would leave the job's rows empty or wrong
+    taken = {"-o", "--output", "-O", "--output-format", "-q", "--quiet", "-n", "--count",
+             "--start", "--seed", "-j", "--threads"}
+    clash = [a for a in extra if a.split("=")[0] in taken]
+    if clash:
+        parser.error(f"{' '.join(clash)} after --: the job sets these itself")
 
     spark = SparkSession.builder.appName("sudoku-batch generate").getOrCreate()
     local = spark.sparkContext.master.startswith("local")
@@ -91,10 +101,11 @@ def main():
     parts = slices(args.count, args.partitions)
     rows = spark.sparkContext.parallelize(parts, len(parts)).mapPartitions(run)
     frame = spark.createDataFrame(rows, SCHEMA)
+    writer = frame.write.mode("overwrite" if args.overwrite else "errorifexists")
     if args.output_format == "parquet":
-        frame.write.mode("overwrite").parquet(args.output)
+        writer.parquet(args.output)
     else:
-        frame.write.mode("overwrite").option("header", True).csv(args.output)
+        writer.option("header", True).csv(args.output)
     spark.stop()
 
 

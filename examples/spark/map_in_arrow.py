@@ -11,11 +11,16 @@ INPUT is a CSV with a header; OUTPUT_DIR gets Parquet. Prints the status counts.
 """
 
 import argparse
+import os
+import sys
 
 import pyarrow as pa
 from pyspark.sql import SparkSession
 
 import sudoku_batch as sb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import solve_dataset  # noqa: E402  (the output checks, shared with the CLI route)
 
 
 def solve_batches(column: str, threads):
@@ -51,8 +56,12 @@ def main(argv=None):
     parser.add_argument("--column", default="quizzes", help="the puzzle column")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads per Python worker (Spark runs one worker a core)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the output if it exists (else an error)")
     args = parser.parse_args(argv)
     spark = SparkSession.builder.appName("sudoku-batch mapInArrow").getOrCreate()
+    # Spark empties the output before reading the input: never an input's own folder
+    solve_dataset.refuse_output_over_input(spark, [args.input], args.output, args.overwrite)
     # every column read as a string: puzzles keep their leading zeros
     df = spark.read.option("header", True).csv(args.input)
     schema = df.schema.simpleString()[len("struct<"):-1]
@@ -60,7 +69,7 @@ def main(argv=None):
         solve_batches(args.column, args.threads),
         f"{schema},status string,solution string,guesses long",
     )
-    solved.write.mode("overwrite").parquet(args.output)
+    solved.write.mode("overwrite" if args.overwrite else "errorifexists").parquet(args.output)
     counts = spark.read.parquet(args.output).groupBy("status").count().collect()
     print("statuses:", dict(sorted((r["status"], r["count"]) for r in counts)))
     spark.stop()

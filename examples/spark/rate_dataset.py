@@ -72,14 +72,20 @@ def main():
     parser.add_argument("--route", choices=["sql", "rdd"], default="sql")
     parser.add_argument("--partitions", type=int, help="cut the input into about this many splits")
     parser.add_argument(
+        "--overwrite", action="store_true", help="replace the output if it exists (else an error)"
+    )
+    parser.add_argument(
         "--max-er", metavar="X",
         help="stop rating a puzzle once its ER is known to lie above X (the CLI's --max-er)",
     )
     args = parser.parse_args()
     if args.output is None and args.output_format != "summary":
         parser.error("an output path is needed (or --output-format summary)")
+    if args.partitions is not None and args.partitions < 1:
+        parser.error("--partitions must be 1 or more")
 
     spark = SparkSession.builder.appName("sudoku-batch rate").getOrCreate()
+    solve_dataset.refuse_output_over_input(spark, [args.input], args.output, args.overwrite)
     # the RDD route's functions live in solve_dataset: the Python workers import it
     spark.sparkContext.addPyFile(solve_dataset.__file__)
     if args.partitions:
@@ -90,7 +96,9 @@ def main():
     df = typed(read(spark, args.input, binary, "rate", args.route, options))
     if args.output_format == "summary":
         df = df.select(band(df).alias("band"))
-    solve_dataset.write(df, args.output, args.output_format, "band", "rate_dataset")
+    solve_dataset.write(
+        df, args.output, args.output_format, "band", "rate_dataset", args.overwrite
+    )
     spark.stop()
 
 

@@ -21,6 +21,7 @@ so every line also crosses into Python and back, several times slower on easy da
 """
 
 import argparse
+import csv
 import os
 import shlex
 import stat
@@ -68,6 +69,8 @@ def binary_path(spark):
 def split_into(spark, path, partitions):
     """Asks Spark to cut the input into about `partitions` splits (it cuts at 128 MiB by default,
     which leaves a small file in one partition and one core busy)."""
+    if partitions < 1:
+        raise ValueError(f"--partitions must be 1 or more, not {partitions}")
     jvm = spark.sparkContext._jvm
     hadoop_path = jvm.org.apache.hadoop.fs.Path(path)
     fs = hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
@@ -75,25 +78,88 @@ def split_into(spark, path, partitions):
     spark.conf.set("spark.sql.files.maxPartitionBytes", str(max(1, -(-size // partitions))))
 
 
-def pipe(lines, command, route):
+def qualified(spark, path):
+    """`path` as the file system names it (scheme, authority, absolute, `..` resolved)."""
+    jvm = spark.sparkContext._jvm
+    hadoop_path = jvm.org.apache.hadoop.fs.Path(path)
+    fs = hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    return fs.makeQualified(hadoop_path).toString().rstrip("/")
+
+
+def refuse_output_over_input(spark, inputs, output, overwrite):
+    """Refuses an output that is an input or a folder holding one when it would be replaced
+    (`overwrite`): Spark empties the output before it reads the input, so the job lost its
+    input, and any other file in that folder, and then failed. Without `overwrite` an existing
+    output is refused by Spark itself, before anything is written."""
+    if output is None or not overwrite:
+        return
+    out = qualified(spark, output)
+    for path in inputs:
+        source = qualified(spark, path)
+        if source == out or source.startswith(out + "/"):
+            raise ValueError(
+                f"the output {output} is the input {path} or a folder holding it: "
+                "--overwrite would delete it before it is read"
+            )
+
+
+def sql_string(text):
+    """`text` as a Spark SQL string literal: backslashes and quotes escaped, so that a quote in
+    it (a shell-quoted CSV header) cannot end the literal. (Spark SQL joins adjacent literals:
+    unescaped, `'a' 'b'` dropped the shell's quotes and ran a header as shell code.)"""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def pipe(lines, command, route, raw_rows=False):
     """One output record (a string column `record`) per row of `lines` (a string column
-    `value`), by the command line `command` run once per partition."""
+    `value`), by the command line `command` run once per partition. A process that exits with
+    an error fails the job on either route. `raw_rows`: the records carry their rows as they
+    are (CSV), not escaped (JSON)."""
     if route == "rdd":
-        records = lines.rdd.map(lambda row: row.value).pipe(command)
+        # checkCode: PySpark ignores the exit status by default (a failed binary gave an empty
+        # or partial output with exit 0)
+        records = lines.rdd.map(lambda row: row.value).pipe(command, checkCode=True)
         # with the schema given, Spark does not sample the records (a sample stops a pipe early)
         return lines.sparkSession.createDataFrame(
             records.map(lambda record: (record,)), "record STRING"
         )
     # SQL TRANSFORM: rows written to the process's stdin a line each, its stdout lines read
-    # back; no field splitting (\u0001 never occurs in the records: JSON escapes it, CSV input
-    # would have to hold it raw)
-    lines.createOrReplaceTempView("sudoku_lines")
+    # back; fields split at \u0001, which the JSON records escape; a CSV row holding one raw is
+    # refused (its record would come back cut at it)
+    guarded = lines.select(
+        F.when(
+            F.lit(raw_rows) & F.col("value").contains("\u0001"),
+            F.raise_error(
+                F.concat(
+                    F.lit("a row holds the byte \\u0001, which SQL's TRANSFORM splits records at: "
+                          "use --route rdd for it: "),
+                    F.col("value"),
+                )
+            ),
+        )
+        .otherwise(F.col("value"))
+        .alias("value")
+    )
+    guarded.createOrReplaceTempView("sudoku_lines")
     return lines.sparkSession.sql(
         "SELECT TRANSFORM(value) "
         "ROW FORMAT DELIMITED FIELDS TERMINATED BY '\\u0001' "
-        f"USING '{command}' AS (record STRING) "
+        f"USING {sql_string(command)} AS (record STRING) "
         "ROW FORMAT DELIMITED FIELDS TERMINATED BY '\\u0001' "
         "FROM sudoku_lines"
+    )
+
+
+def whole(records, parsed, status):
+    """`parsed` (the struct parsed from the column `record` of `records`) as columns, failing the
+    job on a record that did not parse (its `status` null): a record is never written as nulls."""
+    return records.select(
+        F.when(
+            parsed.isNull() | parsed.getField(status).isNull(),
+            F.raise_error(F.concat(F.lit("a record of the binary did not parse: "), F.col("record"))),
+        )
+        .otherwise(parsed)
+        .alias("r")
     )
 
 
@@ -111,7 +177,9 @@ def solve_text(spark, path, binary, command, route, options=()):
     line = command_line(binary, command, "-I", "line", "--echo", "line", "-O", "jsonl", *options)
     types = {"line": LongType(), "guesses": LongType()}
     schema = StructType([StructField(n, types.get(n, StringType())) for n in JSON_FIELDS[command]])
-    r = pipe(lines, line, route).select(F.from_json("record", schema).alias("r"))
+    records = pipe(lines, line, route)
+    status = "verdict" if command == "check" else "status"
+    r = whole(records, F.from_json("record", schema), status)
     verdict = "r.verdict" if command == "check" else "r.status"
     detail = "r.detail" if command == "check" else "r.reason"
     return r.select(
@@ -127,13 +195,24 @@ def solve_csv(spark, path, binary, command, route, options=()):
     """CSV input with a header row: every column kept, the answer's columns appended. `options`
     go to the command as they are."""
     lines = spark.read.text(path)
-    header = lines.first().value
-    columns = header.split(",")
+    first = lines.first()
+    if first is None:
+        raise ValueError(f"{path}: empty: CSV input starts with a header row")
+    header = first.value
+    # the header as CSV: quoted names (`"id","puzzle"`, as R and Excel write them) unquoted
+    columns = next(csv.reader([header.lstrip("\ufeff")]))
+    if any("," in name or '"' in name or "`" in name for name in columns):
+        raise ValueError(f"{path}: a column name holds a comma, quote or backquote: {header}")
     rows = lines.filter(F.col("value") != header)
-    line = command_line(binary, command, "--csv-columns", header, "-O", "csv", *options)
+    line = command_line(
+        binary, command, "--csv-columns", ",".join(columns), "-O", "csv", *options
+    )
     names = columns + CSV_APPENDED[command]
     schema = ", ".join(f"`{name}` STRING" for name in names)
-    r = pipe(rows, line, route).select(F.from_csv("record", schema).alias("r")).select("r.*")
+    status = "verdict" if command == "check" else "status"
+    # the CLI writes RFC 4180 CSV: a quote in a field is doubled, a backslash is a character
+    parsed = F.from_csv("record", schema, {"escape": '"'})
+    r = whole(pipe(rows, line, route, raw_rows=True), parsed, status).select("r.*")
     if command == "check":
         r = r.withColumnRenamed("verdict", "status").withColumnRenamed("detail", "reason")
     elif command == "solve":
@@ -157,24 +236,31 @@ def main():
     parser.add_argument(
         "--partitions", type=int, help="cut the input into about this many splits"
     )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace the output if it exists (else an error)"
+    )
     args = parser.parse_args()
     if args.output is None and args.output_format != "summary":
         parser.error("an output path is needed (or --output-format summary)")
+    if args.partitions is not None and args.partitions < 1:
+        parser.error("--partitions must be 1 or more")
 
     spark = SparkSession.builder.appName("sudoku-batch").getOrCreate()
+    refuse_output_over_input(spark, [args.input], args.output, args.overwrite)
     if args.partitions:
         split_into(spark, args.input, args.partitions)
     binary = binary_path(spark)
     read = solve_csv if args.input_format == "csv" else solve_text
     df = read(spark, args.input, binary, args.command, args.route)
-    write(df, args.output, args.output_format, "status", "solve_dataset")
+    write(df, args.output, args.output_format, "status", "solve_dataset", args.overwrite)
     spark.stop()
 
 
-def write(df, output, output_format, count_by, job):
+def write(df, output, output_format, count_by, job, overwrite=False):
     """Writes `df` to `output` as CSV (with a header) or Parquet, or for `summary` prints the
     count of each value of the column `count_by` (most first, a `VALUE<tab>COUNT` line each);
-    then how long it took on stderr, from `job`."""
+    then how long it took on stderr, from `job`. An existing output is an error unless
+    `overwrite` (Spark's "overwrite" mode replaced any folder, an input in it included)."""
     started = time.perf_counter()
     if output_format == "summary":
         counts = df.groupBy(count_by).count().collect()
@@ -182,7 +268,7 @@ def write(df, output, output_format, count_by, job):
             print(f"{row[count_by]}\t{row['count']}")
         done = f"counted each {count_by}"
     else:
-        writer = df.write.mode("overwrite")
+        writer = df.write.mode("overwrite" if overwrite else "errorifexists")
         if output_format == "parquet":
             writer.parquet(output)
         else:
