@@ -583,9 +583,9 @@ the record's place in the stream, from 1; TRIES the candidate puzzles it took; E
 
 Targets: --clues A..B (both ends included; A.. and ..B too), --symmetry KIND, --pattern (givens
 exactly on the marked cells), --from FILE (solution grids to carve, or puzzles whose givens are
-kept; record i starts from entry i mod the entries), --guesses A..B (reached by a seeded hill
-climb), --rating A..B (Sudoku Explainer's ER as `rate` gives it, 1.0 to 9.4; from 8.5 up by the
-hill climb), --exclude FILE... A record takes tries until one meets every target; after
+kept; record i starts from entry i, from the first again once they run out), --guesses A..B
+(reached by a seeded hill climb), --rating A..B (Sudoku Explainer's ER as `rate` gives it, 1.0
+to 9.4; from 8.5 up by the hill climb), --exclude FILE... A record takes tries until one meets every target; after
 --max-tries the run stops with a message and exit 1, the records before it written.
 
 Ctrl-C, SIGTERM or SIGHUP stop the run: the records made are written, whole and in order, and the
@@ -647,8 +647,8 @@ pub struct GenerateArgs {
     pub pattern: Option<String>,
 
     /// Starting points, read like solve's inputs: a solution grid is carved into minimal
-    /// puzzles of it; a puzzle keeps its givens. Record i starts from entry i mod the number of
-    /// entries. E.g. --from grids.txt.
+    /// puzzles of it; a puzzle keeps its givens. Record i starts from entry i (both from 1),
+    /// from the first again once the entries run out. E.g. --from grids.txt.
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
 

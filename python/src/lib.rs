@@ -623,8 +623,13 @@ fn check<'py>(
         let given = solutions.as_ref().map(|s| s.given(i));
         let c = match given {
             None | Some(Ok(None)) => check_puzzle(&grid, None, &options),
-            // trimmed as the CLI trims a CSV field (a line read with its newline was "82 cells")
-            Some(Ok(Some(text))) => check_puzzle(&grid, Some(text.trim_ascii()), &options),
+            // trimmed as the CLI trims a CSV field (a line read with its newline was "82 cells");
+            // an empty one is no solution given, as the CLI reads an empty field (pyarrow and
+            // pandas with `keep_default_na=False` read it as "", which was `wrong_solution`)
+            Some(Ok(Some(text))) => match text.trim_ascii() {
+                "" => check_puzzle(&grid, None, &options),
+                text => check_puzzle(&grid, Some(text), &options),
+            },
             // a solution that cannot be read as text: the verdict of one that is not a grid
             // (checked as ""), whose detail is then why, in place of "found 0 cells"
             Some(Err(why)) => {

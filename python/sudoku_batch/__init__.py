@@ -199,14 +199,20 @@ def _library_items(column, name: str):
                 raise TypeError(_numbers(name, t))
             if types.is_fixed_size_list(t) and types.is_integer(t.value_type):
                 return _cell_lists(column, t.list_size, name)
+            # 9 rows of 9 cells: what output="arrow" gives for grids read as (n, 9, 9) cells
+            inner = t.value_type if types.is_fixed_size_list(t) else None
+            if inner is not None and types.is_fixed_size_list(inner) \
+                    and types.is_integer(inner.value_type):
+                return _cell_lists(column, t.list_size * inner.list_size, name, rows=True)
             return column.to_pylist()
     return None
 
 
-def _cell_lists(column, size: int, name: str):
+def _cell_lists(column, size: int, name: str, rows: bool = False):
     """A pyarrow column of fixed-size lists of cell values (what ``output="arrow"`` gives for
-    grids read as cells) as the text of each grid, digits as bytes; None for a null row, ``?``
-    for a value that is no cell value (the row is then malformed, with its reason).
+    grids read as cells), or with ``rows`` of 9 lists of 9, as the text of each grid, digits as
+    bytes; None for a null row, ``?`` for a value that is no cell value or missing (the row is
+    then malformed, with its reason).
 
     Why: a solution column of this package's own Arrow output fed back (``check(cells,
     out["solution"])``) raised TypeError ("is a list")."""
@@ -216,8 +222,13 @@ def _cell_lists(column, size: int, name: str):
     items = []
     for chunk in chunks:
         valid = chunk.is_valid().to_numpy(zero_copy_only=False)
-        # flatten() leaves out the null rows' cells
-        values = chunk.flatten().to_numpy(zero_copy_only=False).astype(np.int64)
+        # flatten() leaves out the null rows' cells (a null row of 9 cells counts as missing)
+        cells = chunk.flatten()
+        if rows:
+            cells = cells.flatten() if cells.null_count == 0 else _row_lists(cells)
+        # a missing cell value: no cell value (99, read as `?`; it was a float NaN cast with a
+        # warning); 99 fits every integer type
+        values = cells.fill_null(99).to_numpy(zero_copy_only=False).astype(np.int64)
         values = values.reshape(-1, _CELLS)
         chars = np.where((values < 0) | (values > 9), ord("?"), values + ord("0"))
         rows = np.ascontiguousarray(chars, dtype=np.uint8).view(f"S{_CELLS}").reshape(-1)
@@ -226,6 +237,16 @@ def _cell_lists(column, size: int, name: str):
             part[i] = row
         items.extend(part)
     return items
+
+
+def _row_lists(rows):
+    """The cells of a pyarrow array of 9-cell rows, a null row as 9 missing cells."""
+    pa = sys.modules["pyarrow"]
+    valid = rows.is_valid().to_numpy(zero_copy_only=False)
+    values = rows.flatten().fill_null(99).to_numpy(zero_copy_only=False).astype(np.int64)
+    cells = np.full((len(rows), 9), 99, dtype=np.int64)
+    cells[valid] = values.reshape(-1, 9)
+    return pa.array(cells.reshape(-1))
 
 
 def _numbers(name: str, dtype) -> str:
@@ -610,9 +631,14 @@ def generate(
     ``ValueError``; a record that meets no target within ``max_tries`` raises ``RuntimeError``.
     """
     threads = _threads(threads)
-    for value, name in ((n, "n"), (seed, "seed"), (start, "start")):
+    for value, name in ((n, "n"), (seed, "seed"), (start, "start"), (max_tries, "max_tries")):
+        if value is None and name == "max_tries":
+            continue
         if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        # named, rather than an OverflowError about converting to unsigned
+        if not 0 <= int(value) < 2**64:
+            raise ValueError(f"{name} must be 0 to 2**64 - 1, not {int(value)}")
     if not isinstance(symmetry, str):
         raise TypeError(f"symmetry must be a str, not {type(symmetry).__name__}")
     puzzles, solutions, numbers, ratings, symmetries, hardest, _repeats = _native.generate(

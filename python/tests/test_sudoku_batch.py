@@ -1,5 +1,6 @@
 """The Python package against the real extension and, where it says so, the real CLI."""
 
+import io
 import json
 import os
 import re
@@ -14,6 +15,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pyarrow as pa
+import pyarrow.csv
 import pytest
 
 import sudoku_batch as sb
@@ -700,6 +702,11 @@ def test_generate_refuses_what_no_puzzle_meets_and_stops_at_the_limit():
     with pytest.raises(RuntimeError, match="record 1 gave up"):
         sb.generate(2, clues=17, max_tries=50)
     assert sb.generate(0)["puzzle"].tolist() == []
+    # out of range: named (it was OverflowError "can't convert negative int to unsigned")
+    for kwargs, name in [({"n": -1}, "n"), ({"n": 1, "seed": 2**64}, "seed"),
+                         ({"n": 1, "max_tries": -1}, "max_tries"), ({"n": 1, "start": -5}, "start")]:
+        with pytest.raises(ValueError, match=f"^{name} must be 0 to"):
+            sb.generate(**kwargs)
 
 
 SE = REPO / "tests" / "fixtures" / "se"
@@ -950,6 +957,22 @@ def test_given_solutions_are_trimmed_as_the_cli_trims_them():
     assert sb.check([PUZZLE], [wrong + "\n"])["verdict"][0] == "wrong_solution"
 
 
+def test_an_empty_solution_is_none_given_as_the_cli_reads_an_empty_field():
+    # pyarrow's CSV reader, and pandas with keep_default_na=False, give "" for an empty field:
+    # it was wrong_solution ("found 0 cells") where the CLI says unique
+    for empty in ["", " ", "\n"]:
+        out = sb.check([PUZZLE], [empty])
+        assert out["verdict"][0] == "unique", (empty, out["detail"][0])
+    table = pa.csv.read_csv(
+        io.BytesIO(f"puzzle,solution\n{PUZZLE},{SOLUTION}\n{PUZZLE},\n".encode()),
+        convert_options=pa.csv.ConvertOptions(
+            column_types={"puzzle": pa.string(), "solution": pa.string()}
+        ),
+    )
+    out = sb.check(table["puzzle"], table["solution"])
+    assert list(out["verdict"]) == ["unique", "unique"]
+
+
 def test_a_rating_range_takes_floats_within_rounding_as_max_er_does():
     # np.float32(6.6) and 0.1 * 3 * 10 were refused as "more than one decimal"
     assert sb._rating_range((np.float32(6.6), None)) == "6.6.."
@@ -990,3 +1013,22 @@ def test_grids_of_arrow_output_read_as_cells_are_taken_back_as_input():
         assert sb.solve(column)["status"].tolist() == ["solved", "solved", "malformed"]
     wrong = pa.array([[10] * 81], type=pa.list_(pa.uint8(), 81))
     assert sb.solve(wrong)["status"].tolist() == ["malformed"]
+
+
+def test_grids_of_arrow_output_read_as_9_by_9_cells_are_taken_back_as_input():
+    # the (n, 81) form was taken back; the (n, 9, 9) form raised TypeError ("is a list")
+    cells = np.array([[int(c) if c != "." else 0 for c in PUZZLE]] * 3, dtype=np.uint8)
+    cells[2, 0] = cells[2, 1] = 5
+    out = sb.solve(cells.reshape(-1, 9, 9), output="arrow")
+    solutions = out["solution"]
+    assert pa.types.is_fixed_size_list(solutions.type.value_type)
+    verdicts = sb.check(cells, solutions)["verdict"].tolist()
+    assert verdicts == ["unique", "unique", "contradiction"], verdicts
+    assert sb.solve(solutions)["status"].tolist() == ["solved", "solved", "malformed"]
+    # a missing cell value is no cell value: a malformed row, and no warning about a cast
+    row = [[int(c) if c != "." else 0 for c in PUZZLE[9 * r:9 * r + 9]] for r in range(9)]
+    row[0][0] = None
+    holed = pa.array([row], type=pa.list_(pa.list_(pa.uint8(), 9), 9))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sb.solve(holed)["status"].tolist() == ["malformed"]

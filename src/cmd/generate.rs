@@ -115,6 +115,14 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         .chain(&pattern_file)
         .cloned()
         .collect();
+    // a file that is not there is named with its option (the plan's message names the file)
+    let named = (args.from.iter().map(|p| ("--from", p)))
+        .chain(args.exclude.iter().map(|p| ("--exclude", p)));
+    for (option, path) in named {
+        if path.as_os_str() != "-" {
+            std::fs::metadata(path).with_context(|| format!("{option} {}", path.display()))?;
+        }
+    }
     let mut plan = OutputPlan::reading(&inputs)?;
     let out = plan.add(args.output.as_deref(), "output")?;
     let output_name = super::output_name(args.output.as_deref());

@@ -288,8 +288,10 @@ impl Generator {
         let o = &self.options;
         let floor = match (o.minimal, o.clues) {
             (false, Some(clues)) => {
+                // a puzzle has a blank: 81 givens are a solved grid (drawn, it was written as a
+                // puzzle, rated ER 0.0)
                 let lo = clues.lo.max(17);
-                let hi = clues.hi.min(CELLS as u64);
+                let hi = clues.hi.min(CELLS as u64 - 1);
                 (lo + rng.below((hi - lo + 1) as usize) as u64) as u32
             }
             _ => 0,

@@ -253,8 +253,8 @@ pub enum OptionsError {
          Civario, 2012)"
     )]
     TooFewClues(Bounds),
-    /// A clue range above 81.
-    #[error("--clues {0}: a grid has 81 cells")]
+    /// A clue range above 80.
+    #[error("--clues {0}: a puzzle has 80 givens at most (81 are a solved grid)")]
     TooManyClues(Bounds),
     /// A clue range no count of which the symmetry allows.
     #[error(
@@ -280,6 +280,9 @@ pub enum OptionsError {
         /// The option that asks for them, as text.
         what: String,
     },
+    /// A pattern with every cell marked: a solved grid, no puzzle.
+    #[error("the pattern marks all 81 cells: a puzzle has a blank")]
+    FullPattern,
     /// `--no-minimal` without a number of givens to stop at.
     #[error("--no-minimal stops removing givens at a number drawn from --clues A..B: give --clues")]
     NotMinimalWithoutClues,
@@ -375,12 +378,12 @@ impl FromStr for RatingRange {
 fn symmetric_counts(symmetry: Symmetry, clues: Bounds) -> Result<(), OptionsError> {
     let counts = symmetry.given_counts();
     let allowed = |n: u64| n <= CELLS as u64 && counts >> n & 1 != 0;
-    let (lo, hi) = (clues.lo.max(17), clues.hi.min(CELLS as u64));
+    let (lo, hi) = (clues.lo.max(17), clues.hi.min(CELLS as u64 - 1));
     if (lo..=hi).any(allowed) {
         return Ok(());
     }
     let below = (17..lo).rev().find(|&n| allowed(n));
-    let above = (hi + 1..=CELLS as u64).find(|&n| allowed(n));
+    let above = (hi + 1..CELLS as u64).find(|&n| allowed(n));
     let nearest = match (below, above) {
         (Some(b), Some(a)) => format!("; the nearest counts it allows are {b} and {a}"),
         (Some(n), None) | (None, Some(n)) => format!("; the nearest count it allows is {n}"),
@@ -415,7 +418,7 @@ impl Options {
             if clues.hi < 17 {
                 return Err(OptionsError::TooFewClues(clues));
             }
-            if clues.lo > CELLS as u64 {
+            if clues.lo >= CELLS as u64 {
                 return Err(OptionsError::TooManyClues(clues));
             }
         }
@@ -431,6 +434,9 @@ impl Options {
             symmetric_counts(self.symmetry, clues)?;
         }
         if let Some(marks) = self.pattern.as_ref().map(Pattern::givens) {
+            if marks >= CELLS as u32 {
+                return Err(OptionsError::FullPattern);
+            }
             if self.minimal && marks >= 79 {
                 return Err(OptionsError::TooManyForMinimal {
                     what: format!("the pattern marks {marks} cells"),
@@ -509,7 +515,7 @@ mod tests {
             .validate()
         };
         // rot90 and dihedral: groups of 4 and 8 cells and the centre, so 0 or 1 mod 4
-        for n in 17..=81u64 {
+        for n in 17..=80u64 {
             for s in [Symmetry::Rot90, Symmetry::Dihedral] {
                 let ok = with(s, n, n, false).is_ok();
                 assert_eq!(ok, n % 4 < 2, "{s:?} {n}");
@@ -531,14 +537,16 @@ mod tests {
         ));
         assert!(with(Symmetry::None, 78, u64::MAX, true).is_ok());
         assert!(with(Symmetry::None, 80, 80, false).is_ok());
+        // 81 givens are a solved grid, no puzzle
+        assert!(matches!(
+            with(Symmetry::None, 81, 81, false),
+            Err(OptionsError::TooManyClues(_))
+        ));
         let full = Options {
             pattern: Some(Pattern::from_mask(ALL_MARKS).unwrap()),
             ..Options::default()
         };
-        assert!(matches!(
-            full.validate(),
-            Err(OptionsError::TooManyForMinimal { .. })
-        ));
+        assert!(matches!(full.validate(), Err(OptionsError::FullPattern)));
     }
 
     /// Every cell marked.

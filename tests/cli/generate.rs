@@ -708,11 +708,32 @@ fn a_target_no_puzzle_meets_stops_with_a_message_and_the_records_made() {
         (&["--pattern", "x"], "--pattern"),
         (&["--clues", "..10", "--no-minimal"], "fewer than 17"),
         (&["--no-minimal"], "give --clues"),
+        // 81 givens are a solved grid (it was written, rated ER 0.0)
+        (&["--clues", "81", "--no-minimal"], "80 givens at most"),
     ] {
         let out = bin().arg("generate").args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+    // a range reaching 81 draws at most 80: every record has a blank
+    let out = bin()
+        .args([
+            "generate",
+            "-q",
+            "-n",
+            "30",
+            "--clues",
+            "79..",
+            "--no-minimal",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 30);
+    for line in text.lines() {
+        assert!(line.split(' ').next().unwrap().contains('.'), "{line}");
     }
     // a pattern whose givens never make a unique puzzle: the limit, never a hang
     let rows = format!("{}{}", "x".repeat(20), ".".repeat(61));
