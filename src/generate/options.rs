@@ -280,6 +280,17 @@ pub enum OptionsError {
         /// The option that asks for them, as text.
         what: String,
     },
+    /// `--from` puzzles that all keep more givens than the clue range allows.
+    #[error(
+        "--from puzzles keep their givens, and the fewest of them hold {fewest}: none can make \
+         a puzzle within --clues {clues}"
+    )]
+    FromClues {
+        /// The fewest givens of a `--from` puzzle.
+        fewest: u32,
+        /// The clue range.
+        clues: Bounds,
+    },
     /// A pattern with every cell marked: a solved grid, no puzzle.
     #[error("the pattern marks all 81 cells: a puzzle has a blank")]
     FullPattern,
@@ -426,6 +437,17 @@ impl Options {
             return Err(OptionsError::NotMinimalWithoutClues);
         }
         if let Some(clues) = self.clues {
+            // each record keeps its --from puzzle's givens (a grid keeps none): a range below
+            // them all spent every try on the same puzzle, then gave up
+            let kept = |s: &Start| u64::from(s.kept().count_ones());
+            if self.from.iter().all(|s| kept(s) > clues.hi) {
+                if let Some(fewest) = self.from.iter().map(kept).min() {
+                    return Err(OptionsError::FromClues {
+                        fewest: fewest as u32,
+                        clues,
+                    });
+                }
+            }
             if self.minimal && clues.lo >= 79 {
                 return Err(OptionsError::TooManyForMinimal {
                     what: format!("--clues {clues}"),

@@ -710,6 +710,11 @@ fn a_target_no_puzzle_meets_stops_with_a_message_and_the_records_made() {
         (&["--no-minimal"], "give --clues"),
         // 81 givens are a solved grid (it was written, rated ER 0.0)
         (&["--clues", "81", "--no-minimal"], "80 givens at most"),
+        // --from puzzles keep their givens: all 23 or more (it spent every try, then gave up)
+        (
+            &["--from", "data/easy_300.txt", "--clues", "..20"],
+            "none can make a puzzle within",
+        ),
     ] {
         let out = bin().arg("generate").args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
