@@ -190,9 +190,14 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
             copies as f64 / secs.max(1e-9),
             if threads == 1 { "" } else { "s" },
         );
-        if let Some(interruption) =
-            signals.interruption(last.map(|(source, line)| (name(source), line)))
-        {
+        let at = last.map(|(source, line)| (name(source), line));
+        // a signal, or the reader of the output going away (the one failure that gets here)
+        let stopped = signals.interruption(at.clone()).or_else(|| {
+            failure
+                .as_ref()
+                .map(|_| sudoku_batch::stats::Interruption::closed(at))
+        });
+        if let Some(interruption) = stopped {
             match cut {
                 Some((source, at, copy)) => {
                     let _ = write!(

@@ -23,13 +23,15 @@ fn a_reader_that_goes_away_ends_the_run_with_0_in_every_format() {
     let dir = Workdir::new();
     let input = many_puzzles(&dir, 20_000);
     let input = input.to_str().unwrap();
-    let runs: [&[&str]; 6] = [
+    let runs: [&[&str]; 8] = [
         &["solve", "-O", "line"],
         &["solve", "-O", "csv"],
         &["solve", "-O", "jsonl"],
         &["solve", "-O", "grid"],
         &["check", "-O", "jsonl"],
         &["check", "-O", "csv"],
+        &["canon"],
+        &["augment", "-n", "2"],
     ];
     for args in runs {
         let mut child = command(args)
@@ -48,6 +50,11 @@ fn a_reader_that_goes_away_ends_the_run_with_0_in_every_format() {
         let status = child.wait().unwrap();
         assert_eq!(status.code(), Some(0), "{args:?}: {stderr}");
         assert!(!stderr.contains("error"), "{args:?}: {stderr}");
+        // the summary says the run stopped early, and why
+        assert!(
+            stderr.contains("interrupted by SIGPIPE"),
+            "{args:?}: {stderr}"
+        );
     }
 }
 
