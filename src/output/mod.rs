@@ -247,6 +247,10 @@ impl<'a> Output<'a> {
                     out.write_all(&header)?;
                 }
                 out.write_all(bytes)?;
+                // a batch at a time to its reader: `rate`'s small, slow batches waited in the
+                // buffer for a thousand records (a pipe's reader saw nothing for seconds, and
+                // one gone, `| head`, was found only at the next flush, after seconds of work)
+                out.flush()?;
                 Ok(None)
             }
             Dest::Placed(placed) => {

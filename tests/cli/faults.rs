@@ -121,13 +121,7 @@ fn check_lists_a_problem_while_the_input_still_streams_in() {
     writeln!(stdin, "{first}\n{}\n{first}", &first[..80]).unwrap();
     stdin.flush().unwrap();
     // the finding comes while stdin is still open: the run has not ended
-    let (lines, got) = std::sync::mpsc::channel();
-    let stderr = child.stderr.take().unwrap();
-    let reading = std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines() {
-            let _ = lines.send(line.unwrap());
-        }
-    });
+    let (got, reading) = lines_as_they_come(child.stderr.take().unwrap());
     let first = got.recv_timeout(Duration::from_secs(60));
     drop(stdin);
     assert_eq!(
@@ -392,4 +386,47 @@ fn one_pipe_named_twice_is_refused() {
         stderr.contains("are one pipe, which can be read once"),
         "{stderr}"
     );
+}
+
+/// Records reach a pipe's reader a batch at a time, while the input still streams in: `rate`'s
+/// small batches waited in the output buffer for a thousand records (seconds of ratings), and a
+/// reader gone (`| head`) was found only then.
+#[test]
+fn records_reach_a_pipe_a_batch_at_a_time() {
+    let mut child = command(&["rate", "-q", "--batch-size", "1", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let easy = std::fs::read_to_string(repo("data/easy_300.txt")).unwrap();
+    // three lines: the reader knows a line is whole when the next one starts
+    for line in easy.lines().take(3) {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let (got, reading) = lines_as_they_come(child.stdout.take().unwrap());
+    // the record comes while stdin is still open: the run has not ended
+    let first = got.recv_timeout(Duration::from_secs(60));
+    drop(stdin);
+    assert!(first.is_ok(), "no record before the input ended");
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    reading.join().unwrap();
+}
+
+/// The lines of `stream` as they come, read on a thread: the receiving end, and the thread.
+fn lines_as_they_come(
+    stream: impl std::io::Read + Send + 'static,
+) -> (
+    std::sync::mpsc::Receiver<String>,
+    std::thread::JoinHandle<()>,
+) {
+    let (lines, got) = std::sync::mpsc::channel();
+    let reading = std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            let _ = lines.send(line.unwrap());
+        }
+    });
+    (got, reading)
 }
