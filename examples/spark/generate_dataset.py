@@ -70,9 +70,15 @@ def main():
         parser.error("--count must be 0 or more and --partitions 1 or more")
     # the records are read from generate's stdout: options that send them elsewhere or change
     # their columns would leave the job's rows empty or wrong
-    taken = {"-o", "--output", "-O", "--output-format", "-q", "--quiet", "-n", "--count",
-             "--start", "--seed", "-j", "--threads"}
-    clash = [a for a in extra if a.split("=")[0] in taken]
+    taken = {"--output", "--output-format", "--quiet", "--count", "--start", "--seed",
+             "--threads"}
+    # long options, also as --name=value; short ones, also with a value attached (-o/x) or
+    # bundled (-qo/x: every bundle of generate's short options starts with one of these)
+    clash = [
+        a for a in extra
+        if a.split("=")[0] in taken
+        or (a.startswith("-") and not a.startswith("--") and a[1:2] in "oOqnj" and a[1:2])
+    ]
     if clash:
         parser.error(f"{' '.join(clash)} after --: the job sets these itself")
 
@@ -94,7 +100,13 @@ def main():
             )
             if out.returncode != 0:
                 raise RuntimeError(f"generate --start {start} -n {n}: {out.stderr.strip()}")
-            for line in out.stdout.splitlines()[1:]:
+            records = out.stdout.splitlines()[1:]
+            # every record of the slice, or the job fails (not a success with rows missing)
+            if len(records) != n:
+                raise RuntimeError(
+                    f"generate --start {start} -n {n} wrote {len(records)} records to stdout"
+                )
+            for line in records:
                 p, s, g, q, r, t = line.split(",")[:6]
                 yield (p, s, int(g), int(q), int(r), int(t))
 
@@ -105,7 +117,7 @@ def main():
     if args.output_format == "parquet":
         writer.parquet(args.output)
     else:
-        writer.option("header", True).csv(args.output)
+        writer.option("header", True).option("escape", '"').csv(args.output)
     spark.stop()
 
 

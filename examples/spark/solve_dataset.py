@@ -66,41 +66,60 @@ def binary_path(spark):
     return "./" + BINARY
 
 
-def split_into(spark, path, partitions):
-    """Asks Spark to cut the input into about `partitions` splits (it cuts at 128 MiB by default,
-    which leaves a small file in one partition and one core busy)."""
-    if partitions < 1:
-        raise ValueError(f"--partitions must be 1 or more, not {partitions}")
+def file_system(spark, path):
+    """The Hadoop file system of `path`, and `path` as a Hadoop path."""
     jvm = spark.sparkContext._jvm
     hadoop_path = jvm.org.apache.hadoop.fs.Path(path)
-    fs = hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
-    size = fs.getContentSummary(hadoop_path).getLength()
+    return hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), hadoop_path
+
+
+def matches(spark, path):
+    """The paths `path` names: what a glob (`data/*.txt`, `d[12]`) matches, else itself."""
+    fs, hadoop_path = file_system(spark, path)
+    found = fs.globStatus(hadoop_path)
+    return fs, [status.getPath() for status in found] if found else [hadoop_path]
+
+
+def split_into(spark, path, partitions):
+    """Asks Spark to cut the input into about `partitions` splits (it cuts at 128 MiB by default,
+    which leaves a small file in one partition and one core busy). A glob's files are added up."""
+    if partitions < 1:
+        raise ValueError(f"--partitions must be 1 or more, not {partitions}")
+    fs, paths = matches(spark, path)
+    size = sum(fs.getContentSummary(p).getLength() for p in paths)
     spark.conf.set("spark.sql.files.maxPartitionBytes", str(max(1, -(-size // partitions))))
 
 
-def qualified(spark, path):
-    """`path` as the file system names it (scheme, authority, absolute, `..` resolved)."""
-    jvm = spark.sparkContext._jvm
-    hadoop_path = jvm.org.apache.hadoop.fs.Path(path)
-    fs = hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
-    return fs.makeQualified(hadoop_path).toString().rstrip("/")
+def real_paths(spark, path):
+    """Where the paths `path` names really are: a glob expanded, qualified (scheme, absolute,
+    `..` resolved), and for local files every symbolic link followed."""
+    fs, paths = matches(spark, path)
+    real = []
+    for p in paths:
+        uri = fs.makeQualified(p).toUri()
+        if uri.getScheme() == "file":
+            real.append("file:" + os.path.realpath(uri.getPath()))
+        else:
+            real.append(fs.makeQualified(p).toString().rstrip("/"))
+    return real
 
 
 def refuse_output_over_input(spark, inputs, output, overwrite):
     """Refuses an output that is an input or a folder holding one when it would be replaced
     (`overwrite`): Spark empties the output before it reads the input, so the job lost its
-    input, and any other file in that folder, and then failed. Without `overwrite` an existing
-    output is refused by Spark itself, before anything is written."""
+    input, and any other file in that folder, and then failed. Paths are compared where they
+    really are (a symbolic link or a glob named the input's folder otherwise unseen). Without
+    `overwrite` an existing output is refused by Spark itself, before anything is written."""
     if output is None or not overwrite:
         return
-    out = qualified(spark, output)
+    outs = real_paths(spark, output)
     for path in inputs:
-        source = qualified(spark, path)
-        if source == out or source.startswith(out + "/"):
-            raise ValueError(
-                f"the output {output} is the input {path} or a folder holding it: "
-                "--overwrite would delete it before it is read"
-            )
+        for source in real_paths(spark, path):
+            if any(source == out or source.startswith(out.rstrip("/") + "/") for out in outs):
+                raise ValueError(
+                    f"the output {output} is the input {path} or a folder holding it: "
+                    "--overwrite would delete it before it is read"
+                )
 
 
 def sql_string(text):
@@ -115,6 +134,8 @@ def pipe(lines, command, route, raw_rows=False):
     `value`), by the command line `command` run once per partition. A process that exits with
     an error fails the job on either route. `raw_rows`: the records carry their rows as they
     are (CSV), not escaped (JSON)."""
+    # a CSV row is a line: a quoted field that holds a line end comes back as two malformed
+    # records, the first saying so (the binary's --pipe reads a row a line)
     if route == "rdd":
         # checkCode: PySpark ignores the exit status by default (a failed binary gave an empty
         # or partial output with exit 0)
@@ -203,6 +224,15 @@ def solve_csv(spark, path, binary, command, route, options=()):
     columns = next(csv.reader([header.lstrip("\ufeff")]))
     if any("," in name or '"' in name or "`" in name for name in columns):
         raise ValueError(f"{path}: a column name holds a comma, quote or backquote: {header}")
+    # the columns the job adds, under their names in the output (and rate_dataset's `above`)
+    added = set(CSV_APPENDED[command]) | {"status", "reason"} | ({"above"} if command == "rate" else set())
+    clash = [name for name in columns if name in added]
+    if clash:
+        raise ValueError(
+            f"{path}: the column{'s' if len(clash) > 1 else ''} {', '.join(clash)} of the input "
+            f"would clash with what the job adds ({', '.join(sorted(added))}): rename "
+            f"{'them' if len(clash) > 1 else 'it'} in the header"
+        )
     rows = lines.filter(F.col("value") != header)
     line = command_line(
         binary, command, "--csv-columns", ",".join(columns), "-O", "csv", *options
@@ -272,7 +302,9 @@ def write(df, output, output_format, count_by, job, overwrite=False):
         if output_format == "parquet":
             writer.parquet(output)
         else:
-            writer.option("header", True).csv(output)
+            # RFC 4180, as the CLI writes and the job reads: a quote doubled (Spark's default
+            # escapes it with a backslash, which other readers take apart)
+            writer.option("header", True).option("escape", '"').csv(output)
         done = f"wrote {output}"
     elapsed = time.perf_counter() - started
     print(f"{job}: {done} in {elapsed:.2f} s", file=sys.stderr)

@@ -67,7 +67,8 @@ def read_output(spark, path, output_format):
     if output_format == "parquet":
         df = spark.read.parquet(str(path))
     else:
-        df = spark.read.option("header", True).csv(str(path))
+        # the jobs write RFC 4180 CSV: a quote doubled
+        df = spark.read.option("header", True).option("escape", '"').csv(str(path))
     return [row.asDict() for row in df.collect()]
 
 
@@ -368,11 +369,15 @@ def test_an_output_is_never_replaced_by_mistake_nor_an_input_deleted(tmp_path):
     # an existing output is refused, and left as it was
     done = spark_submit(path, folder, succeed=False)
     assert done.returncode != 0
-    # --overwrite never replaces the input's own folder
-    done = spark_submit(path, folder, "--overwrite", succeed=False)
-    assert done.returncode != 0
-    # (spark-submit passes the driver's traceback on to its stdout)
-    assert "would delete it before it is read" in done.stdout + done.stderr
+    # --overwrite never replaces the input's own folder, however the input is spelled: through
+    # a symbolic link to the folder, or a glob (both got past a comparison of names)
+    link = tmp_path / "link"
+    link.symlink_to(folder)
+    for spelling in [path, link / "puzzles.txt", tmp_path / "d[a]ta" / "puzzles.txt"]:
+        done = spark_submit(spelling, folder, "--overwrite", succeed=False)
+        assert done.returncode != 0, spelling
+        # (spark-submit passes the driver's traceback on to its stdout)
+        assert "would delete it before it is read" in done.stdout + done.stderr, spelling
     assert path.read_text().count("\n") == 10
     assert (folder / "notes.txt").read_text() == "keep me\n"
     # and replaces an earlier output when asked
@@ -458,3 +463,51 @@ def test_generate_in_partitions_equals_one_generate_run(tmp_path, spark, output_
         ",".join(str(r[c]) for c in ("puzzle", "solution", "givens", "guesses", "record", "tries"))
         for r in rows
     ] == whole
+
+
+def test_the_csv_written_reads_back_in_rfc_4180_and_added_names_may_not_clash(tmp_path):
+    """The jobs wrote CSV with Spark's backslash escape (`"say \\"hi\\""`), which Python's csv
+    module and pandas take apart into shifted columns; and an input column named like one the
+    job adds (`micros`) was dropped, or doubled (`answer`), with exit 0."""
+    cells = puzzles(4)
+    path = tmp_path / "notes.csv"
+    path.write_text("id,quizzes,note\n" + "".join(
+        f"{i},{p},{NOTES[i][0]}\n" for i, p in enumerate(cells)
+    ))
+    out = tmp_path / "out"
+    spark_submit(path, out, "--input-format", "csv", "--output-format", "csv")
+    rows = []
+    for part in sorted(out.glob("part-*.csv")):
+        with open(part, newline="") as f:
+            rows += list(csv.DictReader(f))
+    assert sorted((r["id"], r["note"], r["status"]) for r in rows) == sorted(
+        (str(i), NOTES[i][1], "solved") for i in range(4)
+    )
+    clash = tmp_path / "clash.csv"
+    clash.write_text("micros,quizzes\n" + "".join(f"{i},{p}\n" for i, p in enumerate(cells)))
+    done = spark_submit(clash, tmp_path / "out-clash", "--input-format", "csv", succeed=False)
+    assert done.returncode != 0
+    assert "would clash with what the job adds" in done.stdout + done.stderr
+
+
+def test_a_glob_input_is_cut_into_partitions(tmp_path, spark):
+    """--partitions measured the input by its name: a glob was "no such file"."""
+    cells = puzzles(20)
+    for k in range(2):
+        (tmp_path / f"part{k}.txt").write_text("\n".join(cells[10 * k:10 * k + 10]) + "\n")
+    out = tmp_path / "out"
+    spark_submit(tmp_path / "part*.txt", out)
+    rows = read_output(spark, out, "csv")
+    assert sorted(r["input"] for r in rows) == sorted(cells)
+
+
+def test_generate_refuses_options_that_send_the_records_elsewhere(tmp_path):
+    """`-- -o/x` (a value attached) got past the check: the records went to a file on each
+    executor, the job wrote none and said it succeeded."""
+    for extra in ["-o/tmp/elsewhere.csv", "-qo/tmp/x", "--output=/tmp/x", "-n5"]:
+        done = spark_submit(
+            tmp_path / "gen", "--count", "10", "--", extra,
+            script="generate_dataset.py", succeed=False,
+        )
+        assert done.returncode != 0, extra
+        assert "the job sets these itself" in done.stdout + done.stderr, extra

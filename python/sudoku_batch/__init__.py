@@ -203,7 +203,12 @@ def _library_items(column, name: str):
             inner = t.value_type if types.is_fixed_size_list(t) else None
             if inner is not None and types.is_fixed_size_list(inner) \
                     and types.is_integer(inner.value_type):
-                return _cell_lists(column, t.list_size * inner.list_size, name, rows=True)
+                if (t.list_size, inner.list_size) != (9, 9):
+                    raise ValueError(
+                        f"{name}: grids as lists of rows must be 9 rows of 9 cells, not "
+                        f"{t.list_size} of {inner.list_size}"
+                    )
+                return _cell_lists(column, _CELLS, name, rows=True)
             return column.to_pylist()
     return None
 
@@ -637,8 +642,9 @@ def generate(
         if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")
         # named, rather than an OverflowError about converting to unsigned
-        if not 0 <= int(value) < 2**64:
-            raise ValueError(f"{name} must be 0 to 2**64 - 1, not {int(value)}")
+        low = 1 if name == "max_tries" else 0
+        if not low <= int(value) < 2**64:
+            raise ValueError(f"{name} must be {low} to 2**64 - 1, not {int(value)}")
     if not isinstance(symmetry, str):
         raise TypeError(f"symmetry must be a str, not {type(symmetry).__name__}")
     puzzles, solutions, numbers, ratings, symmetries, hardest, _repeats = _native.generate(

@@ -105,8 +105,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         datasets.push(bench::run(&set, &options, &workers, &clock)?);
     }
     let mut files = plan.begin()?;
+    // every output is written even when one fails: they were all emptied by `begin`, and one
+    // failing (a full disk, a closed pipe) left those after it empty, earlier runs' figures lost
+    let mut failed = Vec::new();
     if let Some(out) = puzzles_out {
-        out.finish(&mut files)?;
+        if let Err(err) = out.finish(&mut files) {
+            failed.push(err);
+        }
     }
     let outputs: Vec<_> = outputs
         .into_iter()
@@ -139,6 +144,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let (mut outputs, on_stdout): (Vec<_>, Vec<_>) =
         outputs.into_iter().partition(|(p, _, _)| !to_stdout(p));
     outputs.extend(on_stdout);
+    let mut last = Ok(());
     for (path, format, mut out) in outputs {
         let bytes = report::exporter(format)
             .serialize(&report)
@@ -147,20 +153,31 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             .write_all(&bytes)
             .and_then(|()| out.flush())
             .with_context(|| format!("writing {}", super::output_name(Some(path))));
-        match to_stdout(path) {
-            true => super::last_output(written)?,
-            false => written?,
+        match (to_stdout(path), written) {
+            (true, written) => last = super::last_output(written),
+            (false, Err(err)) => failed.push(err),
+            (false, Ok(())) => {}
         }
     }
     if let Some(mut out) = table {
         let table = report::exporter(Format::Markdown).serialize(&report)?;
-        super::last_output(
+        last = super::last_output(
             out.write_all(&table)
                 .and_then(|()| out.flush())
                 .context("writing <stdout>"),
-        )?;
+        );
     }
-    Ok(())
+    // a file that failed is told (all of them, the first as the error) before a quiet stdout
+    let mut failed = failed.into_iter();
+    match failed.next() {
+        Some(first) => {
+            for err in failed {
+                super::stderr_line(format_args!("sudoku-batch: error: {err:#}"));
+            }
+            Err(first)
+        }
+        None => last,
+    }
 }
 
 /// An unnamed file in the folder of `path` (gone when closed, or when the process dies), for the

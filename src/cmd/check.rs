@@ -314,7 +314,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         None => Ok(()),
     };
     if !args.input.pipe {
-        listing.finish(args.report.is_some());
+        // "the report lists them all" only of a report written whole
+        listing.finish(args.report.is_some() && !report_failed && reported.is_ok());
     }
     let problems = totals.problems;
     let summary = CheckSummary::new(totals, threads, start.elapsed().as_secs_f64());

@@ -349,12 +349,13 @@ pub fn ended_early(
             line,
         )
     });
-    signals.interruption(last.clone()).or_else(|| {
-        failure.map(|f| match f.reader_left {
-            true => Interruption::closed(last),
-            false => Interruption::error(f.message.clone(), last),
-        })
-    })
+    // a failed output or input first: the run exits 2 for it even when a signal came too
+    match failure {
+        Some(f) if !f.reader_left => Some(Interruption::error(f.message.clone(), last)),
+        _ => signals
+            .interruption(last.clone())
+            .or_else(|| failure.map(|_| Interruption::closed(last))),
+    }
 }
 
 /// Ends a run's record output once its pipeline has (`result`): finishes it (a placed file cut
@@ -376,8 +377,9 @@ pub fn end_records(
     let finished = output.finish();
     let placed = output.placed();
     let last = ends.last(placed.as_deref());
-    // a placed file holds whole records up to `last`, even after a failed write
-    let whole = last.filter(|_| placed.is_some());
+    // a placed file (or one appended to, cut back) holds whole records up to `last`, even
+    // after a failed write
+    let whole = last.filter(|_| output.holds_whole_records());
     let failure = match end_of_output(result, finished, output_name, whole.map(|l| (names, l))) {
         Err(err) => Some(Failure::output(err)),
         Ok(()) => read_error.map(Failure::read),

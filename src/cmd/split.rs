@@ -158,7 +158,8 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
             .filter(|_| whole)
             .map(|(source, line)| format!("{}:{line}", name(source)))
     });
-    end_of_parts(result, finished, &names_of, failed, &part_ends)?;
+    let placed = [0, 1].map(|part| outputs[part].placed().is_some());
+    end_of_parts(result, finished, &names_of, failed, &part_ends, placed)?;
     if !args.input.silent() {
         let mut line = format!(
             "split: {} train, {} test, {malformed} malformed (in neither part), in {:.3} s \
@@ -219,7 +220,7 @@ fn split_batch(
 /// How a run of `split` ends once its pipeline has (`result`) and its parts are flushed
 /// (`finished`), as an error naming the part that failed (`failed`, an index into `names`) and
 /// saying where each part ends (`ends`: the input and line of the last record it holds, where
-/// that is known). A part on a closed pipe is an error too, unlike `solve`'s output: the other
+/// that is known; `placed`: the parts cut back to whole records). A part on a closed pipe is an error too, unlike `solve`'s output: the other
 /// part is then cut short, and must not pass for a whole one.
 fn end_of_parts(
     result: Result<(), PipelineError<InputError, io::Error>>,
@@ -227,6 +228,7 @@ fn end_of_parts(
     names: &[String; 2],
     failed: usize,
     ends: &[Option<String>; 2],
+    placed: [bool; 2],
 ) -> Result<()> {
     let [train, test] = finished;
     let err = match result {
@@ -245,9 +247,10 @@ fn end_of_parts(
     // a placed part was cut back to its whole records; one written in order may end torn
     let cut = format!(
         "{}; {other} is cut short too: {}",
-        match &ends[failed] {
-            Some(at) => format!("{name} holds its records up to {at}"),
-            None => format!("{name} may end part way through a record"),
+        match (&ends[failed], placed[failed]) {
+            (Some(at), _) => format!("{name} holds its records up to {at}"),
+            (None, true) => format!("{name} holds no record"),
+            (None, false) => format!("{name} may end part way through a record"),
         },
         holds(1 - failed)
     );

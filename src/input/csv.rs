@@ -48,6 +48,9 @@ enum Row {
         /// The last line read past.
         through: u64,
     },
+    /// A line whose last field is quoted and not closed, in pipe mode: the rest of that field
+    /// was on the lines after it in the file, which pipe mode reads as rows of their own.
+    OpenQuote,
 }
 
 /// Reads CSV records; the header has been read when this exists.
@@ -276,6 +279,12 @@ impl<R: BufRead> CsvReader<R> {
                     bounded::too_long("CSV header", max),
                 ));
             }
+            Row::OpenQuote => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "CSV header: a quoted field runs past the end of its line",
+                ));
+            }
         };
         reader.width = header.len();
         Ok((reader, header))
@@ -469,7 +478,8 @@ impl<R: BufRead> CsvReader<R> {
             return Row::Blank;
         }
         let kept = &content[..content.len().min(self.max.saturating_add(1))];
-        let (nout, nend) = if memchr::memchr(b'"', kept).is_none() {
+        let quoted = memchr::memchr(b'"', kept).is_some();
+        let (nout, nend) = if !quoted {
             split_plain(kept, self.delimiter, true, &mut self.out, &mut self.ends)
         } else {
             self.core.reset();
@@ -480,7 +490,36 @@ impl<R: BufRead> CsvReader<R> {
             self.kept = nout;
             return Row::TooLong { through: self.line };
         }
+        if quoted && Self::ends_in_quotes(kept, self.delimiter) {
+            self.kept = nout;
+            return Row::OpenQuote;
+        }
         Row::Fields
+    }
+
+    /// True when `line` (one line, no line end) ends inside a quoted field, as the CSV parser reads
+    /// quotes: a field that starts with a quote is quoted, a doubled quote in it is a quote, and it
+    /// ends at the next single quote; a quote anywhere else is a character.
+    fn ends_in_quotes(line: &[u8], delimiter: u8) -> bool {
+        let (mut quoted, mut at_start, mut bytes) = (false, true, line.iter().peekable());
+        while let Some(&b) = bytes.next() {
+            if quoted {
+                if b == b'"' {
+                    if bytes.peek() == Some(&&b'"') {
+                        bytes.next();
+                    } else {
+                        quoted = false;
+                    }
+                }
+            } else if b == delimiter {
+                at_start = true;
+                continue;
+            } else if b == b'"' && at_start {
+                quoted = true;
+            }
+            at_start = false;
+        }
+        quoted
     }
 
     /// Parses `bytes` as the whole input of a fresh parser (the parser reset): one row, ended
@@ -602,6 +641,19 @@ impl<R: BufRead> CsvReader<R> {
                     record.fields.clear();
                     record.cells.clear();
                     record.puzzle = Err("blank line".to_string());
+                    record.solution = None;
+                    return Ok(true);
+                }
+                // its field was cut at the line end: taken as it stood, the row was read with
+                // that field shortened (a note "two" of "two\nlines"), the next line a row too
+                Row::OpenQuote => {
+                    record.source = source;
+                    record.line = self.line;
+                    record.fields.clear();
+                    record.cells = excerpt(&self.kept_text());
+                    record.puzzle = Err("a quoted field runs past the end of the line (with \
+                                         --pipe a CSV row is one line)"
+                        .to_string());
                     record.solution = None;
                     return Ok(true);
                 }
@@ -939,6 +991,22 @@ mod tests {
             out.push(rec);
         }
         (header, out)
+    }
+
+    #[test]
+    fn a_line_ends_in_quotes_only_inside_a_quoted_field() {
+        let open = |line: &str| CsvReader::<&[u8]>::ends_in_quotes(line.as_bytes(), b',');
+        assert!(open(r#"k2,puzzle,"two"#));
+        assert!(open(r#""a""b"#));
+        assert!(open(r#"a,"b"",c"#));
+        assert!(!open(r#"k3,puzzle,"say ""hi"", ok""#));
+        assert!(
+            !open(r#"a"b,c"#),
+            "a quote inside an unquoted field is a character"
+        );
+        assert!(!open(r#"lines""#));
+        assert!(!open(r#""",x"#));
+        assert!(!open("plain,row"));
     }
 
     #[test]

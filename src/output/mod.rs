@@ -183,6 +183,13 @@ pub struct Output<'a> {
     dest: Dest<'a>,
     /// The header, until it is written.
     header: Option<Vec<u8>>,
+    /// A regular file in append mode written in order (`>>`), and its length before the run:
+    /// cut back to its whole batches when a write fails.
+    appended: Option<(std::fs::File, u64)>,
+    /// The bytes written whole (header and batches, each flushed), for [`Output::appended`].
+    whole: u64,
+    /// An appended file was cut back to its whole batches after a failed write.
+    cut_back: bool,
 }
 
 enum Dest<'a> {
@@ -202,7 +209,16 @@ impl<'a> Output<'a> {
         match dest {
             Destination::File(file) => match Placed::new(file) {
                 Ok(placed) => Output::with_dest(Dest::Placed(Arc::new(placed)), format),
-                Err(file) => Output::new(Box::new(file), format),
+                Err(file) => {
+                    // appended to (`>>`): what a failed run leaves can be cut back, as a
+                    // placed file's is (a full disk left a torn record after the last batch)
+                    let appended = placed::surely_appends(&file)
+                        .then(|| Some((file.try_clone().ok()?, file.metadata().ok()?.len())))
+                        .flatten();
+                    let mut output = Output::new(Box::new(file), format);
+                    output.appended = appended;
+                    output
+                }
             },
             Destination::Stream(out) => Output::new(out, format),
         }
@@ -214,6 +230,9 @@ impl<'a> Output<'a> {
         Output {
             dest,
             header: Some(header),
+            appended: None,
+            whole: 0,
+            cut_back: false,
         }
     }
 
@@ -224,6 +243,12 @@ impl<'a> Output<'a> {
             Dest::Placed(placed) => Some(Arc::clone(placed)),
             Dest::Serial(_) => None,
         }
+    }
+
+    /// True when the output holds whole records only, up to the last batch taken, even after a
+    /// failed write: a placed file, or an appended one cut back after its failure.
+    pub fn holds_whole_records(&self) -> bool {
+        matches!(self.dest, Dest::Placed(_)) || self.cut_back
     }
 
     /// Writes a batch's bytes (the header first, before the first batch), here and now.
@@ -243,15 +268,30 @@ impl<'a> Output<'a> {
         let header = self.header.take();
         match &mut self.dest {
             Dest::Serial(out) => {
-                if let Some(header) = header {
-                    out.write_all(&header)?;
+                let len = header.as_ref().map_or(0, Vec::len) + bytes.len();
+                let written = header
+                    .map_or(Ok(()), |header| out.write_all(&header))
+                    .and_then(|()| out.write_all(bytes))
+                    // a batch at a time to its reader: `rate`'s small, slow batches waited in
+                    // the buffer for a thousand records (a pipe's reader saw nothing for
+                    // seconds, and one gone, `| head`, was found only at the next flush)
+                    .and_then(|()| out.flush());
+                match written {
+                    Ok(()) => {
+                        self.whole += len as u64;
+                        Ok(None)
+                    }
+                    Err(err) => {
+                        if let Some((file, base)) = self.appended.take() {
+                            // nothing more reaches the file (the buffer's rest is dropped,
+                            // not flushed at the end), and it is cut back to its whole batches
+                            let sink: Box<dyn Write + Send + 'a> = Box::new(io::sink());
+                            let _ = std::mem::replace(out, BufWriter::new(sink)).into_parts();
+                            self.cut_back = file.set_len(base + self.whole).is_ok();
+                        }
+                        Err(err)
+                    }
                 }
-                out.write_all(bytes)?;
-                // a batch at a time to its reader: `rate`'s small, slow batches waited in the
-                // buffer for a thousand records (a pipe's reader saw nothing for seconds, and
-                // one gone, `| head`, was found only at the next flush, after seconds of work)
-                out.flush()?;
-                Ok(None)
             }
             Dest::Placed(placed) => {
                 if let Some(header) = header {

@@ -135,6 +135,21 @@ fn appends(_file: &File) -> bool {
     true
 }
 
+/// True when `file` is known to be in append mode (false when that cannot be told): its
+/// writes go to its end, so a failed run can cut it back to what it held before.
+#[cfg(unix)]
+pub(crate) fn surely_appends(file: &File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: F_GETFL only reads the open file's status flags.
+    let flags = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETFL) };
+    flags != -1 && flags & libc::O_APPEND != 0
+}
+
+#[cfg(not(unix))]
+pub(crate) fn surely_appends(_file: &File) -> bool {
+    false
+}
+
 #[cfg(unix)]
 fn write_all_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::write_all_at(file, bytes, at)

@@ -547,3 +547,29 @@ fn a_baseline_of_other_work_under_the_same_name_is_named_and_not_compared() {
         "{stderr}"
     );
 }
+
+/// One export that fails (a full disk, a closed pipe) leaves the others written, not empty:
+/// every output is emptied once the figures are in, and the first failure returned at once
+/// left the ones after it empty, an earlier run's figures lost.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_export_that_fails_leaves_the_others_written() {
+    let dir = Workdir::new();
+    let json = dir.write("run.json", "an earlier run\n");
+    let svg = dir.write("run.svg", "an earlier chart\n");
+    let out = bin()
+        .args(["bench", "-q", "data/easy_300.txt"])
+        .args(FAST)
+        .args(["--export-csv", "/dev/full", "--export-json"])
+        .arg(&json)
+        .arg("--export-svg")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("writing /dev/full"), "{stderr}");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(datasets(&report).len(), 1);
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+}

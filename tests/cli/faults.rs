@@ -430,3 +430,34 @@ fn lines_as_they_come(
     });
     (got, reading)
 }
+
+/// Output appended to a file (`>> out.txt`) that fails part way (a full disk) is cut back to
+/// whole records after what the file held, up to the line the stats name (it ended with a torn
+/// record, the stats naming a line thousands of records before the file's end).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_appended_output_that_fails_is_cut_back_to_whole_records() {
+    let dir = Workdir::new();
+    let input = many_puzzles(&dir, 20_000);
+    let stats = dir.path("stats.json");
+    let out = dir.write("out.txt", "an earlier line\n");
+    let appended = std::fs::OpenOptions::new().append(true).open(&out).unwrap();
+    let (code, stderr) = run_with_file_size_limit(
+        command(&["solve", "-q", "-j2", "--batch-size", "64", "--stats"])
+            .arg(&stats)
+            .arg(&input)
+            .stdout(appended),
+        100_000,
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the output ends with the record at"),
+        "{stderr}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let line = json["interrupted"]["line"].as_u64().unwrap();
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.starts_with("an earlier line\n") && written.ends_with('\n'));
+    assert_eq!(written.lines().count() as u64, 1 + line, "{json}");
+}

@@ -506,3 +506,40 @@ fn check_stats_of_partitions_merge_into_the_stats_of_the_whole() {
             .contains("a solve run's stats cannot be added to a check run's")
     );
 }
+
+/// A CSV field quoted over a line end: with --pipe each line is a row, and the line whose quoted
+/// field runs past its end is a malformed record that says so (it was read as if the field
+/// ended there: a note "two" of "two\nlines", the row solved, its data altered silently).
+#[test]
+fn a_quoted_field_past_the_line_end_is_a_malformed_record_in_pipe_mode() {
+    let p = include_str!("../../data/easy_300.txt")
+        .lines()
+        .next()
+        .unwrap();
+    let input = format!("k1,{p},ok\nk2,{p},\"two\nlines\"\nk3,{p},\"say \"\"hi\"\", ok\"\n");
+    let out = piped(
+        &[
+            "solve",
+            "--pipe",
+            "--csv-columns",
+            "id,quizzes,note",
+            "-O",
+            "jsonl",
+            "-",
+        ],
+        &input,
+    );
+    let statuses: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| format!("{} {}", v["status"], v["reason"]))
+        .collect();
+    assert_eq!(statuses.len(), 4, "{out}");
+    assert!(statuses[0].starts_with("\"solved\""), "{out}");
+    assert!(
+        statuses[1].contains("a quoted field runs past the end of the line"),
+        "{out}"
+    );
+    assert!(statuses[2].starts_with("\"malformed\""), "{out}");
+    assert!(statuses[3].starts_with("\"solved\""), "{out}");
+}
