@@ -616,6 +616,7 @@ impl<R: BufRead> CsvReader<R> {
         if self.plain && !self.pipe && self.read_simple_row(source, record)? {
             return Ok(true);
         }
+        let mut open_quote = false;
         loop {
             match self.read_row()? {
                 Row::End => return Ok(false),
@@ -645,17 +646,11 @@ impl<R: BufRead> CsvReader<R> {
                     return Ok(true);
                 }
                 // its field was cut at the line end: taken as it stood, the row was read with
-                // that field shortened (a note "two" of "two\nlines"), the next line a row too
+                // that field shortened (a note "two" of "two\nlines"), the next line a row too;
+                // its fields are kept as read (its key columns say which row it is)
                 Row::OpenQuote => {
-                    record.source = source;
-                    record.line = self.line;
-                    record.fields.clear();
-                    record.cells = excerpt(&self.kept_text());
-                    record.puzzle = Err("a quoted field runs past the end of the line (with \
-                                         --pipe a CSV row is one line)"
-                        .to_string());
-                    record.solution = None;
-                    return Ok(true);
+                    open_quote = true;
+                    break;
                 }
                 Row::Fields => {
                     let blank = self.fields == 1 && self.row().all(|f| f.trim_ascii().is_empty());
@@ -711,6 +706,14 @@ impl<R: BufRead> CsvReader<R> {
             }
         };
         self.set_solution(record);
+        if open_quote {
+            record.puzzle = Err(
+                "a quoted field runs past the end of the line (with --pipe a CSV row is \
+                     one line)"
+                    .to_string(),
+            );
+            record.solution = None;
+        }
         Ok(true)
     }
 

@@ -542,4 +542,22 @@ fn a_quoted_field_past_the_line_end_is_a_malformed_record_in_pipe_mode() {
     );
     assert!(statuses[2].starts_with("\"malformed\""), "{out}");
     assert!(statuses[3].starts_with("\"solved\""), "{out}");
+    // the row keeps its columns as read: its key says which row it is
+    let csv = piped(
+        &[
+            "solve",
+            "--pipe",
+            "--csv-columns",
+            "id,quizzes,note",
+            "-O",
+            "csv",
+            "-",
+        ],
+        &input,
+    );
+    let second = csv.lines().nth(1).unwrap();
+    assert!(
+        second.starts_with(&format!("k2,{p},two,malformed,")),
+        "{csv}"
+    );
 }
