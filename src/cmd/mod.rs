@@ -408,6 +408,53 @@ pub fn write_stats(
         .with_context(|| format!("writing {}", output_name(Some(path))))
 }
 
+/// The counts of batches written at offsets (`T`: a batch's), held until the file's whole
+/// prefix holds the batch, so that a run whose file is cut back after a failed write (a full
+/// disk) counts only the records the file holds: its stats said `"records": 13584` of a file
+/// that ended at line 10188. Batches written in order count at once.
+pub struct HeldCounts<T> {
+    /// Where each held batch's bytes end, and its counts, oldest first.
+    pending: std::collections::VecDeque<(u64, T)>,
+}
+
+impl<T> Default for HeldCounts<T> {
+    fn default() -> Self {
+        HeldCounts {
+            pending: std::collections::VecDeque::new(),
+        }
+    }
+}
+
+impl<T> HeldCounts<T> {
+    /// Takes a batch's `counts` (its offset `at`, `None` for output written in order, and its
+    /// bytes' length), and hands `count` those of the batches the file's whole prefix holds
+    /// by now (`placed`: the output's file when written at offsets).
+    pub fn add(
+        &mut self,
+        (at, len): (Option<u64>, usize),
+        counts: T,
+        placed: Option<&Placed>,
+        count: &mut impl FnMut(T),
+    ) {
+        match at {
+            None => count(counts),
+            Some(at) => self.pending.push_back((at + len as u64, counts)),
+        }
+        self.settle(placed, count);
+    }
+
+    /// Hands `count` the counts of the batches the file's whole prefix holds; at the end of a
+    /// run (the file finished, cut back after a failure) the rest are dropped with the batches.
+    pub fn settle(&mut self, placed: Option<&Placed>, count: &mut impl FnMut(T)) {
+        let prefix = placed.map_or(u64::MAX, Placed::prefix);
+        while self.pending.front().is_some_and(|&(end, _)| end <= prefix) {
+            if let Some((_, counts)) = self.pending.pop_front() {
+                count(counts);
+            }
+        }
+    }
+}
+
 /// Where a run's output ends: the input and line of the last record written whole. Batches
 /// written in order end where the last one handed over does; a file written by the pool ends
 /// where its whole prefix does ([`Placed::prefix`]), which after a failed write may be before
@@ -425,7 +472,11 @@ impl OutputEnd {
     /// Notes a batch handed over: its offset in a placed file (`None`: written in order), its
     /// bytes' length and its last record.
     pub fn add(&mut self, at: Option<u64>, len: usize, last: Option<&Record>) {
-        let last = last.map(|r| (r.source, r.line));
+        self.add_at(at, len, last.map(|r| (r.source, r.line)));
+    }
+
+    /// [`OutputEnd::add`] with the last record's input and line.
+    pub fn add_at(&mut self, at: Option<u64>, len: usize, last: Option<(u32, u64)>) {
         match at {
             None => {
                 if last.is_some() {

@@ -18,10 +18,10 @@ use sudoku_batch::output::{Format, Output, OutputFormat, OutputOptions};
 use sudoku_batch::pipeline::{self, Config, Steps};
 use sudoku_batch::stats::Interruption;
 
-use super::OutputEnd;
 use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
+use super::{HeldCounts, OutputEnd};
 use crate::cli::{InputArgs, RecordOutputArgs};
 
 /// One batch: read on the reading thread; parsed, mapped and formatted on the pool; written by
@@ -147,6 +147,14 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let (mut progress, records_read) = Progress::for_reader(args, &reader);
     let (mut records, mut malformed) = (0u64, 0u64);
     let mut ends = OutputEnd::default();
+    // a batch's counts once the file holds it (see `HeldCounts`): its records, malformed ones
+    // and answers
+    let mut held = HeldCounts::default();
+    let mut count = |(n, bad, answers): (u64, u64, Vec<A>)| {
+        records += n;
+        malformed += bad;
+        (command.tally)(&answers);
+    };
     let mut batches = 0u64;
     // a batch cut short by a signal was written: the batches after it are not
     let mut cut = false;
@@ -188,16 +196,26 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
             let batch_records = &all[..batch.answers.len().min(all.len())];
             cut = batch_records.len() < all.len();
             progress.add(batch_records.len());
-            records += batch_records.len() as u64;
-            malformed += batch.malformed;
-            (command.tally)(&batch.answers);
-            ends.add(batch.at, batch.out.len(), batch_records.last());
+            let last = batch_records.last().map(|r| (r.source, r.line));
+            let counts = (
+                batch_records.len() as u64,
+                batch.malformed,
+                std::mem::take(&mut batch.answers),
+            );
+            held.add(
+                (batch.at, batch.out.len()),
+                counts,
+                placed.as_deref(),
+                &mut count,
+            );
+            ends.add_at(batch.at, batch.out.len(), last);
             Ok(())
         },
         placed.is_some().then_some(&place),
     );
     progress.finish();
     let (last, failure) = super::end_records(result, &mut output, &mut ends, names, &output_name);
+    held.settle(output.placed().as_deref(), &mut count);
     let secs = start.elapsed().as_secs_f64();
     let interrupted = super::ended_early(&signals, failure.as_ref(), last, names);
     if !args.silent() {

@@ -16,10 +16,10 @@ use sudoku_batch::solver;
 use sudoku_batch::stats::Stats;
 use sudoku_batch::status::Answer;
 
-use super::OutputEnd;
 use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
+use super::{HeldCounts, OutputEnd};
 use crate::cli::SolveArgs;
 
 /// One batch of `solve`: its records' bytes read on the reading thread; parsed, solved and
@@ -91,6 +91,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let timed = !args.no_timings || !args.input.silent() || args.stats.is_some();
     // where the output ends: the input and line of the last record written whole
     let mut ends = OutputEnd::default();
+    // a batch's counts once the file holds it (see `HeldCounts`)
+    let mut held = HeldCounts::default();
+    let mut count = |batch: Stats| stats += &batch;
     let mut batches = 0u64;
 
     let result = pipeline::run_batches_placed(
@@ -121,7 +124,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             }
             let records = batch.block.records();
             progress.add(records.len());
-            stats += &batch.stats;
+            let counts = std::mem::take(&mut batch.stats);
+            held.add(
+                (batch.at, batch.out.len()),
+                counts,
+                placed.as_deref(),
+                &mut count,
+            );
             ends.add(batch.at, batch.out.len(), records.last());
             Ok(())
         },
@@ -129,6 +138,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     );
     progress.finish();
     let (last, failure) = super::end_records(result, &mut output, &mut ends, names, &output_name);
+    held.settle(output.placed().as_deref(), &mut count);
 
     let mut summary = stats.summary(start.elapsed(), threads);
     summary.interrupted = super::ended_early(&signals, failure.as_ref(), last, names);

@@ -329,11 +329,13 @@ fn a_failed_output_leaves_stats_that_say_so() {
         stop["error"].as_str().unwrap().contains("writing"),
         "{json}"
     );
-    // the output holds whole records up to the line the stats name
+    // the output holds whole records up to the line the stats name, and the stats count those
+    // (they counted the batches written ahead and cut away too)
     let line = stop["line"].as_u64().unwrap();
     let written = std::fs::read_to_string(&out).unwrap();
     assert_eq!(written.lines().count() as u64, line, "{json}");
     assert!(written.ends_with('\n'));
+    assert_eq!(json["records"].as_u64(), Some(line), "{json}");
 }
 
 /// `augment` to a file that fails part way leaves whole copies and says which is the last
