@@ -31,7 +31,7 @@ use sudoku_batch::pipeline::{self, Steps};
 use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
-use super::{NamedFormat, OutputEnd};
+use super::{HeldCounts, NamedFormat, OutputEnd};
 use crate::cli::GenerateArgs;
 
 /// Records a batch holds by default: about 10 ms of work for plain generation, so a batch's
@@ -83,6 +83,20 @@ impl Tally {
         self.guesses += g.guesses;
         self.no_guess += u64::from(g.guesses == 0);
         self.tries += g.tries;
+    }
+
+    /// Adds the counts of `other`, a later batch's.
+    fn merge(&mut self, other: &Tally) {
+        if other.written > 0 && (self.written == 0 || other.fewest < self.fewest) {
+            self.fewest = other.fewest;
+        }
+        self.most = self.most.max(other.most);
+        self.written += other.written;
+        self.repeats += other.repeats;
+        self.givens += other.givens;
+        self.guesses += other.guesses;
+        self.no_guess += other.no_guess;
+        self.tries += other.tries;
     }
 }
 
@@ -182,6 +196,8 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let mut tally = Tally::default();
     let mut failure: Option<(u64, Failure)> = None;
     let mut ends = OutputEnd::default();
+    let mut held = HeldCounts::default();
+    let mut count = |batch: Tally| tally.merge(&batch);
     let mut next = first_index;
     let mut wrote_any = false;
     let grid = resolved == OutputFormat::Grid;
@@ -276,16 +292,18 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
                 batch.out.remove(0);
             }
             let mut last = None;
+            // the batch's counts, counted once the file holds it (see `HeldCounts`)
+            let mut counts = Tally::default();
             for (k, result) in batch.results.iter().enumerate().take(made) {
                 if let Ok(g) = result {
                     if g.index < args.start {
                         continue;
                     }
                     if kept[k] {
-                        tally.add(g);
+                        counts.add(g);
                         last = Some(g.index);
                     } else {
-                        tally.repeats += 1;
+                        counts.repeats += 1;
                     }
                 }
             }
@@ -295,6 +313,12 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
                 line: index + 1,
                 ..Record::empty()
             });
+            held.add(
+                (batch.at, batch.out.len()),
+                counts,
+                placed.as_deref(),
+                &mut count,
+            );
             ends.add(batch.at, batch.out.len(), line.as_ref());
             progress.add(made);
             if let Some(Err(f)) = batch.results.get(made) {
@@ -307,6 +331,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     progress.finish();
     let names = [format!("seed {}, record", args.seed)];
     let (last, stopped) = super::end_records(result, &mut output, &mut ends, &names, &output_name);
+    held.settle(output.placed().as_deref(), &mut count);
     let last = last.map(|(_, line)| line);
 
     let ended = match last {
