@@ -536,9 +536,7 @@ impl Interruption {
             error: Some(error),
         }
     }
-}
 
-impl Interruption {
     /// A run whose record output's reader went away (a closed pipe, `| head`), its output
     /// ending with the record at `last`: told as the signal other tools die of then.
     pub fn closed(last: Option<(String, u64)>) -> Interruption {

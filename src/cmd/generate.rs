@@ -313,12 +313,8 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
                 line: index + 1,
                 ..Record::empty()
             });
-            held.add(
-                (batch.at, batch.out.len()),
-                counts,
-                placed.as_deref(),
-                &mut count,
-            );
+            held.add((batch.at, batch.out.len()), counts, &mut count);
+            held.settle(placed.as_deref(), &mut count);
             ends.add(batch.at, batch.out.len(), line.as_ref());
             progress.add(made);
             if let Some(Err(f)) = batch.results.get(made) {
@@ -373,10 +369,8 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             t.written as f64 / secs.max(1e-9),
             if threads == 1 { "" } else { "s" }
         );
-        if let Some(interruption) = signals.interruption(None) {
-            let _ = write!(line, "; interrupted by {}: {ended}", interruption.signal);
-        } else if let Some(interruption) = super::ended_early(&signals, stopped.as_ref(), None, &[])
-        {
+        // a signal, a failed output, or its reader gone
+        if let Some(interruption) = super::ended_early(&signals, stopped.as_ref(), None, &[]) {
             let _ = write!(line, "; {}: {ended}", interruption.stopped_by());
         }
         super::stderr_line(line);

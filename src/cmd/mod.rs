@@ -408,12 +408,13 @@ pub fn write_stats(
         .with_context(|| format!("writing {}", output_name(Some(path))))
 }
 
-/// The counts of batches written at offsets (`T`: a batch's), held until the file's whole
-/// prefix holds the batch, so that a run whose file is cut back after a failed write (a full
-/// disk) counts only the records the file holds: its stats said `"records": 13584` of a file
-/// that ended at line 10188. Batches written in order count at once.
+/// What each batch handed to the output holds (`T`: its counts, or its last record), held
+/// while the batch is written at an offset until the file's whole prefix holds it: a file cut
+/// back after a failed write (a full disk) is then described by the batches it holds, never by
+/// those cut away (stats said `"records": 13584` of a file that ended at line 10188). Batches
+/// written in order are taken at once.
 pub struct HeldCounts<T> {
-    /// Where each held batch's bytes end, and its counts, oldest first.
+    /// Where each held batch's bytes end, and what it holds, oldest first.
     pending: std::collections::VecDeque<(u64, T)>,
 }
 
@@ -426,25 +427,18 @@ impl<T> Default for HeldCounts<T> {
 }
 
 impl<T> HeldCounts<T> {
-    /// Takes a batch's `counts` (its offset `at`, `None` for output written in order, and its
-    /// bytes' length), and hands `count` those of the batches the file's whole prefix holds
-    /// by now (`placed`: the output's file when written at offsets).
-    pub fn add(
-        &mut self,
-        (at, len): (Option<u64>, usize),
-        counts: T,
-        placed: Option<&Placed>,
-        count: &mut impl FnMut(T),
-    ) {
+    /// Takes what a batch holds (`counts`), given its offset `at` (`None` for output written in
+    /// order, handed to `count` at once) and its bytes' length.
+    pub fn add(&mut self, (at, len): (Option<u64>, usize), counts: T, count: &mut impl FnMut(T)) {
         match at {
             None => count(counts),
             Some(at) => self.pending.push_back((at + len as u64, counts)),
         }
-        self.settle(placed, count);
     }
 
-    /// Hands `count` the counts of the batches the file's whole prefix holds; at the end of a
-    /// run (the file finished, cut back after a failure) the rest are dropped with the batches.
+    /// Hands `count` what the batches the file's whole prefix holds by now hold (`placed`: the
+    /// output's file when written at offsets); at the end of a run (the file finished, cut back
+    /// after a failure) the rest are dropped with their batches.
     pub fn settle(&mut self, placed: Option<&Placed>, count: &mut impl FnMut(T)) {
         let prefix = placed.map_or(u64::MAX, Placed::prefix);
         while self.pending.front().is_some_and(|&(end, _)| end <= prefix) {
@@ -461,9 +455,8 @@ impl<T> HeldCounts<T> {
 /// batches handed over later.
 #[derive(Default)]
 pub struct OutputEnd {
-    /// The last record of the batches handed over, with the offset where each batch's bytes
-    /// end in a placed file, oldest first, until the whole prefix is known to reach them.
-    pending: std::collections::VecDeque<(u64, Option<(u32, u64)>)>,
+    /// The last record of each batch handed over, until the whole prefix holds it.
+    held: HeldCounts<Option<(u32, u64)>>,
     /// The last record of the whole prefix (or of every batch, written in order).
     whole: Option<(u32, u64)>,
 }
@@ -477,29 +470,17 @@ impl OutputEnd {
 
     /// [`OutputEnd::add`] with the last record's input and line.
     pub fn add_at(&mut self, at: Option<u64>, len: usize, last: Option<(u32, u64)>) {
-        match at {
-            None => {
-                if last.is_some() {
-                    self.whole = last;
-                }
-            }
-            Some(at) => self.pending.push_back((at + len as u64, last)),
-        }
+        let whole = &mut self.whole;
+        self.held
+            .add((at, len), last, &mut |last| *whole = last.or(*whole));
     }
 
     /// The last record written whole, once no write is under way (`placed`: the output's file
     /// when written at offsets).
     pub fn last(&mut self, placed: Option<&Placed>) -> Option<(u32, u64)> {
-        let prefix = placed.map_or(u64::MAX, Placed::prefix);
-        while let Some(&(end, last)) = self.pending.front() {
-            if end > prefix {
-                break;
-            }
-            if last.is_some() {
-                self.whole = last;
-            }
-            self.pending.pop_front();
-        }
+        let whole = &mut self.whole;
+        self.held
+            .settle(placed, &mut |last| *whole = last.or(*whole));
         self.whole
     }
 }

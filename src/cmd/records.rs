@@ -202,12 +202,8 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
                 batch.malformed,
                 std::mem::take(&mut batch.answers),
             );
-            held.add(
-                (batch.at, batch.out.len()),
-                counts,
-                placed.as_deref(),
-                &mut count,
-            );
+            held.add((batch.at, batch.out.len()), counts, &mut count);
+            held.settle(placed.as_deref(), &mut count);
             ends.add_at(batch.at, batch.out.len(), last);
             Ok(())
         },

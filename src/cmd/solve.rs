@@ -125,12 +125,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             let records = batch.block.records();
             progress.add(records.len());
             let counts = std::mem::take(&mut batch.stats);
-            held.add(
-                (batch.at, batch.out.len()),
-                counts,
-                placed.as_deref(),
-                &mut count,
-            );
+            held.add((batch.at, batch.out.len()), counts, &mut count);
+            held.settle(placed.as_deref(), &mut count);
             ends.add(batch.at, batch.out.len(), records.last());
             Ok(())
         },

@@ -152,13 +152,12 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     let ends = last.map(|(source, line)| format!("{}:{line}", name(source)));
     // where each part ends: a part placed holds the records of the batches it took; one
     // written in order, what it took, if its reader took it
+    let placed = [0, 1].map(|part| outputs[part].placed().is_some());
     let part_ends = [0, 1].map(|part| {
-        let whole = outputs[part].placed().is_some() || part != failed;
         took[part]
-            .filter(|_| whole)
+            .filter(|_| placed[part] || part != failed)
             .map(|(source, line)| format!("{}:{line}", name(source)))
     });
-    let placed = [0, 1].map(|part| outputs[part].placed().is_some());
     end_of_parts(result, finished, &names_of, failed, &part_ends, placed)?;
     if !args.input.silent() {
         let mut line = format!(
@@ -220,8 +219,9 @@ fn split_batch(
 /// How a run of `split` ends once its pipeline has (`result`) and its parts are flushed
 /// (`finished`), as an error naming the part that failed (`failed`, an index into `names`) and
 /// saying where each part ends (`ends`: the input and line of the last record it holds, where
-/// that is known; `placed`: the parts cut back to whole records). A part on a closed pipe is an error too, unlike `solve`'s output: the other
-/// part is then cut short, and must not pass for a whole one.
+/// that is known; `placed`: the parts cut back to whole records). A part on a closed pipe is
+/// an error too, unlike `solve`'s output: the other part is then cut short, and must not pass
+/// for a whole one.
 fn end_of_parts(
     result: Result<(), PipelineError<InputError, io::Error>>,
     finished: [io::Result<()>; 2],

@@ -291,7 +291,7 @@ impl Generator {
                 // a puzzle has a blank: 81 givens are a solved grid (drawn, it was written as a
                 // puzzle, rated ER 0.0)
                 let lo = clues.lo.max(17);
-                let hi = clues.hi.min(CELLS as u64 - 1);
+                let hi = clues.hi.min(options::MOST_GIVENS);
                 (lo + rng.below((hi - lo + 1) as usize) as u64) as u32
             }
             _ => 0,

@@ -160,6 +160,9 @@ impl Start {
     }
 }
 
+/// The most givens a puzzle has: one blank at least (81 givens are a solved grid).
+pub(crate) const MOST_GIVENS: u64 = CELLS as u64 - 1;
+
 /// Tries a record may take by default before the run gives up on it (see
 /// [`Options::max_tries`]): enough for every target that plain generation meets at least once in
 /// a few thousand puzzles (20 givens, say), with room to spare, and little enough that a target
@@ -389,12 +392,12 @@ impl FromStr for RatingRange {
 fn symmetric_counts(symmetry: Symmetry, clues: Bounds) -> Result<(), OptionsError> {
     let counts = symmetry.given_counts();
     let allowed = |n: u64| n <= CELLS as u64 && counts >> n & 1 != 0;
-    let (lo, hi) = (clues.lo.max(17), clues.hi.min(CELLS as u64 - 1));
+    let (lo, hi) = (clues.lo.max(17), clues.hi.min(MOST_GIVENS));
     if (lo..=hi).any(allowed) {
         return Ok(());
     }
     let below = (17..lo).rev().find(|&n| allowed(n));
-    let above = (hi + 1..CELLS as u64).find(|&n| allowed(n));
+    let above = (hi + 1..=MOST_GIVENS).find(|&n| allowed(n));
     let nearest = match (below, above) {
         (Some(b), Some(a)) => format!("; the nearest counts it allows are {b} and {a}"),
         (Some(n), None) | (None, Some(n)) => format!("; the nearest count it allows is {n}"),
@@ -429,7 +432,7 @@ impl Options {
             if clues.hi < 17 {
                 return Err(OptionsError::TooFewClues(clues));
             }
-            if clues.lo >= CELLS as u64 {
+            if clues.lo > MOST_GIVENS {
                 return Err(OptionsError::TooManyClues(clues));
             }
         }
