@@ -404,6 +404,19 @@ impl Tally {
         }
     }
 
+    /// Adds the counts of `other` (a later part of the same run: the hardest rating of a tie is
+    /// this one's).
+    pub fn merge(&mut self, other: &Tally) {
+        for (all, n) in self.verdicts.0.iter_mut().zip(other.verdicts.0) {
+            *all += n;
+        }
+        self.given_solutions += other.given_solutions;
+        self.minimal += &other.minimal;
+        self.looked_minimal |= other.looked_minimal;
+        self.stats.add_counts(&other.stats);
+        self.ratings.merge(&other.ratings);
+    }
+
     /// Records counted.
     pub fn records(&self) -> u64 {
         self.verdicts.0.iter().sum()
@@ -483,6 +496,20 @@ impl Default for DatasetStats {
 }
 
 impl DatasetStats {
+    /// Adds the puzzles of `other` to the counts by givens, guesses and class size (`distinct`,
+    /// which does not add up, is left alone).
+    pub fn add_counts(&mut self, other: &DatasetStats) {
+        for (all, n) in self.givens.iter_mut().zip(other.givens) {
+            *all += n;
+        }
+        for (all, n) in self.guesses.iter_mut().zip(other.guesses) {
+            *all += n;
+        }
+        for (&size, &n) in &other.duplicate_classes {
+            *self.duplicate_classes.entry(size).or_insert(0) += n;
+        }
+    }
+
     /// `(givens, puzzles)` for every count of givens some puzzle has.
     pub fn givens(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
         self.givens
@@ -585,6 +612,15 @@ pub struct Minimality {
     pub not_minimal: u64,
     /// Redundant givens over all puzzles (each removable alone, keeping one solution).
     pub redundant_givens: u64,
+}
+
+impl std::ops::AddAssign<&Minimality> for Minimality {
+    fn add_assign(&mut self, other: &Minimality) {
+        self.checked += other.checked;
+        self.minimal += other.minimal;
+        self.not_minimal += other.not_minimal;
+        self.redundant_givens += other.redundant_givens;
+    }
 }
 
 /// What a check run found, as summarised on stderr and written at the end of a report.

@@ -132,24 +132,12 @@ pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
         for (all, n) in verdicts.iter_mut().zip(t.verdicts.0) {
             *all += n;
         }
-        for (all, n) in stats.givens.iter_mut().zip(t.stats.givens) {
-            *all += n;
-        }
-        for (all, n) in stats.guesses.iter_mut().zip(t.stats.guesses) {
-            *all += n;
-        }
-        for (&size, &n) in &t.stats.duplicate_classes {
-            *stats.duplicate_classes.entry(size).or_insert(0) += n;
-        }
+        stats.add_counts(&t.stats);
         if let (Some(sum), Some(r)) = (ratings.as_mut(), &t.ratings) {
             sum.merge(r);
         }
         if let Some(m) = &t.minimal {
-            let sum = minimal.get_or_insert_with(Minimality::default);
-            sum.checked += m.checked;
-            sum.minimal += m.minimal;
-            sum.not_minimal += m.not_minimal;
-            sum.redundant_givens += m.redundant_givens;
+            *minimal.get_or_insert_with(Minimality::default) += m;
         }
         threads += part.threads;
         wall = wall.max(part.wall_seconds);

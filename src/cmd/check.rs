@@ -17,15 +17,14 @@ use anyhow::{Context, Result};
 use sudoku_batch::check::report::{self, Finding, ReportFormat};
 use sudoku_batch::check::summary::CheckSummary;
 use sudoku_batch::check::{self, Check, DuplicateMode, Duplicates, Options, Tally};
-use sudoku_batch::input::{Block, InputError};
+use sudoku_batch::input::{Block, InputError, Record};
 use sudoku_batch::output::{self, CheckFormat, Output};
 use sudoku_batch::pipeline::{self, Config, PipelineError, Steps};
 
-use super::NamedFormat;
-use super::OutputEnd;
 use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
+use super::{HeldCounts, NamedFormat, OutputEnd};
 use crate::cli::CheckArgs;
 
 /// One batch of `check`: its records' bytes read on the reading thread (and, for
@@ -105,8 +104,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         (Some(format), Some(out)) => Some(Output::to(out, format.as_ref())),
         _ => None,
     };
-    let mut report =
-        report_file.map(|(path, (format, writer))| (path, report::report(format, writer)));
+    let report = report_file.map(|(path, (format, writer))| (path, report::report(format, writer)));
     // rating takes milliseconds a puzzle: batches as small as `rate`'s, so a signal, which
     // lets the batches in flight finish, is answered soon
     let batch_size = match args.rate {
@@ -131,8 +129,15 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     // block on the reading thread
     reader.read_files_in_chunks(threads > 1 && duplicates.is_none());
     let pool_ref = &pool;
-    let mut tally = Tally::default();
-    let mut listing = Listing::new(args.max_problems);
+    let mut found = Found {
+        tally: Tally::default(),
+        listing: Listing::new(args.max_problems),
+        report,
+        report_failed: false,
+    };
+    // a batch's counts and findings once the file holds it (see `HeldCounts`)
+    let mut held = HeldCounts::default();
+    let mut ready = Vec::new();
     // the input and line of the last record checked, for an interrupted run's summary
     let mut last = None;
     // where the per-record stream ends
@@ -152,8 +157,6 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let may_cut = args.rate && args.duplicates.is_none();
     // a batch cut short by a signal was written: the batches after it are not
     let mut cut = false;
-    // the write that failed was the report's, not the per-record stream's
-    let mut report_failed = false;
 
     let result = pipeline::run_batches_placed(
         |batch: &mut Batch| {
@@ -222,34 +225,28 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             let all = batch.block.records();
             let records = &all[..batch.checks.len().min(all.len())];
             cut = records.len() < all.len();
-            for (record, check) in records.iter().zip(&batch.checks) {
-                tally.add(record, check);
-                if check.is_finding() {
-                    let finding = Finding {
-                        file: names
-                            .get(record.source as usize)
-                            .map_or("<unknown input>", String::as_str),
-                        line: record.line,
-                        verdict: check.verdict,
-                        detail: check.detail.as_deref().unwrap_or(""),
-                        puzzle: &record.cells,
-                    };
-                    listing.add(&finding);
-                    if let Some((path, report)) = report.as_mut() {
-                        report_failed = true;
-                        report.finding(&finding).with_context(|| {
-                            format!("writing {}", super::output_name(Some(path)))
-                        })?;
-                        report_failed = false;
-                    }
-                }
-            }
+            let counts = Counts::of(records, &batch.checks);
             if let Some(output) = output.as_mut() {
-                batch.at = output.place(&batch.out)?;
+                batch.at = match output.place(&batch.out) {
+                    Ok(at) => at,
+                    // the reader went away while the batch was written in order: it may have
+                    // read any of the batch, so its problems count (check's exit 1) and are
+                    // listed like those before it
+                    Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => {
+                        ready.push(counts);
+                        return Err(err.into());
+                    }
+                    Err(err) => return Err(err.into()),
+                };
             }
             ends.add(batch.at, batch.out.len(), records.last());
+            held.add((batch.at, batch.out.len()), counts, &mut |c| ready.push(c));
+            held.settle(placed.as_deref(), &mut |c| ready.push(c));
+            for counts in ready.drain(..) {
+                found.take(counts, &names)?;
+            }
             // the batch's findings are listed as they are found, not at the end of the run
-            let listed = listing.take();
+            let listed = found.listing.take();
             if !args.input.pipe {
                 progress.print(&listed);
             }
@@ -264,6 +261,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     progress.finish();
     // an input error or a failed write stops the run; what was read before it is reported,
     // the stats and report say where the run stopped, then the error is told
+    // a write failed: batches read (and seen by `--duplicates`' table) were not counted
+    let output_cut = matches!(result, Err(PipelineError::Write(_)));
     let mut failure = match result {
         Ok(()) => None,
         Err(PipelineError::Read(err)) => Some(super::Failure::read(err)),
@@ -278,9 +277,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                 let name = names.get(source as usize).map_or("", String::as_str);
                 format!("ends with the record at {name}:{line}")
             };
-            Some(match report_failed {
+            Some(match found.report_failed {
+                // the report's error first, then where the record output ends
                 true => super::Failure::side(match whole {
-                    Some(whole) => err.context(format!("{output_name} {}", at(whole))),
+                    Some(whole) => anyhow::anyhow!("{err:#}; {output_name} {}", at(whole)),
                     None => err,
                 }),
                 false => {
@@ -301,7 +301,26 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             ));
         }
     }
-    if let Some(duplicates) = &duplicates {
+    // the batches the file holds now that it is finished (cut back after a failure), counted
+    // and listed; those cut away with it are not
+    held.settle(placed.as_deref(), &mut |c| ready.push(c));
+    for counts in ready.drain(..) {
+        if let Err(err) = found.take(counts, &names) {
+            failure.get_or_insert(super::Failure::side(err));
+        }
+    }
+    if !args.input.pipe {
+        progress.print(&found.listing.take());
+    }
+    let Found {
+        mut tally,
+        listing,
+        mut report,
+        report_failed,
+    } = found;
+    // the table of puzzles seen counts every record read; after a failed output some of them
+    // were cut away with the file: no counts of distinct puzzles then
+    if let Some(duplicates) = duplicates.as_ref().filter(|_| !output_cut) {
         tally.set_duplicates(duplicates);
     }
     let mut totals = tally.totals(&options);
@@ -368,6 +387,81 @@ fn report_format(path: &Path, args: &CheckArgs) -> Result<ReportFormat> {
                 path.display()
             )
         }),
+    }
+}
+
+/// What a batch adds to the run: its counts, and its findings (in input order) to list and
+/// report.
+struct Counts {
+    tally: Tally,
+    findings: Vec<OwnedFinding>,
+}
+
+/// A [`Finding`] that outlives its batch.
+struct OwnedFinding {
+    source: u32,
+    line: u64,
+    verdict: check::Verdict,
+    detail: String,
+    puzzle: String,
+}
+
+impl Counts {
+    /// The counts and findings of `records`, checked as `checks` say.
+    fn of(records: &[Record], checks: &[Check]) -> Counts {
+        let mut tally = Tally::default();
+        let mut findings = Vec::new();
+        for (record, check) in records.iter().zip(checks) {
+            tally.add(record, check);
+            if check.is_finding() {
+                findings.push(OwnedFinding {
+                    source: record.source,
+                    line: record.line,
+                    verdict: check.verdict,
+                    detail: check.detail.clone().unwrap_or_default(),
+                    puzzle: record.cells.clone(),
+                });
+            }
+        }
+        Counts { tally, findings }
+    }
+}
+
+/// What the run found so far, in the file's order: counts, the listing on stderr, the report.
+struct Found<'a> {
+    tally: Tally,
+    listing: Listing,
+    /// `--report`: its path and its writer.
+    report: Option<(&'a std::path::PathBuf, Box<dyn report::Report + Send + 'a>)>,
+    /// A write of the report failed (the run stops; the report is not finished).
+    report_failed: bool,
+}
+
+impl Found<'_> {
+    /// Counts a batch the output holds, lists its findings and writes them to the report.
+    fn take(&mut self, counts: Counts, names: &[String]) -> Result<()> {
+        self.tally.merge(&counts.tally);
+        for f in &counts.findings {
+            let finding = Finding {
+                file: names
+                    .get(f.source as usize)
+                    .map_or("<unknown input>", String::as_str),
+                line: f.line,
+                verdict: f.verdict,
+                detail: &f.detail,
+                puzzle: &f.puzzle,
+            };
+            self.listing.add(&finding);
+            // after a failed write, the report is not written to again
+            if let Some((path, report)) = self.report.as_mut().filter(|_| !self.report_failed) {
+                self.report_failed = true;
+                report
+                    .finding(&finding)
+                    .with_context(|| format!("writing {}", super::output_name(Some(path))))?;
+                self.report_failed = false;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -293,6 +293,9 @@ fn a_reader_that_goes_away_leaves_stats_and_report_that_say_so() {
                 .arg(&input),
         );
         assert_eq!(code, Some(1), "{stderr}");
+        // the problem that makes the exit 1 is listed (the batch the reader left in was
+        // counted, its findings not listed)
+        assert!(stderr.contains("bad.txt:1: malformed: "), "{stderr}");
     }
     let md = std::fs::read_to_string(&report).unwrap();
     assert!(
@@ -336,6 +339,70 @@ fn a_failed_output_leaves_stats_that_say_so() {
     assert_eq!(written.lines().count() as u64, line, "{json}");
     assert!(written.ends_with('\n'));
     assert_eq!(json["records"].as_u64(), Some(line), "{json}");
+}
+
+/// `check` whose output file fails part way counts, lists and reports the records the file
+/// holds, not those of batches written ahead and cut away with it (its stats said `"records":
+/// 11520` of a file of 448 lines, and its report listed findings past the file's end).
+#[cfg(target_os = "linux")]
+#[test]
+fn check_on_a_failed_file_counts_and_reports_what_it_holds() {
+    let dir = Workdir::new();
+    let text = std::fs::read_to_string(many_puzzles(&dir, 20_000)).unwrap();
+    // a malformed record every 97 lines, so that findings fall on both sides of the cut
+    let body: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| match i % 97 {
+            96 => "1234\n".to_string(),
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    let input = dir.write("problems.txt", body);
+    let (stats, report, out) = (
+        dir.path("stats.json"),
+        dir.path("report.csv"),
+        dir.path("out.jsonl"),
+    );
+    let (code, stderr) = run_with_file_size_limit(
+        command(&["check", "--batch-size", "64", "--max-problems", "100000"])
+            .arg("--stats")
+            .arg(&stats)
+            .arg("--report")
+            .arg(&report)
+            .arg("-o")
+            .arg(&out)
+            .arg(&input),
+        100_000,
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let line = json["interrupted"]["line"].as_u64().unwrap();
+    let written = std::fs::read_to_string(&out).unwrap();
+    let held = written.lines().count() as u64;
+    assert_eq!(held, line, "{json}");
+    assert!(held > 97, "the cut should fall after some findings: {held}");
+    assert_eq!(json["records"].as_u64(), Some(held), "{json}");
+    let malformed = held / 97;
+    assert_eq!(
+        json["verdicts"]["malformed"].as_u64(),
+        Some(malformed),
+        "{json}"
+    );
+    assert_eq!(json["problems"].as_u64(), Some(malformed), "{json}");
+    // the report and stderr list the findings of the records the file holds, no more
+    let report = std::fs::read_to_string(&report).unwrap();
+    let reported: Vec<&str> = report.lines().skip(1).collect();
+    assert_eq!(reported.len() as u64, malformed, "{report}");
+    assert!(
+        reported
+            .iter()
+            .all(|row| row.split(',').nth(1).unwrap().parse::<u64>().unwrap() <= line),
+        "{report}"
+    );
+    let listed = stderr.matches(": malformed: ").count() as u64;
+    assert_eq!(listed, malformed, "{stderr}");
 }
 
 /// `augment` to a file that fails part way leaves whole copies and says which is the last
