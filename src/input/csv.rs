@@ -48,9 +48,118 @@ enum Row {
         /// The last line read past.
         through: u64,
     },
-    /// A line whose last field is quoted and not closed, in pipe mode: the rest of that field
-    /// was on the lines after it in the file, which pipe mode reads as rows of their own.
-    OpenQuote,
+    /// A row whose quotes do not add up, its first line's fields read (the reason says what is
+    /// wrong): in pipe mode, a line whose last field is quoted and not closed (the rest of that
+    /// field was on the lines after it in the file, which pipe mode reads as rows of their own);
+    /// otherwise a quote that never closes, or a quoted field spanning lines followed by more
+    /// than a delimiter (see [`Replay`]).
+    OpenQuote(String),
+}
+
+/// The bytes of a row read again: a quote that never closes (a row running to the end of the
+/// input inside quotes) or a quoted field spanning lines and followed by more than a delimiter
+/// (a stray quote closed by a later one: `1,P,"oops` ... `3,P,"fine"`) would make one row of
+/// the lines after it, every one of them lost with no word said. Such a row is a malformed
+/// record of its first line, and the lines after it are read again, as rows of their own.
+///
+/// What is read again is a segment with an end: the row's bytes after its first line end, up to
+/// where the row ended; a row in it that meets the segment's end inside quotes ends there (and
+/// is read again in turn). So a row read again never takes bytes past the row it came from, and
+/// the rows do not depend on where blocks were cut ([`Boundaries`] cuts them only where such a
+/// row ends).
+#[derive(Default)]
+struct Replay {
+    bytes: Vec<u8>,
+    /// Bytes of `bytes` read so far.
+    at: usize,
+    /// Reading the segment (until the row that meets its end has been read).
+    active: bool,
+}
+
+impl Replay {
+    /// The next bytes: the segment's (empty at its end), else `src`'s.
+    fn fill<'a, R: BufRead>(&'a self, src: &'a mut R) -> io::Result<&'a [u8]> {
+        match self.active {
+            true => Ok(&self.bytes[self.at..]),
+            false => bounded::fill(src),
+        }
+    }
+
+    /// Marks `n` bytes of those [`Replay::fill`] gave read.
+    fn consume<R: BufRead>(&mut self, src: &mut R, n: usize) {
+        match self.active {
+            true => self.at += n,
+            false => src.consume(n),
+        }
+    }
+
+    /// At a row's start: a segment read to its end is left for the source.
+    fn end_at_row_start(&mut self) {
+        if self.active && self.at == self.bytes.len() {
+            *self = Replay {
+                bytes: std::mem::take(&mut self.bytes),
+                ..Replay::default()
+            };
+            self.bytes.clear();
+        }
+    }
+
+    /// Reads `again` first, then the rest of the segment under way (if any), as one segment.
+    fn start(&mut self, again: &[u8]) {
+        let rest = match self.active {
+            true => self.bytes.split_off(self.at),
+            false => Vec::new(),
+        };
+        self.bytes.clear();
+        self.bytes.extend_from_slice(again);
+        self.bytes.extend_from_slice(&rest);
+        self.at = 0;
+        self.active = !self.bytes.is_empty();
+    }
+}
+
+/// What is wrong with the quotes of a row (its bytes as read, its own line end included).
+#[derive(Debug, PartialEq)]
+enum QuoteTrouble {
+    /// The row ends inside quotes.
+    Unclosed,
+    /// A quoted field holding a line end is followed by more than a delimiter or the row's end.
+    Stray,
+}
+
+/// The trouble with `row`'s quotes, as csv-core reads them: a field that starts with a quote is
+/// quoted, a doubled quote in it is a quote, and it ends at the next single quote; a quote
+/// anywhere else is a character. (csv-core goes on reading a field after its closing quote:
+/// fine on one line, `"ab"c`, but after a field spanning lines it is the sign of a stray quote.)
+fn quote_trouble(row: &[u8], delimiter: u8) -> Option<QuoteTrouble> {
+    let (mut quoted, mut at_start, mut spanned) = (false, true, false);
+    let mut bytes = row.iter().peekable();
+    while let Some(&b) = bytes.next() {
+        if quoted {
+            match b {
+                b'"' if bytes.peek() == Some(&&b'"') => {
+                    bytes.next();
+                }
+                b'"' => {
+                    quoted = false;
+                    let next = bytes.peek().map(|&&b| b);
+                    let ends = next.is_none_or(|n| n == delimiter || n == b'\n' || n == b'\r');
+                    if spanned && !ends {
+                        return Some(QuoteTrouble::Stray);
+                    }
+                }
+                b'\n' => spanned = true,
+                _ => {}
+            }
+        } else if b == delimiter {
+            at_start = true;
+            continue;
+        } else if b == b'"' && at_start {
+            quoted = true;
+        }
+        at_start = false;
+    }
+    quoted.then_some(QuoteTrouble::Unclosed)
 }
 
 /// Reads CSV records; the header has been read when this exists.
@@ -90,6 +199,10 @@ pub(crate) struct CsvReader<R> {
     pipe_line: Vec<u8>,
     /// What records keep of their row (see [`CsvReader::set_keep`]).
     keep: Keep,
+    /// The bytes of the row being parsed, as read (at most `max` and its line end).
+    raw: Vec<u8>,
+    /// Bytes read again (see [`Replay`]).
+    replay: Replay,
 }
 
 /// A new parser of CSV rows with `delimiter` (quotes `"`, doubled inside quotes; rows end at LF).
@@ -166,6 +279,8 @@ impl<R: BufRead> CsvReader<R> {
             pipe: false,
             pipe_line: Vec::new(),
             keep: Keep::default(),
+            raw: Vec::new(),
+            replay: Replay::default(),
         }
     }
 
@@ -279,7 +394,7 @@ impl<R: BufRead> CsvReader<R> {
                     bounded::too_long("CSV header", max),
                 ));
             }
-            Row::OpenQuote => {
+            Row::OpenQuote(_) => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,
                     "CSV header: a quoted field runs past the end of its line",
@@ -339,10 +454,11 @@ impl<R: BufRead> CsvReader<R> {
         }
         // blank lines before the row, read past here so that the row's first line is known
         loop {
-            let available = bounded::fill(&mut self.src)?;
+            self.replay.end_at_row_start();
+            let available = self.replay.fill(&mut self.src)?;
             let blank = available.iter().take_while(|&&b| b == b'\n').count();
             let all = blank == available.len();
-            self.src.consume(blank);
+            self.replay.consume(&mut self.src, blank);
             self.next_line += blank as u64;
             self.core.set_line(self.next_line);
             if !all || blank == 0 {
@@ -362,8 +478,9 @@ impl<R: BufRead> CsvReader<R> {
         // the row's own LF is allowed on top of its `max` bytes
         let limit = self.max.saturating_add(1);
         let mut at_line_start = true;
+        self.raw.clear();
         loop {
-            let available = bounded::fill(&mut self.src)?;
+            let available = self.replay.fill(&mut self.src)?;
             if !available.is_empty() && taken >= limit {
                 return self.too_long(at_line_start, nout, nend);
             }
@@ -384,12 +501,15 @@ impl<R: BufRead> CsvReader<R> {
                 self.core
                     .read_record(input, &mut self.out[nout..], &mut self.ends[nend..]);
             let read = &input[..nin];
+            // the row ends with this call: by its LF, or by the end of the input
+            let by_lf = !input.is_empty();
+            self.raw.extend_from_slice(read);
             // the parser counts the LFs it reads (blank lines before the row are added to it)
             self.next_line = self.core.line();
             if let Some(&last) = read.last() {
                 at_line_start = last == b'\n';
             }
-            self.src.consume(nin);
+            self.replay.consume(&mut self.src, nin);
             taken += nin;
             nout += o;
             nend += e;
@@ -403,11 +523,51 @@ impl<R: BufRead> CsvReader<R> {
                         return self.too_long(true, nout, nend);
                     }
                     self.fields = nend;
-                    return Ok(Row::Fields);
+                    // ended by its LF, not by the end of the input (perhaps inside quotes)
+                    return Ok(self.quotes_checked(by_lf));
                 }
                 ::csv_core::ReadRecordResult::End => return Ok(Row::End),
             }
         }
+    }
+
+    /// The row just parsed (`ended`: by its own line end, not the input's end), or, when its quotes do not add up (see
+    /// [`Replay`]), its first line's fields, the lines after it to be read again.
+    fn quotes_checked(&mut self, ended: bool) -> Row {
+        // one line that ends: nothing to look at (the common case)
+        let lines = self.next_line - self.line;
+        if ended && lines == 1 {
+            return Row::Fields;
+        }
+        let Some(trouble) = quote_trouble(&self.raw, self.delimiter) else {
+            return Row::Fields;
+        };
+        let through = self.next_line - u64::from(self.raw.last() == Some(&b'\n'));
+        let first = memchr::memchr(b'\n', &self.raw).unwrap_or(self.raw.len());
+        let raw = std::mem::take(&mut self.raw);
+        self.replay.start(raw.get(first + 1..).unwrap_or_default());
+        // the lines after the first are read again, with a fresh parser
+        self.next_line = self.line + u64::from(first < raw.len());
+        let (nout, nend) = self.parse_whole(&raw[..first]);
+        self.fresh = true;
+        self.raw = raw;
+        self.fields = nend;
+        self.kept = nout;
+        let again = match through > self.line {
+            true => format!(
+                " (lines {} to {through} would be one row): the lines after the first are read \
+                 as rows of their own",
+                self.line
+            ),
+            false => String::new(),
+        };
+        Row::OpenQuote(match trouble {
+            QuoteTrouble::Unclosed => format!("a quote in the row never closes{again}"),
+            QuoteTrouble::Stray => format!(
+                "a quoted field spanning lines is followed by more than a delimiter, a stray \
+                 quote?{again}"
+            ),
+        })
     }
 
     /// [`CsvReader::read_row`] for input with no quote in it (see [`CsvReader::set_plain`]), past
@@ -492,7 +652,10 @@ impl<R: BufRead> CsvReader<R> {
         }
         if quoted && Self::ends_in_quotes(kept, self.delimiter) {
             self.kept = nout;
-            return Row::OpenQuote;
+            return Row::OpenQuote(
+                "a quoted field runs past the end of the line (with --pipe a CSV row is one line)"
+                    .to_string(),
+            );
         }
         Row::Fields
     }
@@ -501,25 +664,8 @@ impl<R: BufRead> CsvReader<R> {
     /// quotes: a field that starts with a quote is quoted, a doubled quote in it is a quote, and it
     /// ends at the next single quote; a quote anywhere else is a character.
     fn ends_in_quotes(line: &[u8], delimiter: u8) -> bool {
-        let (mut quoted, mut at_start, mut bytes) = (false, true, line.iter().peekable());
-        while let Some(&b) = bytes.next() {
-            if quoted {
-                if b == b'"' {
-                    if bytes.peek() == Some(&&b'"') {
-                        bytes.next();
-                    } else {
-                        quoted = false;
-                    }
-                }
-            } else if b == delimiter {
-                at_start = true;
-                continue;
-            } else if b == b'"' && at_start {
-                quoted = true;
-            }
-            at_start = false;
-        }
-        quoted
+        // one line: no field spans lines, so the only trouble is an open quote
+        quote_trouble(line, delimiter).is_some()
     }
 
     /// Parses `bytes` as the whole input of a fresh parser (the parser reset): one row, ended
@@ -616,7 +762,7 @@ impl<R: BufRead> CsvReader<R> {
         if self.plain && !self.pipe && self.read_simple_row(source, record)? {
             return Ok(true);
         }
-        let mut open_quote = false;
+        let mut open_quote = None;
         loop {
             match self.read_row()? {
                 Row::End => return Ok(false),
@@ -648,8 +794,8 @@ impl<R: BufRead> CsvReader<R> {
                 // its field was cut at the line end: taken as it stood, the row was read with
                 // that field shortened (a note "two" of "two\nlines"), the next line a row too;
                 // its fields are kept as read (its key columns say which row it is)
-                Row::OpenQuote => {
-                    open_quote = true;
+                Row::OpenQuote(reason) => {
+                    open_quote = Some(reason);
                     break;
                 }
                 Row::Fields => {
@@ -706,12 +852,8 @@ impl<R: BufRead> CsvReader<R> {
             }
         };
         self.set_solution(record);
-        if open_quote {
-            record.puzzle = Err(
-                "a quoted field runs past the end of the line (with --pipe a CSV row is \
-                     one line)"
-                    .to_string(),
-            );
+        if let Some(reason) = open_quote {
+            record.puzzle = Err(reason);
             record.solution = None;
         }
         Ok(true)
@@ -1200,6 +1342,73 @@ mod tests {
             lines_and_reasons(&recs),
             [(2, long.clone()), (3, long)],
             "with and without a final LF"
+        );
+    }
+
+    #[test]
+    fn quote_trouble_is_an_open_quote_or_a_field_spanning_lines_and_going_on() {
+        let trouble = |row: &str| quote_trouble(row.as_bytes(), b',');
+        assert_eq!(trouble("1,p,ok\n"), None);
+        assert_eq!(trouble("1,p,\"two\nlines\"\n"), None);
+        assert_eq!(trouble("1,p,\"two\nlines\",x\n"), None);
+        assert_eq!(trouble("1,p,\"two\nlines\"\r\n"), None);
+        assert_eq!(
+            trouble("1,p,\"a\"\"\nb\"\n"),
+            None,
+            "a doubled quote is a quote"
+        );
+        assert_eq!(
+            trouble("1,p,\"ab\"c\n"),
+            None,
+            "one line: read as csv-core does"
+        );
+        assert_eq!(
+            trouble("1,p,x\"y\n"),
+            None,
+            "a quote inside a field is a character"
+        );
+        assert_eq!(trouble("1,p,\"oops"), Some(QuoteTrouble::Unclosed));
+        assert_eq!(
+            trouble("1,p,\"oops\n2,p,ok\n"),
+            Some(QuoteTrouble::Unclosed)
+        );
+        assert_eq!(
+            trouble("1,p,\"oops\n2,p,ok\n3,p,\"fine\"\n"),
+            Some(QuoteTrouble::Stray)
+        );
+    }
+
+    #[test]
+    fn rows_after_a_stray_quote_are_read_again_with_their_own_lines() {
+        let p = "1".repeat(81);
+        let text =
+            format!("id,puzzle\n1,{p}\n\"2,{p}\n3,{p}\n\n\"4,{p}\n5,\"a\nb\"\n6,{p}\n\"7,{p}");
+        // a small buffer: rows cross its refills
+        let recs = read_capped(text.as_bytes(), 1000);
+        let got = lines_and_reasons(&recs);
+        assert_eq!(
+            got,
+            [
+                (2, None),
+                // the quote on line 3 is closed by the one on line 6, and more follows it
+                (
+                    3,
+                    Some(
+                        "a quoted field spanning lines is followed by more than a delimiter, a \
+                         stray quote? (lines 3 to 6 would be one row): the lines after the first \
+                         are read as rows of their own"
+                            .into()
+                    )
+                ),
+                (4, None),
+                // read again, the quote on line 6 meets the end of what is read again (the
+                // row that line 3 started), not the rows after it
+                (6, Some("a quote in the row never closes".into())),
+                // a quoted field spanning lines, as it should be: its puzzle is "a\nb"
+                (7, Some("found 3 cells, expected 81".into())),
+                (9, None),
+                (10, Some("a quote in the row never closes".into())),
+            ]
         );
     }
 

@@ -441,10 +441,83 @@ fn rows_with_quoted_line_ends() -> String {
             ),
             7 => "\r\n\n".to_string(),
             8 => format!("{i},{}\n", &PUZZLE[1..]),
+            // a stray quote, closed by the next quoted field or never
+            9 if i % 3 == 0 => format!("{i},{PUZZLE},\"oops\n"),
             _ => format!("{i},{PUZZLE},n\r\n"),
         };
     }
     text
+}
+
+/// A quote that never closes, or one closed by a later stray quote, made one row of every line
+/// after it, solved with the first row's puzzle (exit 0, `check`: "no problems"): the row is a
+/// malformed record of its first line, the lines after it rows of their own.
+#[test]
+fn a_stray_quote_costs_its_own_row_not_the_rows_after_it() {
+    let ok = |i: usize| format!("{i},{PUZZLE},ok\n");
+    let unclosed = format!(
+        "id,puzzle,note\n1,{PUZZLE},\"oops\n{}{}{}",
+        ok(2),
+        ok(3),
+        ok(4)
+    );
+    let closed_later = format!(
+        "id,puzzle,note\n1,{PUZZLE},\"oops\n{}3,{PUZZLE},\"fine\"\n{}",
+        ok(2),
+        ok(4)
+    );
+    for (text, why) in [
+        (
+            unclosed,
+            "a quote in the row never closes (lines 2 to 5 would be one row)",
+        ),
+        (
+            closed_later,
+            "a quoted field spanning lines is followed by more than a delimiter, a stray quote? \
+             (lines 2 to 4 would be one row)",
+        ),
+    ] {
+        let out = bin()
+            .args(["solve", "-O", "csv", "--no-timings", "-"])
+            .write_stdin(text.as_str())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        // id and status of each record (no field here holds a comma or a line end)
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let records: Vec<(&str, &str)> = stdout
+            .lines()
+            .skip(1)
+            .map(|row| {
+                let fields: Vec<&str> = row.split(',').collect();
+                (fields[0], fields[3])
+            })
+            .collect();
+        assert_eq!(
+            records,
+            [
+                ("1", "malformed"),
+                ("2", "solved"),
+                ("3", "solved"),
+                ("4", "solved")
+            ],
+            "{stdout}"
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&format!("<stdin>:2: {why}")), "{stderr}");
+        // check: a problem, exit 1
+        let out = bin()
+            .args(["check", "-"])
+            .write_stdin(text.as_str())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("4 records: 3 unique, 1 malformed"),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]
