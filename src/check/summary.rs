@@ -67,6 +67,18 @@ pub enum MergeError {
         /// A part without.
         unrated: String,
     },
+    /// Some runs looked at minimality (`check --minimal`) and others did not: the minimality
+    /// counts would cover only part of the puzzles.
+    #[error(
+        "{minimal} was made with --minimal and {other} without: the minimality counts would \
+         cover only part of the puzzles (merge the runs of one kind)"
+    )]
+    MinimalAndNot {
+        /// A part with minimality counts.
+        minimal: String,
+        /// A part without.
+        other: String,
+    },
     /// Runs rated with different `--max-er` bounds (or one with and one without): their counts
     /// above the bound mean different things.
     #[error(
@@ -107,6 +119,14 @@ pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
         return Err(MergeError::RatedAndNot {
             rated: rated.name.clone(),
             unrated: unrated.name.clone(),
+        });
+    }
+    let minimal = parts.iter().find(|p| p.totals.minimal.is_some());
+    let other = parts.iter().find(|p| p.totals.minimal.is_none());
+    if let (Some(minimal), Some(other)) = (minimal, other) {
+        return Err(MergeError::MinimalAndNot {
+            minimal: minimal.name.clone(),
+            other: other.name.clone(),
         });
     }
     let max_er = parts.first().and_then(|p| p.totals.max_er);

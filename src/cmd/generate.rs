@@ -15,7 +15,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -140,7 +140,19 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let mut plan = OutputPlan::reading(&inputs)?;
     let out = plan.add(args.output.as_deref(), "output")?;
     let output_name = super::output_name(args.output.as_deref());
-    let options = options(args, pattern_file.as_deref(), &pool)?;
+    let options = options(args, pattern_file.as_deref(), &pool, signals.stop_flag());
+    // a signal while --from or --exclude was read (a pipe that never ends): stop before the
+    // output is touched, saying so
+    if let (Some(code), Some(stop)) = (signals.exit_code(), signals.interruption(None)) {
+        if !args.quiet {
+            super::stderr_line(format_args!(
+                "generate: {} while reading its inputs; nothing written",
+                stop.stopped_by()
+            ));
+        }
+        return Ok(code);
+    }
+    let options = options?;
     let generator = Generator::new(options)?;
     // the inputs are read: now the output may be emptied
     let out = plan.begin()?.take_destination(out);
@@ -431,6 +443,7 @@ fn options(
     args: &GenerateArgs,
     pattern_file: Option<&Path>,
     pool: &rayon::ThreadPool,
+    stop: Arc<AtomicBool>,
 ) -> Result<Options> {
     let pattern = match (&args.pattern, pattern_file) {
         (None, _) => None,
@@ -445,11 +458,11 @@ fn options(
     };
     let from = match &args.from {
         None => Vec::new(),
-        Some(path) => read_starts(path, args)?,
+        Some(path) => read_starts(path, args, &stop)?,
     };
     let mut exclude = Exclusions::new();
     for path in &args.exclude {
-        read_exclusions(path, args, pool, &mut exclude)?;
+        read_exclusions(path, args, pool, &stop, &mut exclude)?;
     }
     Ok(Options {
         seed: args.seed,
@@ -474,6 +487,7 @@ fn read_records(
     path: &Path,
     what: &str,
     args: &GenerateArgs,
+    stop: &Arc<AtomicBool>,
     mut each: impl FnMut(&[Record], &str) -> Result<()>,
 ) -> Result<()> {
     let source = if path.as_os_str() == "-" {
@@ -481,7 +495,7 @@ fn read_records(
     } else {
         Source::Path(path.to_path_buf())
     };
-    let mut reader = super::open_sources(vec![source], &args.format)
+    let mut reader = super::open_sources_stopping(vec![source], &args.format, Arc::clone(stop))
         .with_context(|| format!("{what} {}", path.display()))?;
     let name = reader.source_name(0).to_string();
     let mut batch = Vec::new();
@@ -499,9 +513,9 @@ fn read_records(
 }
 
 /// The starting points of `--from`.
-fn read_starts(path: &Path, args: &GenerateArgs) -> Result<Vec<Start>> {
+fn read_starts(path: &Path, args: &GenerateArgs, stop: &Arc<AtomicBool>) -> Result<Vec<Start>> {
     let mut starts = Vec::new();
-    read_records(path, "--from", args, |records, name| {
+    read_records(path, "--from", args, stop, |records, name| {
         for record in records {
             if let Ok(grid) = &record.puzzle {
                 let start =
@@ -522,10 +536,11 @@ fn read_exclusions(
     path: &Path,
     args: &GenerateArgs,
     pool: &rayon::ThreadPool,
+    stop: &Arc<AtomicBool>,
     exclude: &mut Exclusions,
 ) -> Result<()> {
     let mut keys = Vec::new();
-    read_records(path, "--exclude", args, |records, _| {
+    read_records(path, "--exclude", args, stop, |records, _| {
         pool.install(|| {
             pipeline::map_into(records, &mut keys, |r| {
                 r.puzzle

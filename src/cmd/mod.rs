@@ -102,6 +102,18 @@ pub fn open_sources(sources: Vec<Source>, args: &FormatArgs) -> Result<Reader> {
     open_with(sources, args, &reader_options(args))
 }
 
+/// [`open_sources`] with reading stopped once `stop` is up (a signal): the reader then acts as
+/// if its inputs had ended, and a read waiting on an idle pipe does not hold the stop up.
+pub fn open_sources_stopping(
+    sources: Vec<Source>,
+    args: &FormatArgs,
+    stop: Arc<AtomicBool>,
+) -> Result<Reader> {
+    let mut options = reader_options(args);
+    options.stop = Some(stop);
+    open_with(sources, args, &options)
+}
+
 /// The reading options `args` ask for.
 fn reader_options(args: &FormatArgs) -> ReaderOptions {
     ReaderOptions {

@@ -851,6 +851,51 @@ fn merge_stats_adds_rated_runs_and_refuses_to_mix_them_with_unrated_ones() {
         );
 }
 
+/// A `check --minimal` run and one without add up to a summary whose minimality covers part of
+/// the puzzles ("minimal: 300 of 300" beside 600 unique): refused, as `--rate` mixes are.
+#[test]
+fn merge_stats_refuses_minimal_and_plain_check_runs_together() {
+    let dir = Workdir::new();
+    let easy = repo("data/easy_300.txt");
+    let (m, plain) = (dir.path("m.json"), dir.path("p.json"));
+    check(
+        &[
+            "-q",
+            "--minimal",
+            "--stats",
+            m.to_str().unwrap(),
+            easy.to_str().unwrap(),
+        ],
+        0,
+    );
+    check(
+        &[
+            "-q",
+            "--stats",
+            plain.to_str().unwrap(),
+            easy.to_str().unwrap(),
+        ],
+        0,
+    );
+    bin()
+        .args(["merge-stats", "-q"])
+        .args([&m, &plain])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("m.json was made with --minimal")
+                .and(predicate::str::contains("p.json without")),
+        );
+    // two --minimal runs add up
+    std::fs::copy(&m, dir.path("m2.json")).unwrap();
+    bin()
+        .args(["merge-stats", "-q"])
+        .args([&m, &dir.path("m2.json")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"checked\": 600"));
+}
+
 #[test]
 fn max_er_bounds_the_ratings_as_rate_does_and_merge_stats_keeps_bounds_apart() {
     let dir = Workdir::new();

@@ -293,6 +293,44 @@ fn a_run_waiting_on_an_idle_stdin_stops_at_once_with_what_it_read() {
     );
 }
 
+/// `generate` reading `--exclude -` or `--from -` from a pipe that stays open stops at the
+/// first signal, before its output is touched (it waited for the end of stdin: only a second
+/// signal got out).
+#[test]
+fn generate_stops_at_once_while_reading_its_inputs() {
+    let dir = Workdir::new();
+    let out = dir.write("out.txt", "an earlier run\n");
+    for option in ["--exclude", "--from"] {
+        let (mut child, stdin) = spawn_on_open_stdin(
+            command(&["generate", "-n", "5", option, "-", "-o"]).arg(&out),
+            3,
+        );
+        wait_for_handler(&child, libc::SIGTERM);
+        std::thread::sleep(Duration::from_millis(200));
+        let start = Instant::now();
+        send(&child, libc::SIGTERM);
+        // waited for with a limit: a run that keeps waiting on stdin is killed, and fails here
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > Duration::from_secs(5) {
+                let _ = child.kill();
+                panic!("{option}: still running while stdin stays open");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        drop(stdin);
+        assert_eq!(status.code(), Some(143), "{option}");
+        let err = read_all(child.stderr.take());
+        assert!(
+            err.contains("interrupted by SIGTERM while reading its inputs; nothing written"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "an earlier run\n");
+    }
+}
+
 #[test]
 fn a_second_signal_exits_at_once_when_finishing_hangs() {
     let dir = Workdir::new();
