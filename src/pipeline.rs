@@ -328,19 +328,21 @@ where
 /// between, kept by the caller so that its room is reused batch after batch.
 ///
 /// For work that is slow a record (a rating can take a second): a batch in flight then ends
-/// within the records under way, not after all of them.
+/// within the records under way, not after all of them. The indices are worked one after
+/// another on the calling thread, never split among the pool's: a thread waiting for the
+/// pieces of its batch takes other batches' work meanwhile (rayon's join), and must finish
+/// it before its own batch can end, so the first batch of `rate hard.txt | head` waited for
+/// every batch in flight (a minute, nothing written). Batches this slow are made small
+/// instead, so that every thread has one.
 pub fn map_indexed_prefix_into<T>(
     n: usize,
     scratch: &mut Vec<Option<T>>,
     out: &mut Vec<T>,
     stop: &AtomicBool,
-    work: impl Fn(usize) -> T + Sync + Send,
-) where
-    T: Send,
-{
-    map_indexed_into(n, scratch, |i| {
-        (!stop.load(Ordering::Relaxed)).then(|| work(i))
-    });
+    work: impl Fn(usize) -> T,
+) {
+    scratch.clear();
+    scratch.extend((0..n).map(|i| (!stop.load(Ordering::Relaxed)).then(|| work(i))));
     out.clear();
     out.extend(scratch.drain(..).map_while(|result| result));
 }

@@ -128,6 +128,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     // `Reader::read_files_in_chunks`); not when looking for duplicates, which parses every
     // block on the reading thread
     reader.read_files_in_chunks(threads > 1 && duplicates.is_none());
+    if args.rate {
+        reader.read_blocks_of_at_most();
+    }
     let pool_ref = &pool;
     let mut found = Found {
         tally: Tally::default(),

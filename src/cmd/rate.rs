@@ -18,10 +18,11 @@ use super::records::{self, RecordCommand, RunFacts, StatsJson};
 use crate::cli::RateArgs;
 
 /// Records a batch at most. A rating takes from tens of microseconds to a second (8.0 and up
-/// average 34 ms), and a signal lets the batches in flight finish: with `solve`'s 2048 records
-/// a batch, Ctrl-C took two minutes on a mixed set (-j1); 16 records keep it to about two
-/// seconds there and leave the pool's threads evenly loaded.
-pub(super) const BATCH_CAP: NonZeroUsize = NonZeroUsize::new(16).expect("16 is not zero");
+/// average 34 ms), and a signal lets the records under way finish: with `solve`'s 2048 records
+/// a batch, Ctrl-C took two minutes on a mixed set (-j1). A batch's records are rated one after
+/// another on one thread (see `pipeline::map_indexed_prefix_into`), so batches are small: each
+/// thread has one, and the first records of a file reach the output a batch of 4 later.
+pub(super) const BATCH_CAP: NonZeroUsize = NonZeroUsize::new(4).expect("4 is not zero");
 
 /// Counts for the summary.
 #[derive(Default)]

@@ -128,6 +128,10 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     // files are read by the threads that parse them when there are several (see
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);
+    // slow records stream a few at a time: a block holds no more than a batch asks for
+    if command.batch_cap.is_some() {
+        reader.read_blocks_of_at_most();
+    }
     (command.setup)(&mut reader)?;
     let options = super::output_options(&reader, args, command.no_timings);
     let resolved = super::record_format(out_args).resolve(reader.format());

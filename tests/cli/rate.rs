@@ -502,3 +502,38 @@ fn stats_name_the_rater_its_settings_and_the_counts() {
         "{merged:?}"
     );
 }
+
+/// The first records of a file reach a pipe while the hard ones after them are still being
+/// rated: a batch's records are rated on one thread, so a thread waiting for its batch no
+/// longer takes the batches after it meanwhile (the easy records came out with the last hard
+/// one; `rate --explain hardest.txt | head` wrote nothing for a minute).
+#[test]
+fn easy_records_reach_the_output_before_the_hard_ones_after_them_are_rated() {
+    use std::io::{BufRead, BufReader};
+    let dir = Workdir::new();
+    let easy = std::fs::read_to_string(repo("data/easy_300.txt")).unwrap();
+    let hard = std::fs::read_to_string(repo("data/hardest_300.txt")).unwrap();
+    let mut text: String = easy.lines().take(16).map(|l| format!("{l}\n")).collect();
+    text.extend(hard.lines().take(2).map(|l| format!("{l}\n")));
+    let input = dir.write("mixed.txt", text);
+    let mut child = crate::command(&["rate", "-q", "-j2"])
+        .arg(&input)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    for _ in 0..16 {
+        let line = lines.next().unwrap().unwrap();
+        assert!(line.split(' ').nth(1) != Some("11.0"), "{line}");
+    }
+    // rating the 2 hard puzzles takes seconds (more in a debug build): the rest of the output
+    // comes well after the easy records (it came with them, all at the end)
+    let easy_out = std::time::Instant::now();
+    assert_eq!(lines.count(), 2);
+    let hard_after = easy_out.elapsed();
+    let _ = child.wait();
+    assert!(
+        hard_after > std::time::Duration::from_millis(500),
+        "the easy records came out only {hard_after:?} before the end"
+    );
+}
