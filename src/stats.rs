@@ -563,11 +563,21 @@ impl std::fmt::Display for Interruption {
     /// by an error (...): ...`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: ", self.stopped_by())?;
-        match (&self.file, self.line) {
-            (Some(file), Some(line)) => {
+        // the reader of a pipe may have read part of the batch being written when it left
+        let closed = self.signal == "SIGPIPE" && self.error.is_none();
+        match (&self.file, self.line, closed) {
+            (Some(file), Some(line), false) => {
                 write!(f, "the output ends with the record at {file}:{line}")
             }
-            _ => f.write_str("no record was written"),
+            (Some(file), Some(line), true) => write!(
+                f,
+                "the output holds the records up to the one at {file}:{line} whole, and the \
+                 reader may have read some after it"
+            ),
+            (_, _, false) => f.write_str("no record was written"),
+            (_, _, true) => f.write_str(
+                "no batch of records was written whole, and the reader may have read some of one",
+            ),
         }
     }
 }
