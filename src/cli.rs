@@ -205,8 +205,9 @@ pub struct InputArgs {
 
     /// Keep, from each line of line input, the whole line (`line`: output key/column `input`)
     /// or some of its fields (`1,3`: `field1`, `field3`; split on whitespace, `:` and `,`), so
-    /// keys, hashes and ratings come back with the answers. Line input only: CSV output keeps
-    /// every column of CSV input.
+    /// keys, hashes and ratings come back with the answers: after the puzzle (csv, jsonl), at
+    /// the end of the record's line (line; grid: its `#` line, one made for a solved grid).
+    /// Line input only: CSV output keeps every column of CSV input.
     #[arg(long, value_name = "line|N,N...", value_parser = parse_echo)]
     pub echo: Option<Echo>,
 }

@@ -37,8 +37,10 @@ pub fn canon_formatter(
 ) -> Box<dyn Format<CanonAnswer>> {
     let pipe = options.pipe;
     match format {
-        OutputFormat::Auto | OutputFormat::Line => Box::new(Line(columns)),
-        OutputFormat::Grid => Box::new(GridCanon(columns)),
+        OutputFormat::Auto | OutputFormat::Line => {
+            super::with_kept(Box::new(Line(columns)), options)
+        }
+        OutputFormat::Grid => super::with_kept(Box::new(GridCanon(columns)), options),
         OutputFormat::Csv => Box::new(CsvFormat::with_columns(
             header,
             options,

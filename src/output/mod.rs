@@ -149,10 +149,69 @@ pub fn formatter(
     options: &OutputOptions,
 ) -> Box<dyn Format> {
     match format {
-        OutputFormat::Auto | OutputFormat::Line => Box::new(line::LineFormat),
-        OutputFormat::Grid => Box::new(grid::GridFormat),
+        OutputFormat::Auto | OutputFormat::Line => with_kept(Box::new(line::LineFormat), options),
+        OutputFormat::Grid => with_kept(Box::new(grid::GridFormat), options),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlFormat::new(options)),
         OutputFormat::Csv => Box::new(csv::CsvFormat::new(header, options)),
+    }
+}
+
+/// `inner` (a line or grid format) with the fields kept of each line of line input (`--echo`,
+/// `options.echo`), space-separated at the end of the record's first line: the answer, a status
+/// word, a grid's `#` line. A solved grid of `solve`, which has no such line, gets a `#` line
+/// of them first. (They were left out without a word: only CSV and JSON Lines wrote them.)
+pub fn with_kept<A: 'static>(
+    inner: Box<dyn Format<A>>,
+    options: &OutputOptions,
+) -> Box<dyn Format<A>> {
+    match options.echo.len() {
+        0 => inner,
+        n => Box::new(Kept { inner, n }),
+    }
+}
+
+/// See [`with_kept`].
+struct Kept<A> {
+    inner: Box<dyn Format<A>>,
+    /// Fields kept of a line.
+    n: usize,
+}
+
+impl<A> Format<A> for Kept<A> {
+    fn header(&self, out: &mut Vec<u8>) {
+        self.inner.header(out);
+    }
+
+    fn record(&self, record: &Record, answer: &A, first: bool, out: &mut Vec<u8>) {
+        let start = out.len();
+        self.inner.record(record, answer, first, out);
+        // past the blank line that separates grids
+        let body = start + usize::from(!first && out.get(start) == Some(&b'\n'));
+        let tail = out.get(body..).unwrap_or_default();
+        let end = body + memchr::memchr(b'\n', tail).unwrap_or(tail.len());
+        let line = &out[body..end];
+        let grid_row = line.len() == 17
+            && line.iter().enumerate().all(|(i, &b)| {
+                if i % 2 == 0 {
+                    b.is_ascii_digit()
+                } else {
+                    b == b' '
+                }
+            });
+        let mut kept = Vec::new();
+        if grid_row {
+            kept.push(b'#');
+        }
+        for i in 0..self.n {
+            kept.push(b' ');
+            kept.extend_from_slice(record.fields.get(i).unwrap_or("").as_bytes());
+        }
+        if grid_row {
+            kept.push(b'\n');
+            out.splice(body..body, kept);
+        } else {
+            out.splice(end..end, kept);
+        }
     }
 }
 

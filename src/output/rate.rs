@@ -67,8 +67,10 @@ pub fn rate_formatter(
 ) -> Box<dyn Format<RateAnswer>> {
     let pipe = options.pipe;
     match format {
-        OutputFormat::Auto | OutputFormat::Line => Box::new(LineRate(columns)),
-        OutputFormat::Grid => Box::new(GridRate(columns)),
+        OutputFormat::Auto | OutputFormat::Line => {
+            super::with_kept(Box::new(LineRate(columns)), options)
+        }
+        OutputFormat::Grid => super::with_kept(Box::new(GridRate(columns)), options),
         OutputFormat::Csv => Box::new(CsvFormat::with_columns(
             header,
             options,

@@ -561,3 +561,45 @@ fn a_quoted_field_past_the_line_end_is_a_malformed_record_in_pipe_mode() {
         "{csv}"
     );
 }
+
+/// `--echo` in line and grid output (`solve`, `canon`, `rate`): the kept fields end the
+/// record's first line, and a solved grid gets a `#` line of them. (They were dropped without a
+/// word: `solve --echo 1,3` wrote only the solutions.)
+#[test]
+fn echo_keeps_the_fields_in_line_and_grid_output_too() {
+    let input = format!("k1 {PUZZLE} 3.4\nk2 12345 9.9\n");
+    let lines = |args: &[&str]| {
+        let out = bin()
+            .args(args)
+            .args(["-q", "--echo", "1,3", "-"])
+            .write_stdin(input.as_str())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(
+        lines(&["solve"]),
+        format!("{SOLUTION} k1 3.4\nmalformed k2 9.9\n")
+    );
+    let grid = lines(&["solve", "-O", "grid"]);
+    let grid: Vec<&str> = grid.lines().collect();
+    assert_eq!(grid[0], "# k1 3.4");
+    assert_eq!(grid[1], "4 8 3 9 2 1 6 5 7");
+    assert_eq!(grid[10..], ["", "malformed k2 9.9"]);
+    let canon = lines(&["canon"]);
+    let canon: Vec<&str> = canon.lines().collect();
+    assert!(
+        canon[0].ends_with(" k1 3.4") && canon[0].len() == 81 + 17 + 7,
+        "{canon:?}"
+    );
+    assert_eq!(canon[1], "malformed k2 9.9");
+    let canon_grid = lines(&["canon", "-O", "grid"]);
+    assert!(
+        canon_grid.starts_with("# ") && canon_grid.lines().next().unwrap().ends_with(" k1 3.4")
+    );
+    let rated = lines(&["rate"]);
+    let rated: Vec<&str> = rated.lines().collect();
+    assert!(rated[0].ends_with(" k1 3.4"), "{rated:?}");
+    assert_eq!(rated[1], "malformed k2 9.9");
+}
