@@ -169,11 +169,46 @@ pub(crate) struct Text {
     pub cr_lines: bool,
 }
 
-/// True when the first line end of `block` is a CR alone: not followed by an LF, and before
-/// any LF. A CR that ends the block says nothing yet (its LF may be in the next read).
-fn first_line_ends_with_cr(block: &[u8]) -> bool {
-    let lf = memchr::memchr(b'\n', block).unwrap_or(block.len());
-    memchr::memchr_iter(b'\r', &block[..lf]).any(|at| at + 1 < lf)
+/// Bytes read at most to tell whether an input's lines end in CR alone.
+const CR_LOOKAHEAD: usize = 1 << 20;
+
+/// Whether the lines of an input starting with `block` end in CR alone: when it holds a CR
+/// followed by another byte and no LF at all (so a stray CR in the first line of an LF file
+/// says nothing: it switched the whole file to CR lines, its lines numbered wrong). `None` when
+/// the block cannot tell yet: no line end, or a CR that ends it (its LF may come next), unless
+/// it is the whole input (`end`).
+fn lines_end_in_cr(block: &[u8], end: bool) -> Option<bool> {
+    if memchr::memchr(b'\n', block).is_some() {
+        return Some(false);
+    }
+    let lone = memchr::memchr_iter(b'\r', block).any(|at| at + 1 < block.len());
+    (lone || end).then_some(lone)
+}
+
+/// Reads on into `block` (the input's first block, read from `stream`) until
+/// [`lines_end_in_cr`] can tell, or [`CR_LOOKAHEAD`] bytes are read (then: not CR lines). The
+/// first block alone said no when its first line was longer than the block, or when a pipe's
+/// first read ended at its first CR: the whole input was then one line, its records lost.
+fn tell_cr_lines(block: &mut Vec<u8>, stream: &mut Stream) -> io::Result<bool> {
+    let mut end = block.is_empty();
+    loop {
+        if let Some(cr) = lines_end_in_cr(block, end) {
+            return Ok(cr);
+        }
+        if block.len() >= CR_LOOKAHEAD {
+            return Ok(false);
+        }
+        let len = block.len();
+        block.resize(len + TEXT_CHECK, 0);
+        let read = loop {
+            match stream.read(&mut block[len..]) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                other => break other,
+            }
+        };
+        block.truncate(len + *read.as_ref().unwrap_or(&0));
+        end = read? == 0;
+    }
 }
 
 /// Reads an input whose lines end in CR alone with each CR turned into an LF (a CRLF pair, if
@@ -258,7 +293,8 @@ fn text(mut stream: Stream, format: Option<Format>) -> Result<Text, OpenError> {
             ))));
         }
     }
-    let cr_lines = first_line_ends_with_cr(&block);
+    let mut block = block;
+    let cr_lines = tell_cr_lines(&mut block, &mut stream)?;
     let whole: Stream = Box::new(Cursor::new(block).chain(stream));
     Ok(Text {
         stream: if cr_lines {
@@ -463,15 +499,41 @@ mod cr_tests {
     use super::*;
 
     #[test]
-    fn a_first_line_ended_by_a_lone_cr_is_told_and_crlf_is_not() {
-        assert!(first_line_ends_with_cr(b"puzzle,solution\r1,2\r"));
-        assert!(first_line_ends_with_cr(b"a\rb"));
-        assert!(!first_line_ends_with_cr(b"puzzle,solution\r\n1,2\r\n"));
-        // decided by the first line end only
-        assert!(!first_line_ends_with_cr(b"a\nb\rc"));
-        // a CR that ends the block may be half of a CRLF
-        assert!(!first_line_ends_with_cr(b"abc\r"));
-        assert!(!first_line_ends_with_cr(b"no line end"));
+    fn lines_ended_by_a_lone_cr_are_told_and_crlf_and_stray_crs_are_not() {
+        let tell = |block: &[u8]| lines_end_in_cr(block, false);
+        assert_eq!(tell(b"puzzle,solution\r1,2\r"), Some(true));
+        assert_eq!(tell(b"a\rb"), Some(true));
+        assert_eq!(tell(b"puzzle,solution\r\n1,2\r\n"), Some(false));
+        assert_eq!(tell(b"a\nb\rc"), Some(false));
+        // a stray CR in the first line of an LF file
+        assert_eq!(tell(b"# exported\r v2\npuzzle\n"), Some(false));
+        // a CR that ends the block may be half of a CRLF; no line end says nothing yet
+        assert_eq!(tell(b"abc\r"), None);
+        assert_eq!(tell(b"no line end"), None);
+        // unless that is the whole input
+        assert_eq!(lines_end_in_cr(b"abc\r", true), Some(false));
+        assert_eq!(lines_end_in_cr(b"no line end", true), Some(false));
+    }
+
+    #[test]
+    fn a_first_line_longer_than_a_block_or_a_read_ending_at_a_cr_is_read_past() {
+        // 70,000 bytes before the first CR: past the first block
+        let mut text = vec![b'#'; 70_000];
+        text.extend_from_slice(b"\rpuzzle\rpuzzle\r");
+        let mut stream: Stream = Box::new(Cursor::new(text[TEXT_CHECK..].to_vec()));
+        let mut block = text[..TEXT_CHECK].to_vec();
+        assert!(tell_cr_lines(&mut block, &mut stream).unwrap());
+        assert_eq!(block, text, "what was read on is kept");
+        // a first read that ends at the first CR: the next says
+        let mut stream: Stream = Box::new(Cursor::new(b"1,2\r".to_vec()));
+        let mut block = b"id,puzzle\r".to_vec();
+        assert!(tell_cr_lines(&mut block, &mut stream).unwrap());
+        // LF lines longer than the lookahead: not CR lines, and nothing lost
+        let text = vec![b'x'; CR_LOOKAHEAD + 10];
+        let mut stream: Stream = Box::new(Cursor::new(text[10..].to_vec()));
+        let mut block = text[..10].to_vec();
+        assert!(!tell_cr_lines(&mut block, &mut stream).unwrap());
+        assert!(block.len() >= CR_LOOKAHEAD && text.starts_with(&block));
     }
 
     #[test]

@@ -716,6 +716,46 @@ fn old_mac_line_ends_read_as_lines_in_every_layout() {
     }
 }
 
+/// Old Mac line ends are told past a first line longer than the first block, and a stray CR in
+/// the first line of an LF file does not make it a CR file (it read the first as one line, its
+/// records lost with exit 0; the second as CR lines, a record made up and every line number
+/// after it one off).
+#[test]
+fn cr_lines_are_told_by_the_input_not_its_first_block_or_a_stray_cr() {
+    let dir = Workdir::new();
+    let comment = format!("# {}", "c".repeat(70_000));
+    let long_first = dir.write(
+        "long.txt",
+        format!("{comment}\r{PUZZLE}\r{PUZZLE}\r{PUZZLE}\r"),
+    );
+    let stray = dir.write(
+        "stray.txt",
+        format!("# exported\r v2\n{PUZZLE}\n{PUZZLE}X\n{PUZZLE}\n"),
+    );
+    let lines = |path: &std::path::Path| {
+        let out = bin()
+            .args(["solve", "-O", "jsonl", "--no-timings"])
+            .arg(path)
+            .output()
+            .unwrap();
+        jsonl(&out.stdout)
+            .iter()
+            .map(|r| {
+                (
+                    r["line"].as_u64().unwrap(),
+                    r["status"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let solved = |n: u64| (n, "solved".to_string());
+    assert_eq!(lines(&long_first), [solved(2), solved(3), solved(4)]);
+    assert_eq!(
+        lines(&stray),
+        [solved(2), (3, "malformed".to_string()), solved(4)]
+    );
+}
+
 #[test]
 fn a_run_an_input_error_stopped_says_so_in_its_stats_and_report() {
     // wrote its stats and report as for a run that reached the end (`interrupted: null`,
