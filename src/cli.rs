@@ -483,7 +483,7 @@ is FNV-1a 64 of what `solve -O line` prints for the same puzzles: equal checksum
 Examples:
   sudoku-batch bench data/hardest_300.txt data/kaggle_200.csv
   sudoku-batch bench --limit 2 --shuffle 1 --export-json run.json puzzles.txt
-  sudoku-batch bench --baseline run.json puzzles.txt
+  sudoku-batch bench --limit 2 --shuffle 1 --baseline run.json puzzles.txt
   sudoku-batch bench --sample 1000 --shuffle 7 --write-puzzles same.txt big.csv";
 
 /// Arguments of `bench`.
@@ -572,7 +572,7 @@ N records less its repeats. To leave out the same repeats, a run from --start K 
 a puzzle of an --exclude file is never made: that record takes another try. The stream may
 change between versions of sudoku-batch, never within one.
 
-Output per record (blanks as `.` in the puzzle):
+Output per record (blanks as `.` in the puzzle, `0` in grid rows):
   line   PUZZLE SOLUTION GIVENS GUESSES [ER EP ED]
   csv    puzzle,solution,givens,guesses,record,tries[,symmetry][,er,ep,ed,hardest]
   jsonl  {\"puzzle\",\"solution\",\"givens\",\"guesses\",\"record\",\"tries\"[,\"symmetry\"]
@@ -586,8 +586,9 @@ Targets: --clues A..B (both ends included; A.. and ..B too), --symmetry KIND, --
 exactly on the marked cells), --from FILE (solution grids to carve, or puzzles whose givens are
 kept; record i starts from entry i, from the first again once they run out), --guesses A..B
 (reached by a seeded hill climb), --rating A..B (Sudoku Explainer's ER as `rate` gives it, 1.0
-to 9.4; from 8.5 up by the hill climb), --exclude FILE... A record takes tries until one meets every target; after
---max-tries the run stops with a message and exit 1, the records before it written.
+to 9.4; from 8.5 up by the hill climb), --exclude FILE... A record takes tries until one
+meets every target; after --max-tries the run stops with a message and exit 1, the records
+before it written.
 
 Ctrl-C, SIGTERM or SIGHUP stop the run: the records made are written, whole and in order, and the
 summary says where the output ends; exit 130, 143, 129. A second one exits at once.
@@ -933,7 +934,8 @@ pub struct AugmentArgs {
     pub keep_original: bool,
 
     /// CSV column of the dataset's solutions, by header name or 1-based position (default: the
-    /// first column named solution, solutions, answer or answers).
+    /// first column named solution, solutions, answer or answers; none: not read, the copies'
+    /// solutions left out).
     #[arg(long, value_name = "NAME|INDEX", value_parser = parse_column)]
     pub solution_column: Option<Column>,
 }
@@ -955,7 +957,7 @@ where the parts end (every record up to FILE:LINE is in one of them). A part tha
 written, a closed pipe included, is an error (exit 2): the other part is cut short too.
 
 Example:
-  sudoku-batch split --test-fraction 0.2 --seed 1 data/kaggle_200.csv --train train.csv --test test.csv
+  sudoku-batch split --seed 1 data/kaggle_200.csv --train train.csv --test test.csv
   sudoku-batch check --duplicates=iso train.csv test.csv    # no duplicate across the parts";
 
 /// Arguments of `split`.

@@ -205,7 +205,7 @@ impl<W: Write> Report for Markdown<W> {
                 ("6.5 to 7.9", r.from_6_5_to_7_9),
                 ("8.0 and up", r.from_8_0),
                 (
-                    "9.5 or above (nested forcing chains, not rated exactly)",
+                    "not rated exactly (stuck with every technique: 9.5 or above)",
                     r.nested,
                 ),
             ] {

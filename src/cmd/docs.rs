@@ -40,7 +40,9 @@ fn bash_subcommand_states(script: &[u8]) -> Vec<u8> {
 
 /// Prints the main man page on stdout, or writes every page into `args.dir`.
 pub fn man(args: &ManArgs) -> Result<()> {
-    let command = Cli::command();
+    // built, so that `help`, which the main page lists, gets its page too
+    let mut command = Cli::command();
+    command.build();
     let Some(dir) = &args.dir else {
         let mut plan = OutputPlan::new(&[])?;
         let slot = plan.add(None, "man page")?;

@@ -87,6 +87,10 @@ pub fn open_reader_echo(args: &InputArgs, stop: Arc<AtomicBool>, echo: Echo) -> 
 /// Asks `reader` for the dataset's given solutions, in CSV column `column` when named (an error
 /// for other input), else as the reader finds them.
 pub fn read_solutions(reader: &mut Reader, column: Option<&Column>) -> Result<()> {
+    // `none`: the dataset's solutions are not read (a column of them is then like any other)
+    if matches!(column, Some(Column::Name(name)) if name == "none") {
+        return Ok(());
+    }
     if column.is_some() && reader.format() != InputFormat::Csv {
         anyhow::bail!(
             "--solution-column applies to CSV input only; {} is {} input",

@@ -1003,3 +1003,15 @@ fn a_duplicates_mode_without_its_equals_sign_is_named() {
         text(&out.stderr)
     );
 }
+
+/// `--solution-column none`, as the help says, checks a dataset's puzzles without its solutions
+/// (it was refused: no column named "none").
+#[test]
+fn solution_column_none_leaves_the_solutions_unread() {
+    let kaggle = repo("data/kaggle_200.csv");
+    let out = check(&[kaggle.to_str().unwrap()], 0);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("given solutions: 200"));
+    let out = check(&["--solution-column", "none", kaggle.to_str().unwrap()], 0);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("given solutions: none"), "{stderr}");
+}

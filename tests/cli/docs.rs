@@ -96,6 +96,15 @@ fn man_prints_the_main_page_and_writes_one_per_subcommand() {
         let typed = format!("sudoku\\-batch {}", sub.replace('-', "\\-"));
         assert!(page.contains(&typed), "{sub}");
     }
+    // every page the main page names is there (`help` was named and not written)
+    let main = dir.read("sudoku-batch.1");
+    for named in main.split("sudoku\\-batch\\-").skip(1) {
+        let sub = named.split('(').next().unwrap().replace("\\-", "-");
+        assert!(
+            dir.path(&format!("sudoku-batch-{sub}.1")).exists(),
+            "no page for {sub}"
+        );
+    }
     let solve = dir.read("sudoku-batch-solve.1");
     assert!(solve.contains("\\-\\-unique"), "{solve}");
     assert!(dir.read("sudoku-batch.1").contains(".TH sudoku-batch 1"));
