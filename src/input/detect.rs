@@ -123,7 +123,18 @@ pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sn
         return Ok(None);
     };
     let buf = &mut preamble.first;
-    let mut format = detect(buf.trim_ascii());
+    let first = buf.trim_ascii();
+    let mut format = detect(first);
+    // a first line with a delimiter and a broken puzzle in it (80 cells, then `,2.6`) but no
+    // puzzle column name is more likely a malformed record of line input than a header: the
+    // lines after it say (the whole file was refused for its first line, read fine elsewhere)
+    let mut fallback = None;
+    if format == Some(InputFormat::Csv)
+        && !is_csv_header(first)
+        && fields(first).any(super::text::is_cell_string)
+    {
+        fallback = format.take();
+    }
     let mut line = preamble.skipped + 1;
     let mut last_line = line;
     let mut looked = 1;
@@ -143,7 +154,7 @@ pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sn
     }
     Ok(Some(Sniffed {
         preamble,
-        format,
+        format: format.or(fallback),
         last_line,
     }))
 }
@@ -243,6 +254,21 @@ mod tests {
 
         let grid = format!("1 2 3 4 5 6 7 8\n{}", "1 2 3 4 5 6 7 8 9\n".repeat(8));
         assert_eq!(sniffed(grid.as_bytes()).format, Some(InputFormat::Grid));
+    }
+
+    #[test]
+    fn a_broken_first_puzzle_with_a_delimiter_is_no_header_when_lines_follow() {
+        // `PUZZLE,RATING` lines, the first puzzle cut short: line input
+        let text = format!("{},2.6\n{PUZZLE},2.6\n", &PUZZLE[..80]);
+        assert_eq!(sniffed(text.as_bytes()).format, Some(InputFormat::Line));
+        let text = format!("{}\t2.6\n{PUZZLE}\t2.6\n", &PUZZLE[..80]);
+        assert_eq!(sniffed(text.as_bytes()).format, Some(InputFormat::Line));
+        // nothing after it says otherwise: CSV, as before
+        let text = format!("{},2.6\nx,y\n", &PUZZLE[..80]);
+        assert_eq!(sniffed(text.as_bytes()).format, Some(InputFormat::Csv));
+        // a header naming a puzzle column stays one
+        let text = format!("puzzle,{}\n{PUZZLE},2.6\n", &PUZZLE[..80]);
+        assert_eq!(sniffed(text.as_bytes()).format, Some(InputFormat::Csv));
     }
 
     #[test]
