@@ -950,7 +950,9 @@ Records keep their input order and layout: a CSV header in each part, lines writ
 (spaces around them dropped), grids as 9 rows of 9 cells and a blank line; each part starts with
 a UTF-8 BOM when the input does, and its lines end with CRLF when the input's first line does.
 Malformed records are in neither part: they are listed on stderr as FILE:LINE: reason (even with
--q) and counted. --pipe and --echo do not apply (a record goes to one of two files, whole).
+-q) and counted. Blank and # comment lines of line and grid input are no records: they are in
+neither part either (a source or licence header is to be copied by hand). --pipe and --echo do
+not apply (a record goes to one of two files, whole).
 
 Ctrl-C, SIGTERM or SIGHUP stop reading; the records read are still written and the summary says
 where the parts end (every record up to FILE:LINE is in one of them). A part that cannot be
