@@ -934,8 +934,7 @@ pub struct AugmentArgs {
     pub keep_original: bool,
 
     /// CSV column of the dataset's solutions, by header name or 1-based position (default: the
-    /// first column named solution, solutions, answer or answers; none: not read, the copies'
-    /// solutions left out).
+    /// first column named solution, solutions, answer or answers).
     #[arg(long, value_name = "NAME|INDEX", value_parser = parse_column)]
     pub solution_column: Option<Column>,
 }

@@ -444,6 +444,9 @@ impl Found<'_> {
     /// Counts a batch the output holds, lists its findings and writes them to the report.
     fn take(&mut self, counts: Counts, names: &[String]) -> Result<()> {
         self.tally.merge(&counts.tally);
+        // every finding counted is listed, also after the report failed (the first error is
+        // returned once the batch is listed)
+        let mut failed = None;
         for f in &counts.findings {
             let finding = Finding {
                 file: names
@@ -457,14 +460,16 @@ impl Found<'_> {
             self.listing.add(&finding);
             // after a failed write, the report is not written to again
             if let Some((path, report)) = self.report.as_mut().filter(|_| !self.report_failed) {
-                self.report_failed = true;
-                report
-                    .finding(&finding)
-                    .with_context(|| format!("writing {}", super::output_name(Some(path))))?;
-                self.report_failed = false;
+                if let Err(err) = report.finding(&finding) {
+                    self.report_failed = true;
+                    failed = Some(
+                        anyhow::Error::new(err)
+                            .context(format!("writing {}", super::output_name(Some(path)))),
+                    );
+                }
             }
         }
-        Ok(())
+        failed.map_or(Ok(()), Err)
     }
 }
 

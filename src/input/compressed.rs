@@ -172,17 +172,21 @@ pub(crate) struct Text {
 /// Bytes read at most to tell whether an input's lines end in CR alone.
 const CR_LOOKAHEAD: usize = 1 << 20;
 
-/// Whether the lines of an input starting with `block` end in CR alone: when it holds a CR
-/// followed by another byte and no LF at all (so a stray CR in the first line of an LF file
-/// says nothing: it switched the whole file to CR lines, its lines numbered wrong). `None` when
-/// the block cannot tell yet: no line end, or a CR that ends it (its LF may come next), unless
-/// it is the whole input (`end`).
+/// Whether the lines of an input starting with `block` end in CR alone (a CR followed by
+/// another byte than LF): when the block holds such a CR and no LF at all, or when its first
+/// line ends with one and another follows (CR lines, then LF lines: `cat mac.txt unix.txt`).
+/// One lone CR in the first line of an LF file (a stray one) says nothing: it made the whole
+/// file CR lines, a record made up and every line number after it one off. `None` when the
+/// block cannot tell yet: no line end, or a CR that ends it (its LF may come next), unless it
+/// is the whole input (`end`).
 fn lines_end_in_cr(block: &[u8], end: bool) -> Option<bool> {
-    if memchr::memchr(b'\n', block).is_some() {
-        return Some(false);
-    }
-    let lone = memchr::memchr_iter(b'\r', block).any(|at| at + 1 < block.len());
-    (lone || end).then_some(lone)
+    let mut lone = memchr::memchr_iter(b'\r', block)
+        .filter(|&at| at + 1 < block.len() && block[at + 1] != b'\n');
+    let first_lone = lone.next();
+    let Some(lf) = memchr::memchr(b'\n', block) else {
+        return (first_lone.is_some() || end).then_some(first_lone.is_some());
+    };
+    Some(first_lone.is_some_and(|cr| cr < lf) && lone.next().is_some())
 }
 
 /// Reads on into `block` (the input's first block, read from `stream`) until
@@ -195,7 +199,8 @@ fn tell_cr_lines(block: &mut Vec<u8>, stream: &mut Stream) -> io::Result<bool> {
         if let Some(cr) = lines_end_in_cr(block, end) {
             return Ok(cr);
         }
-        if block.len() >= CR_LOOKAHEAD {
+        // past the lookahead by a byte at least: a CR that ends it is told lone or not
+        if block.len() > CR_LOOKAHEAD {
             return Ok(false);
         }
         let len = block.len();
@@ -507,6 +512,8 @@ mod cr_tests {
         assert_eq!(tell(b"a\nb\rc"), Some(false));
         // a stray CR in the first line of an LF file
         assert_eq!(tell(b"# exported\r v2\npuzzle\n"), Some(false));
+        // CR lines, then LF lines
+        assert_eq!(tell(b"p1\rp2\rp3\np4\n"), Some(true));
         // a CR that ends the block may be half of a CRLF; no line end says nothing yet
         assert_eq!(tell(b"abc\r"), None);
         assert_eq!(tell(b"no line end"), None);
@@ -533,7 +540,13 @@ mod cr_tests {
         let mut stream: Stream = Box::new(Cursor::new(text[10..].to_vec()));
         let mut block = text[..10].to_vec();
         assert!(!tell_cr_lines(&mut block, &mut stream).unwrap());
-        assert!(block.len() >= CR_LOOKAHEAD && text.starts_with(&block));
+        assert!(block.len() > CR_LOOKAHEAD && text.starts_with(&block));
+        // a lone CR that ends the lookahead is told by the byte after it
+        let mut text = vec![b'#'; CR_LOOKAHEAD - 1];
+        text.extend_from_slice(b"\rpuzzle\r");
+        let mut stream: Stream = Box::new(Cursor::new(text[10..].to_vec()));
+        let mut block = text[..10].to_vec();
+        assert!(tell_cr_lines(&mut block, &mut stream).unwrap());
     }
 
     #[test]

@@ -62,23 +62,24 @@ enum Row {
 /// the lines after it, every one of them lost with no word said. Such a row is a malformed
 /// record of its first line, and the lines after it are read again, as rows of their own.
 ///
-/// What is read again is a segment with an end: the row's bytes after its first line end, up to
-/// where the row ended; a row in it that meets the segment's end inside quotes ends there (and
-/// is read again in turn). So a row read again never takes bytes past the row it came from, and
-/// the rows do not depend on where blocks were cut ([`Boundaries`] cuts them only where such a
-/// row ends).
+/// What is read again, the row's bytes after its first line end, is read as if it came next
+/// from the input, the input's own bytes after it: a row read again may go on past where the
+/// row it came from ended (a stray quote just before a quoted field spanning lines: that field
+/// is read whole). [`Boundaries`] follows the same rule, so blocks are cut only where a row
+/// read this way ends, and the rows do not depend on where blocks were cut.
 #[derive(Default)]
 struct Replay {
     bytes: Vec<u8>,
     /// Bytes of `bytes` read so far.
     at: usize,
-    /// Reading the segment (until the row that meets its end has been read).
+    /// Bytes to read again are left.
     active: bool,
 }
 
 impl Replay {
-    /// The next bytes: the segment's (empty at its end), else `src`'s.
-    fn fill<'a, R: BufRead>(&'a self, src: &'a mut R) -> io::Result<&'a [u8]> {
+    /// The next bytes: those to read again, else `src`'s.
+    fn fill<'a, R: BufRead>(&'a mut self, src: &'a mut R) -> io::Result<&'a [u8]> {
+        self.drop_once_read();
         match self.active {
             true => Ok(&self.bytes[self.at..]),
             false => bounded::fill(src),
@@ -93,8 +94,25 @@ impl Replay {
         }
     }
 
-    /// At a row's start: a segment read to its end is left for the source.
-    fn end_at_row_start(&mut self) {
+    /// Reads past the rest of the line (in the bytes to read again first); true when an LF
+    /// ended it.
+    fn skip_line<R: BufRead>(&mut self, src: &mut R) -> io::Result<bool> {
+        if self.active {
+            let rest = &self.bytes[self.at..];
+            match memchr::memchr(b'\n', rest) {
+                Some(i) => {
+                    self.at += i + 1;
+                    return Ok(true);
+                }
+                None => self.at = self.bytes.len(),
+            }
+            self.drop_once_read();
+        }
+        bounded::skip_line(src)
+    }
+
+    /// Once every byte to read again is read, the source's come next.
+    fn drop_once_read(&mut self) {
         if self.active && self.at == self.bytes.len() {
             *self = Replay {
                 bytes: std::mem::take(&mut self.bytes),
@@ -104,7 +122,7 @@ impl Replay {
         }
     }
 
-    /// Reads `again` first, then the rest of the segment under way (if any), as one segment.
+    /// Reads `again` first, then the rest of what was to be read again (if any).
     fn start(&mut self, again: &[u8]) {
         let rest = match self.active {
             true => self.bytes.split_off(self.at),
@@ -454,7 +472,6 @@ impl<R: BufRead> CsvReader<R> {
         }
         // blank lines before the row, read past here so that the row's first line is known
         loop {
-            self.replay.end_at_row_start();
             let available = self.replay.fill(&mut self.src)?;
             let blank = available.iter().take_while(|&&b| b == b'\n').count();
             let all = blank == available.len();
@@ -728,7 +745,7 @@ impl<R: BufRead> CsvReader<R> {
     /// `nend` whole fields and a part): reads past the rest of the line where reading stopped
     /// (unless it stopped just after a line end) and starts a fresh parser there.
     fn too_long(&mut self, at_line_start: bool, nout: usize, nend: usize) -> io::Result<Row> {
-        if !at_line_start && bounded::skip_line(&mut self.src)? {
+        if !at_line_start && self.replay.skip_line(&mut self.src)? {
             self.next_line += 1;
         }
         self.core.reset();
@@ -1401,15 +1418,39 @@ mod tests {
                     )
                 ),
                 (4, None),
-                // read again, the quote on line 6 meets the end of what is read again (the
-                // row that line 3 started), not the rows after it
-                (6, Some("a quote in the row never closes".into())),
+                // read again, the quote on line 6 is closed on line 7, and more follows it
+                (
+                    6,
+                    Some(
+                        "a quoted field spanning lines is followed by more than a delimiter, a \
+                         stray quote? (lines 6 to 7 would be one row): the lines after the first \
+                         are read as rows of their own"
+                            .into()
+                    )
+                ),
                 // a quoted field spanning lines, as it should be: its puzzle is "a\nb"
                 (7, Some("found 3 cells, expected 81".into())),
                 (9, None),
                 (10, Some("a quote in the row never closes".into())),
             ]
         );
+    }
+
+    #[test]
+    fn a_quoted_field_spanning_lines_after_a_stray_quote_is_read_whole() {
+        // the stray quote on line 2 is closed by the one that opens row 2's note: read again,
+        // that note runs on past where the first reading's row ended, and is read whole
+        let p = "1".repeat(81);
+        let text = format!("id,puzzle,note\n1,{p},\"oops\n2,{p},\"two\nlines\"\n3,{p},x\n");
+        let recs = read_capped(text.as_bytes(), 1000);
+        let got = lines_and_reasons(&recs);
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert!(
+            got[0].1.as_ref().unwrap().contains("stray quote"),
+            "{got:?}"
+        );
+        assert_eq!(got[1..], [(3, None), (5, None)]);
+        assert_eq!(recs[1].fields.get(2), Some("two\nlines"));
     }
 
     #[test]

@@ -5,7 +5,10 @@
 /// Where rows end in CSV bytes, told without parsing their fields: the quoting rules of csv-core
 /// as the `csv` module sets it up (`"` quotes, doubled inside quotes; rows end at LF; blank lines
 /// skipped) and [`CsvReader`](super::csv::CsvReader)'s cap (a row that takes `max + 1` bytes
-/// without ending is read past to the end of the line where that happens). Fed the input in
+/// without ending is read past to the end of the line where that happens) and its rows read
+/// again (a row with a quoted field spanning lines that is followed by more than a delimiter, a
+/// stray quote's sign, ends after its first line: the bytes after that are rows again; see
+/// `Replay` in the `csv` module). Fed the input in
 /// pieces, it says whether the bytes fed so far end where a row may start, which is where a block
 /// can be cut.
 #[derive(Debug, Clone)]
@@ -18,6 +21,13 @@ pub(crate) struct Boundaries {
     delimiter: u8,
     /// Bytes a row may take before it is too long: `max + 1` (its LF).
     limit: usize,
+    /// The bytes of the current row (kept while it is not known to hold no trouble: see
+    /// [`Boundaries::row_end`]).
+    row: Vec<u8>,
+    /// The current row holds an LF inside quotes.
+    spanned: bool,
+    /// The current row has a quoted field spanning lines followed by more than a delimiter.
+    stray: bool,
 }
 
 /// Where the bytes fed so far leave a CSV row.
@@ -45,6 +55,9 @@ impl Boundaries {
             after_lf: true,
             delimiter,
             limit: max.saturating_add(1),
+            row: Vec::new(),
+            spanned: false,
+            stray: false,
         }
     }
 
@@ -69,11 +82,39 @@ impl Boundaries {
             return;
         }
         for &b in bytes {
-            self.byte(b);
+            let Some(mut again) = self.byte(b) else {
+                continue;
+            };
+            // a row read again: its bytes after its first line, fed again (a row among them
+            // may be read again in turn: its own bytes after its first line, then the rest)
+            let mut i = 0;
+            while i < again.len() {
+                match self.byte(again[i]) {
+                    Some(mut more) => {
+                        more.extend_from_slice(&again[i + 1..]);
+                        again = more;
+                        i = 0;
+                    }
+                    None => i += 1,
+                }
+            }
         }
     }
 
-    fn byte(&mut self, b: u8) {
+    /// A row ends (its LF fed, outside quotes): its bytes after its first line when they are to
+    /// be read again.
+    fn row_end(&mut self) -> Option<Vec<u8>> {
+        let again = std::mem::take(&mut self.stray).then(|| {
+            let first = memchr::memchr(b'\n', &self.row).unwrap_or(self.row.len());
+            self.row.get(first + 1..).unwrap_or_default().to_vec()
+        });
+        self.row.clear();
+        self.spanned = false;
+        again
+    }
+
+    /// Feeds one byte; returns the bytes to feed again first when it ends a row read again.
+    fn byte(&mut self, b: u8) -> Option<Vec<u8>> {
         let lf = b == b'\n';
         match self.state {
             Quoting::Skipping => {
@@ -83,13 +124,15 @@ impl Boundaries {
             }
             Quoting::RowStart if lf => {}
             _ if self.taken == self.limit => {
-                // the row is too long: the reader goes on at this byte when it stopped just
-                // after an LF, else after the end of this line
+                // the row is too long (and not read again): the reader goes on at this byte
+                // when it stopped just after an LF, else after the end of this line
                 self.taken = 0;
+                self.row.clear();
+                self.spanned = false;
+                self.stray = false;
                 if self.after_lf {
                     self.state = Quoting::RowStart;
-                    self.byte(b);
-                    return;
+                    return self.byte(b);
                 }
                 self.state = if lf {
                     Quoting::RowStart
@@ -99,8 +142,19 @@ impl Boundaries {
             }
             state => {
                 self.taken += 1;
+                self.row.push(b);
                 let quote = b == b'"';
                 let delimiter = b == self.delimiter;
+                if state == Quoting::Quoted && lf {
+                    self.spanned = true;
+                }
+                // after a closing quote: a quote (data), the delimiter, the row's end, or a CR
+                if state == Quoting::QuoteInQuoted
+                    && !(quote || delimiter || lf || b == b'\r')
+                    && self.spanned
+                {
+                    self.stray = true;
+                }
                 self.state = match state {
                     Quoting::RowStart | Quoting::FieldStart if quote => Quoting::Quoted,
                     Quoting::Quoted if quote => Quoting::QuoteInQuoted,
@@ -112,9 +166,12 @@ impl Boundaries {
                 };
                 if self.state == Quoting::RowStart {
                     self.taken = 0;
+                    self.after_lf = true;
+                    return self.row_end();
                 }
             }
         }
         self.after_lf = lf;
+        None
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use sudoku_batch::grid::Grid;
 use sudoku_batch::transform::Transform;
 
-use crate::{Workdir, bin, command, first_line_then_close, jsonl, read_all, stdout_ok};
+use crate::{Workdir, bin, command, first_line_then_close, jsonl, read_all, repo, stdout_ok};
 
 /// `PUZZLE SOLUTION` lines of the first `n` rows of data/kaggle_200.csv.
 fn kaggle_lines(n: usize) -> Vec<(String, String)> {
@@ -460,4 +460,20 @@ fn grid_output_is_grids_that_read_back_as_the_copies() {
             .count(),
         6
     );
+}
+
+/// `--solution-column none` is refused: the solutions left unread would be copied unmoved
+/// beside each moved puzzle (every copy checked `wrong_solution`).
+#[test]
+fn solution_column_none_is_refused() {
+    let dir = Workdir::new();
+    let out = dir.path("aug.csv");
+    bin()
+        .args(["augment", "-n", "1", "--solution-column", "none", "-o"])
+        .arg(&out)
+        .arg(repo("data/kaggle_200.csv"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("copied unmoved"));
+    assert!(!out.exists());
 }

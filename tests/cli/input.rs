@@ -466,7 +466,19 @@ fn a_stray_quote_costs_its_own_row_not_the_rows_after_it() {
         ok(2),
         ok(4)
     );
+    // a stray quote closed by the quote that opens a later row's note spanning lines: that
+    // note is read whole, not cut where the stray quote's row ended
+    let before_a_note = format!(
+        "id,puzzle,note\n1,{PUZZLE},\"oops\n2,{PUZZLE},\"two\nlines\"\n{}{}",
+        ok(3),
+        ok(4)
+    );
     for (text, why) in [
+        (
+            before_a_note,
+            "a quoted field spanning lines is followed by more than a delimiter, a stray quote? \
+             (lines 2 to 3 would be one row)",
+        ),
         (
             unclosed,
             "a quote in the row never closes (lines 2 to 5 would be one row)",
@@ -483,26 +495,23 @@ fn a_stray_quote_costs_its_own_row_not_the_rows_after_it() {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0));
-        // id and status of each record (no field here holds a comma or a line end)
+        // id and status of each record
         let stdout = String::from_utf8(out.stdout).unwrap();
-        let records: Vec<(&str, &str)> = stdout
-            .lines()
-            .skip(1)
+        let records: Vec<(String, String)> = csv::Reader::from_reader(stdout.as_bytes())
+            .records()
             .map(|row| {
-                let fields: Vec<&str> = row.split(',').collect();
-                (fields[0], fields[3])
+                let row = row.unwrap();
+                (row[0].to_string(), row[3].to_string())
             })
             .collect();
-        assert_eq!(
-            records,
-            [
-                ("1", "malformed"),
-                ("2", "solved"),
-                ("3", "solved"),
-                ("4", "solved")
-            ],
-            "{stdout}"
-        );
+        let want = [
+            ("1", "malformed"),
+            ("2", "solved"),
+            ("3", "solved"),
+            ("4", "solved"),
+        ]
+        .map(|(a, b)| (a.to_string(), b.to_string()));
+        assert_eq!(records, want, "{stdout}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(&format!("<stdin>:2: {why}")), "{stderr}");
         // check: a problem, exit 1
@@ -750,6 +759,12 @@ fn cr_lines_are_told_by_the_input_not_its_first_block_or_a_stray_cr() {
     };
     let solved = |n: u64| (n, "solved".to_string());
     assert_eq!(lines(&long_first), [solved(2), solved(3), solved(4)]);
+    // CR lines, then LF lines (`cat mac.txt unix.txt`): every one read
+    let mixed = dir.write(
+        "mixed.txt",
+        format!("{PUZZLE}\r{PUZZLE}\r{PUZZLE}\n{PUZZLE}\n"),
+    );
+    assert_eq!(lines(&mixed).len(), 4);
     assert_eq!(
         lines(&stray),
         [solved(2), (3, "malformed".to_string()), solved(4)]
