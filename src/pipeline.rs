@@ -324,8 +324,7 @@ where
 
 /// [`map_indexed_into`] that stops early: an index not yet begun once `stop` is up (a signal)
 /// is not worked, and `out` gets the results of the indices before the first one so left, a
-/// prefix in order (all of them when `stop` stays down). `scratch` holds each index's result in
-/// between, kept by the caller so that its room is reused batch after batch.
+/// prefix in order (all of them when `stop` stays down).
 ///
 /// For work that is slow a record (a rating can take a second): a batch in flight then ends
 /// within the records under way, not after all of them. The indices are worked one after
@@ -336,15 +335,12 @@ where
 /// instead, so that every thread has one.
 pub fn map_indexed_prefix_into<T>(
     n: usize,
-    scratch: &mut Vec<Option<T>>,
     out: &mut Vec<T>,
     stop: &AtomicBool,
     work: impl Fn(usize) -> T,
 ) {
-    scratch.clear();
-    scratch.extend((0..n).map(|i| (!stop.load(Ordering::Relaxed)).then(|| work(i))));
     out.clear();
-    out.extend(scratch.drain(..).map_while(|result| result));
+    out.extend((0..n).map_while(|i| (!stop.load(Ordering::Relaxed)).then(|| work(i))));
 }
 
 /// A batch of items and their results, for [`run`].

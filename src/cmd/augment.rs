@@ -21,7 +21,7 @@ use std::time::Instant;
 use anyhow::Result;
 
 use sudoku_batch::grid::Grid;
-use sudoku_batch::input::{Block, Column, InputError, InputFormat, Reader, Record};
+use sudoku_batch::input::{Block, InputError, InputFormat, Reader, Record};
 use sudoku_batch::output::{self, AugmentColumns, Augmented, Format, Output};
 use sudoku_batch::pipeline::{self, Config, Steps};
 use sudoku_batch::transform::{self, Transform};
@@ -67,7 +67,7 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
     reader.read_files_in_chunks(threads > 1 && !dealt);
     // a solutions column left unread would be copied as it is beside each moved puzzle, a
     // wrong solution every copy
-    if matches!(&args.solution_column, Some(Column::Name(name)) if name == "none") {
+    if super::solutions_unread(args.solution_column.as_ref()) {
         anyhow::bail!(
             "--solution-column none: augment moves a dataset's solutions with its puzzles; a \
              column of them left unread would be copied unmoved (name the column, or leave it \

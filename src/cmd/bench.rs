@@ -64,6 +64,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         readers.push(super::open_sources(
             super::sources(std::slice::from_ref(input)),
             &args.format,
+            None,
         )?);
     }
     // The outputs are emptied only once every figure is in (`plan.begin` below), not before the

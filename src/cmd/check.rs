@@ -39,8 +39,6 @@ struct Batch {
     /// The checks of its first records: all of them, or after a signal those begun before it
     /// (the records after the first one left unchecked are not written or counted).
     checks: Vec<Check>,
-    /// Room for each record's check, `None` where a signal came first.
-    maybe: Vec<Option<Check>>,
     /// The per-record stream's bytes (with `-O`).
     out: Vec<u8>,
     /// The first batch of the run.
@@ -200,7 +198,6 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                 if may_cut {
                     pipeline::map_indexed_prefix_into(
                         records.len(),
-                        &mut batch.maybe,
                         &mut batch.checks,
                         &stop,
                         check,

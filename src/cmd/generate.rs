@@ -495,7 +495,7 @@ fn read_records(
     } else {
         Source::Path(path.to_path_buf())
     };
-    let mut reader = super::open_sources_stopping(vec![source], &args.format, Arc::clone(stop))
+    let mut reader = super::open_sources(vec![source], &args.format, Some(Arc::clone(stop)))
         .with_context(|| format!("{what} {}", path.display()))?;
     let name = reader.source_name(0).to_string();
     let mut batch = Vec::new();

@@ -84,11 +84,16 @@ pub fn open_reader_echo(args: &InputArgs, stop: Arc<AtomicBool>, echo: Echo) -> 
     Ok(reader)
 }
 
+/// True for `--solution-column none`: the dataset's solutions are not read (a column of them is
+/// then like any other).
+pub fn solutions_unread(column: Option<&Column>) -> bool {
+    matches!(column, Some(Column::Name(name)) if name == "none")
+}
+
 /// Asks `reader` for the dataset's given solutions, in CSV column `column` when named (an error
-/// for other input), else as the reader finds them.
+/// for other input), else as the reader finds them; none for `none`.
 pub fn read_solutions(reader: &mut Reader, column: Option<&Column>) -> Result<()> {
-    // `none`: the dataset's solutions are not read (a column of them is then like any other)
-    if matches!(column, Some(Column::Name(name)) if name == "none") {
+    if solutions_unread(column) {
         return Ok(());
     }
     if column.is_some() && reader.format() != InputFormat::Csv {
@@ -101,20 +106,16 @@ pub fn read_solutions(reader: &mut Reader, column: Option<&Column>) -> Result<()
     Ok(reader.read_solutions(column)?)
 }
 
-/// Opens `sources` as one stream of records in the layout `args` asks for.
-pub fn open_sources(sources: Vec<Source>, args: &FormatArgs) -> Result<Reader> {
-    open_with(sources, args, &reader_options(args))
-}
-
-/// [`open_sources`] with reading stopped once `stop` is up (a signal): the reader then acts as
-/// if its inputs had ended, and a read waiting on an idle pipe does not hold the stop up.
-pub fn open_sources_stopping(
+/// Opens `sources` as one stream of records in the layout `args` asks for; with `stop`,
+/// reading stops once it is up (a signal): the reader then acts as if its inputs had ended, and
+/// a read waiting on an idle pipe does not hold the stop up.
+pub fn open_sources(
     sources: Vec<Source>,
     args: &FormatArgs,
-    stop: Arc<AtomicBool>,
+    stop: Option<Arc<AtomicBool>>,
 ) -> Result<Reader> {
     let mut options = reader_options(args);
-    options.stop = Some(stop);
+    options.stop = stop;
     open_with(sources, args, &options)
 }
 

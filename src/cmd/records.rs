@@ -31,8 +31,6 @@ struct Batch<A> {
     /// The answers of its first records: all of them, or after a signal those answered before
     /// it (the records after the first one left unanswered are not written).
     answers: Vec<A>,
-    /// Room for each record's answer, `None` where a signal came first (see [`map_batch`]).
-    maybe: Vec<Option<A>>,
     out: Vec<u8>,
     /// `FILE:LINE: reason` lines of its malformed records, for stderr.
     reasons: String,
@@ -47,7 +45,6 @@ impl<A> Default for Batch<A> {
         Batch {
             block: Block::default(),
             answers: Vec::new(),
-            maybe: Vec::new(),
             out: Vec::new(),
             reasons: String::new(),
             malformed: 0,
@@ -270,13 +267,11 @@ fn map_batch<A: Send>(
     records_read.fetch_add(records.len() as u64, Ordering::Relaxed);
     match stop {
         None => pipeline::map_into(records, &mut batch.answers, answer),
-        Some(stop) => pipeline::map_indexed_prefix_into(
-            records.len(),
-            &mut batch.maybe,
-            &mut batch.answers,
-            stop,
-            |i| answer(&records[i]),
-        ),
+        Some(stop) => {
+            pipeline::map_indexed_prefix_into(records.len(), &mut batch.answers, stop, |i| {
+                answer(&records[i])
+            })
+        }
     }
     batch.out.clear();
     batch.reasons.clear();

@@ -70,69 +70,50 @@ enum Row {
 #[derive(Default)]
 struct Replay {
     bytes: Vec<u8>,
-    /// Bytes of `bytes` read so far.
+    /// Bytes of `bytes` read so far: once all are, the source's come next.
     at: usize,
-    /// Bytes to read again are left.
-    active: bool,
 }
 
 impl Replay {
+    /// The bytes left to read again.
+    fn left(&self) -> &[u8] {
+        &self.bytes[self.at..]
+    }
+
     /// The next bytes: those to read again, else `src`'s.
-    fn fill<'a, R: BufRead>(&'a mut self, src: &'a mut R) -> io::Result<&'a [u8]> {
-        self.drop_once_read();
-        match self.active {
-            true => Ok(&self.bytes[self.at..]),
-            false => bounded::fill(src),
+    fn fill<'a, R: BufRead>(&'a self, src: &'a mut R) -> io::Result<&'a [u8]> {
+        match self.left() {
+            [] => bounded::fill(src),
+            left => Ok(left),
         }
     }
 
     /// Marks `n` bytes of those [`Replay::fill`] gave read.
     fn consume<R: BufRead>(&mut self, src: &mut R, n: usize) {
-        match self.active {
-            true => self.at += n,
-            false => src.consume(n),
+        match self.left().is_empty() {
+            true => src.consume(n),
+            false => self.at += n,
         }
     }
 
     /// Reads past the rest of the line (in the bytes to read again first); true when an LF
     /// ended it.
     fn skip_line<R: BufRead>(&mut self, src: &mut R) -> io::Result<bool> {
-        if self.active {
-            let rest = &self.bytes[self.at..];
-            match memchr::memchr(b'\n', rest) {
-                Some(i) => {
-                    self.at += i + 1;
-                    return Ok(true);
-                }
-                None => self.at = self.bytes.len(),
-            }
-            self.drop_once_read();
+        if let Some(i) = memchr::memchr(b'\n', self.left()) {
+            self.at += i + 1;
+            return Ok(true);
         }
+        self.at = self.bytes.len();
         bounded::skip_line(src)
-    }
-
-    /// Once every byte to read again is read, the source's come next.
-    fn drop_once_read(&mut self) {
-        if self.active && self.at == self.bytes.len() {
-            *self = Replay {
-                bytes: std::mem::take(&mut self.bytes),
-                ..Replay::default()
-            };
-            self.bytes.clear();
-        }
     }
 
     /// Reads `again` first, then the rest of what was to be read again (if any).
     fn start(&mut self, again: &[u8]) {
-        let rest = match self.active {
-            true => self.bytes.split_off(self.at),
-            false => Vec::new(),
-        };
+        let rest = self.bytes.split_off(self.at);
         self.bytes.clear();
         self.bytes.extend_from_slice(again);
         self.bytes.extend_from_slice(&rest);
         self.at = 0;
-        self.active = !self.bytes.is_empty();
     }
 }
 
