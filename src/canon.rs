@@ -41,8 +41,9 @@
 //!
 //! The sort above is exact when no digit repeats in a row or a column: each unlabelled digit then
 //! takes a fresh label wherever it lands. A grid with a digit repeated in a row or column (a puzzle
-//! with contradictory givens) is canonicalised by trying every placement ([`canonical_by_search`]),
-//! slower but exact; a test checks the two agree.
+//! with contradictory givens) takes a search of its own that builds each row exactly, a stack at a
+//! time (`repeats.rs`): about 13 µs a grid against 0.27 ms for trying every placement
+//! ([`canonical_by_search`], the reference both searches are tested against).
 
 use crate::grid::{CELLS, Grid};
 use crate::transform::Transform;
@@ -50,6 +51,7 @@ use crate::transform::Transform;
 mod grid_form;
 mod invariant;
 mod pattern;
+mod repeats;
 pub use invariant::invariant;
 pub use pattern::pattern_minlex;
 
@@ -66,11 +68,7 @@ pub struct Canonical {
 /// The minlex form of `puzzle` (see the module documentation) and a transform that gives it.
 pub fn canonical(puzzle: &Grid) -> Canonical {
     let lines = Lines::new(puzzle);
-    if lines.repeats {
-        return canonical_by_search(puzzle);
-    }
-    if let Some(form) = lines
-        .complete
+    if let Some(form) = (lines.complete && !lines.repeats)
         .then(|| grid_form::grid_minlex(&lines))
         .flatten()
     {
@@ -79,7 +77,11 @@ pub fn canonical(puzzle: &Grid) -> Canonical {
             transform: transform(form.orient, &form.rows, &form.cols, &form.labels),
         };
     }
-    let state = smallest(&lines);
+    let state = if lines.repeats {
+        repeats::smallest(&lines)
+    } else {
+        smallest(&lines)
+    };
     Canonical {
         grid: state.grid(&lines),
         // digits the puzzle lacks never got a label
@@ -96,7 +98,7 @@ pub fn canonical(puzzle: &Grid) -> Canonical {
 pub fn minlex(puzzle: &Grid) -> Grid {
     let lines = Lines::new(puzzle);
     if lines.repeats {
-        return canonical_by_search(puzzle).grid;
+        return repeats::smallest(&lines).grid(&lines);
     }
     if let Some(form) = lines
         .complete
@@ -114,13 +116,22 @@ thread_local! {
         const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
-/// A complete state of the row-by-row search (no digit repeats in a row or column of `lines`).
-fn smallest(lines: &Lines) -> State {
+/// Runs a search with [`STATES`]' two lists, the first holding the two start states (one per
+/// orientation), the second empty.
+fn with_state_lists<R>(search: impl FnOnce(&mut Vec<State>, &mut Vec<State>) -> R) -> R {
     STATES.with(|lists| {
         let mut lists = lists.borrow_mut();
         let (states, next) = &mut *lists;
         states.clear();
         states.extend([State::start(0), State::start(1)]);
+        next.clear();
+        search(states, next)
+    })
+}
+
+/// A complete state of the row-by-row search (no digit repeats in a row or column of `lines`).
+fn smallest(lines: &Lines) -> State {
+    with_state_lists(|states, next| {
         for level in 0..9 {
             let mut best = u64::MAX;
             next.clear();
