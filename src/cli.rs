@@ -180,7 +180,7 @@ pub struct InputArgs {
 
     /// Solver threads (default: $RAYON_NUM_THREADS when set, else all cores). At most 4 per
     /// logical CPU (at least 64): more are capped, with a warning.
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_count::<NonZeroUsize>)]
     pub threads: Option<NonZeroUsize>,
 
     /// Progress bar on stderr: auto shows it when stderr is a terminal.
@@ -192,7 +192,8 @@ pub struct InputArgs {
     pub quiet: bool,
 
     /// Records per batch handed to the thread pool.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH_SIZE, hide = true)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH_SIZE, hide = true,
+          value_parser = parse_count::<NonZeroUsize>)]
     pub batch_size: NonZeroUsize,
 
     /// The contract of record-pipe engines (Spark's RDD.pipe, SQL TRANSFORM): every input line
@@ -499,7 +500,8 @@ pub struct BenchArgs {
 
     /// Solver threads: 1 measures the solver's own speed, more the parallel throughput
     /// ($RAYON_NUM_THREADS is not read: the default is 1). Capped as for solve.
-    #[arg(short = 'j', long, value_name = "N", default_value_t = bench::DEFAULT_THREADS)]
+    #[arg(short = 'j', long, value_name = "N", default_value_t = bench::DEFAULT_THREADS,
+          value_parser = parse_count::<NonZeroUsize>)]
     pub threads: NonZeroUsize,
 
     /// Solutions to search for: 1 (the first) or 2 (proof of uniqueness).
@@ -514,7 +516,8 @@ pub struct BenchArgs {
     pub min_seconds: f64,
 
     /// Timed rounds per dataset (the best and the median are reported).
-    #[arg(long, value_name = "N", default_value_t = bench::DEFAULT_ROUNDS)]
+    #[arg(long, value_name = "N", default_value_t = bench::DEFAULT_ROUNDS,
+          value_parser = parse_count::<NonZeroU32>)]
     pub rounds: NonZeroU32,
 
     /// Transform each puzzle at random, seeded: digits relabelled, bands, rows within bands,
@@ -523,7 +526,7 @@ pub struct BenchArgs {
     pub shuffle: Option<u64>,
 
     /// Time a random subset of N puzzles of each dataset (in input order), chosen with --seed.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_count::<NonZeroUsize>)]
     pub sample: Option<NonZeroUsize>,
 
     /// Seed of --sample.
@@ -688,7 +691,7 @@ pub struct GenerateArgs {
 
     /// Threads (default: $RAYON_NUM_THREADS when set, else all cores). The records are the
     /// same for any number. E.g. -j 2.
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_count::<NonZeroUsize>)]
     pub threads: Option<NonZeroUsize>,
 
     /// Progress bar on stderr: auto shows it when stderr is a terminal. E.g. --progress
@@ -702,7 +705,7 @@ pub struct GenerateArgs {
 
     /// Records per batch handed to the thread pool (default: 256, or 1 for the slow targets:
     /// --guesses, --pattern, --from puzzles).
-    #[arg(long, value_name = "N", hide = true)]
+    #[arg(long, value_name = "N", hide = true, value_parser = parse_count::<NonZeroUsize>)]
     pub batch_size: Option<NonZeroUsize>,
 
     /// Output layout (see below). E.g. -O jsonl.
@@ -1097,6 +1100,20 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
             "expected a number of seconds from 0 to {MAX_SECONDS} (a day), not {text:?}"
         )),
     }
+}
+
+/// A count that must be at least 1 (`-j`, `--rounds`, `--sample`, `--batch-size`), with messages
+/// that say what is wrong: zero, too large, or not a whole number.
+pub fn parse_count<T>(text: &str) -> Result<T, String>
+where
+    T: std::str::FromStr<Err = std::num::ParseIntError>,
+{
+    use std::num::IntErrorKind;
+    text.parse::<T>().map_err(|e| match e.kind() {
+        IntErrorKind::Zero => "must be at least 1".to_string(),
+        IntErrorKind::PosOverflow => format!("{text} is too large"),
+        _ => format!("expected a whole number of at least 1, not {text:?}"),
+    })
 }
 
 /// `--column` text: a number is a 1-based position, anything else a header name.

@@ -65,6 +65,9 @@ pub enum BoundsError {
     /// Not `A..B`, `A..`, `..B` or `A`.
     #[error("expected a range such as 20..25, 20.., ..25 or 22, not {0:?}")]
     Syntax(String),
+    /// An end too large for a count.
+    #[error("{0} is too large")]
+    TooLarge(String),
     /// The lower end is above the upper one.
     #[error("{lo}..{hi} is empty: its lower end is above its upper end")]
     Empty {
@@ -80,7 +83,13 @@ impl FromStr for Bounds {
 
     fn from_str(text: &str) -> Result<Bounds, BoundsError> {
         let syntax = || BoundsError::Syntax(text.to_string());
-        let number = |s: &str| s.trim().parse::<u64>().map_err(|_| syntax());
+        let number = |s: &str| {
+            let s = s.trim();
+            s.parse::<u64>().map_err(|e| match e.kind() {
+                std::num::IntErrorKind::PosOverflow => BoundsError::TooLarge(s.to_string()),
+                _ => syntax(),
+            })
+        };
         let (lo, hi) = match text.split_once("..") {
             None => {
                 let n = number(text)?;
@@ -595,6 +604,10 @@ mod tests {
                 "{bad:?}"
             );
         }
+        assert_eq!(
+            "1..99999999999999999999".parse::<Bounds>(),
+            Err(BoundsError::TooLarge("99999999999999999999".to_string()))
+        );
         assert_eq!(Bounds::new(20, 25).to_string(), "20..25");
         assert_eq!(Bounds::new(50, u64::MAX).to_string(), "50..");
         assert_eq!(Bounds::new(7, 7).to_string(), "7");

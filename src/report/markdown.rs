@@ -118,7 +118,11 @@ fn run_line(run: &RunInfo) -> String {
         run.min_seconds,
     );
     if let Some(n) = run.sample {
-        let _ = write!(line, "; sample of {n} (seed {})", run.seed);
+        let _ = write!(
+            line,
+            "; a sample of at most {n} puzzles a dataset (seed {})",
+            run.seed
+        );
     }
     if let Some(seed) = run.shuffle {
         let _ = write!(line, "; shuffled (seed {seed})");
@@ -147,6 +151,18 @@ mod tests {
         assert!(lines[6].contains("1 thread, limit 1 (first solution); best of 3 rounds"));
         assert!(lines[6].contains("shuffled (seed 7); 2026-11-22T05:40:00Z."));
         assert!(lines[6].ends_with("3 malformed records skipped."));
+    }
+
+    #[test]
+    fn the_run_line_names_the_sample_as_at_most_a_dataset() {
+        // a dataset smaller than the sample is timed whole: the count is in its row
+        let mut report = sample();
+        report.run.sample = Some(1000);
+        let text = markdown(&report);
+        assert!(
+            text.contains("; a sample of at most 1000 puzzles a dataset (seed "),
+            "{text}"
+        );
     }
 
     #[test]

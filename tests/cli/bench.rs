@@ -384,6 +384,44 @@ fn rejects_bad_options() {
 }
 
 #[test]
+fn a_count_option_says_what_is_wrong_with_its_value() {
+    const SERG: &str = "data/serg_100.txt";
+    for (args, says) in [
+        (
+            ["bench", "--rounds", "0", SERG],
+            "'--rounds <N>': must be at least 1",
+        ),
+        (
+            ["bench", "--sample", "0", SERG],
+            "'--sample <N>': must be at least 1",
+        ),
+        (
+            ["solve", "-j", "0", SERG],
+            "'--threads <N>': must be at least 1",
+        ),
+        (
+            ["check", "-j", "99999999999999999999", SERG],
+            "99999999999999999999 is too large",
+        ),
+        (
+            ["generate", "-j", "two", "-n1"],
+            "expected a whole number of at least 1",
+        ),
+        (
+            ["generate", "--guesses", "50..99999999999999999999", "-n1"],
+            "99999999999999999999 is too large",
+        ),
+    ] {
+        bin()
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(says));
+    }
+}
+
+#[test]
 fn missing_input_is_an_error_naming_it() {
     bin()
         .arg("bench")
