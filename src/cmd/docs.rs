@@ -72,18 +72,28 @@ pub fn man(args: &ManArgs) -> Result<()> {
         )?;
         pages.push((format!("{name}.1"), page));
     }
-    let mut plan = OutputPlan::new(&[])?;
-    let mut slots = Vec::with_capacity(pages.len());
+    // a page's place that holds something other than a file is refused before any is written
     for (file, _) in &pages {
-        slots.push(plan.add(Some(&dir.join(file)), "man page")?);
-    }
-    let mut files = plan.begin()?;
-    for ((file, page), slot) in pages.iter().zip(slots) {
         let path = dir.join(file);
-        let mut out = files.take(slot);
-        out.write_all(page)
-            .and_then(|()| out.flush())
-            .with_context(|| format!("writing {}", path.display()))?;
+        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
+            anyhow::bail!(
+                "{}: not a file, cannot write the page there",
+                path.display()
+            );
+        }
+    }
+    // each page written beside its place under a temporary name, then renamed over it: a write
+    // that fails (a full disk) leaves every page whole, the old one or the new
+    for (file, page) in &pages {
+        let path = dir.join(file);
+        let temporary = dir.join(format!(".{file}.{}.tmp", std::process::id()));
+        let written = std::fs::File::create_new(&temporary)
+            .and_then(|mut out| out.write_all(page).and_then(|()| out.sync_all()))
+            .and_then(|()| std::fs::rename(&temporary, &path));
+        if let Err(err) = written {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(err).with_context(|| format!("writing {}", path.display()));
+        }
     }
     Ok(())
 }

@@ -126,3 +126,46 @@ fn man_refuses_a_folder_that_is_not_there() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("file: not a folder"));
 }
+
+#[test]
+fn man_dir_changes_no_page_when_one_cannot_be_written_and_leaves_no_stray_file() {
+    let dir = Workdir::new();
+    for sub in SUBCOMMANDS {
+        dir.write(&format!("sudoku-batch-{sub}.1"), "old page\n");
+    }
+    std::fs::remove_file(dir.path("sudoku-batch-rate.1")).unwrap();
+    std::fs::create_dir(dir.path("sudoku-batch-rate.1")).unwrap();
+    let out = bin()
+        .args(["man", "--dir"])
+        .arg(dir.path(""))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("sudoku-batch-rate.1: not a file"),
+        "{stderr}"
+    );
+    for sub in SUBCOMMANDS.iter().filter(|&&s| s != "rate") {
+        assert_eq!(
+            dir.read(&format!("sudoku-batch-{sub}.1")),
+            "old page\n",
+            "{sub}"
+        );
+    }
+    // once it can be written, every page is new and nothing else is left in the folder
+    std::fs::remove_dir(dir.path("sudoku-batch-rate.1")).unwrap();
+    stdout_ok(bin().args(["man", "--dir"]).arg(dir.path("")));
+    for entry in std::fs::read_dir(dir.path("")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(
+            name.starts_with("sudoku-batch") && name.ends_with(".1"),
+            "{name}"
+        );
+        assert!(
+            dir.read(&name).starts_with(".ie"),
+            "{name}: {}",
+            dir.read(&name)
+        );
+    }
+}
