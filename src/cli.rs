@@ -652,7 +652,8 @@ pub struct GenerateArgs {
     pub pattern: Option<String>,
 
     /// Starting points, read like solve's inputs: a solution grid is carved into minimal
-    /// puzzles of it; a puzzle keeps its givens. Record i starts from entry i (both from 1),
+    /// puzzles of it; a puzzle keeps its givens (and, with --symmetry, the cells the symmetry
+    /// puts with them: the puzzle is minimal apart from those). Record i starts from entry i (both from 1),
     /// from the first again once the entries run out. E.g. --from grids.txt.
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
@@ -979,7 +980,7 @@ pub struct SplitArgs {
     #[arg(long, value_name = "FILE")]
     pub test: PathBuf,
 
-    /// Share of the classes drawn into the test part, between 0 and 1.
+    /// Share of the classes drawn into the test part, above 0 and below 1.
     #[arg(long, value_name = "F", default_value_t = 0.1)]
     pub test_fraction: f64,
 

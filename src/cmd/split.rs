@@ -41,7 +41,7 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     // everything that can be refused on the command line alone is, before any file is touched
     if !(args.test_fraction > 0.0 && args.test_fraction < 1.0) {
         anyhow::bail!(
-            "--test-fraction must be between 0 and 1, not {}",
+            "--test-fraction must be above 0 and below 1 (both parts get classes), not {}",
             args.test_fraction
         );
     }

@@ -5,7 +5,8 @@
 //! the shares), so a range above them is not met by drawing puzzles until one falls in it. The
 //! climb starts from a carved puzzle and takes steps on the same grid: drop one or two of its
 //! givens, add one to four of the grid's other cells, keep the step if the puzzle still has one
-//! solution, carve it down to minimal again (in a fresh random order), and keep the result when
+//! solution, carve it down to minimal again (in a fresh random order; with `--no-minimal`, down
+//! to the climb's floor drawn from the clue range), and keep the result when
 //! it is no further from the range than where the climb stands (first in givens, when a clue
 //! range is asked for too, then in guesses, then in ER): so it wanders over plateaus and moves
 //! up. A candidate is rated only once its givens and guesses are in range (a rating costs tens
@@ -71,7 +72,9 @@ pub(crate) fn climb(
             continue;
         };
         let len = carving.len;
-        carving.carver.carve(&carving.units[..len], 0);
+        // with --no-minimal, each climb carves down to a floor of its own (drawn here once)
+        let floor = generator.floor(rng);
+        carving.carver.carve(&carving.units[..len], floor);
         if !generator.minimal_enough(&mut carving, &mut budget.reached) {
             continue;
         }
@@ -119,7 +122,7 @@ pub(crate) fn climb(
                 continue;
             }
             rng.shuffle(&mut carving.units[..len]);
-            carving.carver.carve(&carving.units[..len], 0);
+            carving.carver.carve(&carving.units[..len], floor);
             if !generator.minimal_enough(&mut carving, &mut budget.reached) {
                 carving.carver.set_givens(before);
                 continue;

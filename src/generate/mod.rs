@@ -284,9 +284,18 @@ impl Generator {
         reached: &mut Reached,
     ) -> Option<Generated> {
         let mut carving = self.carving(rng, start)?;
-        let carver = &mut carving.carver;
-        let o = &self.options;
-        let floor = match (o.minimal, o.clues) {
+        let floor = self.floor(rng);
+        carving.carver.carve(&carving.units[..carving.len], floor);
+        if !self.minimal_enough(&mut carving, reached) {
+            return None;
+        }
+        self.finish(&carving, reached)
+    }
+
+    /// The givens a carving stops at: with `--no-minimal` and a clue range, a number drawn from
+    /// the range; else 0 (carved down to minimal). Draws nothing from `rng` otherwise.
+    pub(crate) fn floor(&self, rng: &mut Rng) -> u32 {
+        match (self.options.minimal, self.options.clues) {
             (false, Some(clues)) => {
                 // a puzzle has a blank: 81 givens are a solved grid (drawn, it was written as a
                 // puzzle, rated ER 0.0)
@@ -295,12 +304,7 @@ impl Generator {
                 (lo + rng.below((hi - lo + 1) as usize) as u64) as u32
             }
             _ => 0,
-        };
-        carver.carve(&carving.units[..carving.len], floor);
-        if !self.minimal_enough(&mut carving, reached) {
-            return None;
         }
-        self.finish(&carving, reached)
     }
 
     /// With a symmetry the carving removes whole orbits, which leaves no orbit to spare but

@@ -614,6 +614,35 @@ fn guesses_lie_in_range_as_solve_unique_reports_them() {
     assert!(guesses_of_solve(&easy).iter().all(|&g| g == 0));
 }
 
+/// `--no-minimal` holds with a climb too: givens in the clue range, and not minimal (the climb
+/// carved every candidate down to minimal, below the range, and met it only by chance).
+#[test]
+fn guesses_with_no_minimal_keep_the_clue_range_and_a_given_to_spare() {
+    let recs = records(&generate(&[
+        "-n",
+        "6",
+        "--guesses",
+        "0..2",
+        "--clues",
+        "30..35",
+        "--no-minimal",
+        "--seed",
+        "6",
+    ]));
+    assert_eq!(recs.len(), 6);
+    assert_sound(&recs, false);
+    for (r, g) in recs.iter().zip(guesses_of_solve(&recs)) {
+        assert!((30..=35).contains(&r.givens), "{}", line(&r.puzzle));
+        assert!(g <= 2, "{g}");
+        let spare = (0..81).filter(|&i| r.puzzle[i] != 0).any(|i| {
+            let mut fewer = r.puzzle;
+            fewer[i] = 0;
+            count_solutions(&fewer, 2) == 1
+        });
+        assert!(spare, "{}: minimal", line(&r.puzzle));
+    }
+}
+
 /// `p` moved by an isomorphism: digits relabelled (d -> 10 - d), bands 1 and 3 swapped, rows 1
 /// and 2 of each band swapped, then transposed.
 fn moved(p: &Cells) -> Cells {
