@@ -266,6 +266,12 @@ impl<'a> Output<'a> {
     /// order.
     pub fn to<A>(dest: Destination<'a>, format: &dyn Format<A>) -> Output<'a> {
         match dest {
+            // shared with stderr: written in order, each write at the end, after the messages
+            // (its length is not ours alone, so a failed run cannot be cut back to it)
+            Destination::File(file) if placed::shares_stderr(&file) => {
+                let _ = placed::append_from_now(&file);
+                Output::new(Box::new(file), format)
+            }
             Destination::File(file) => match Placed::new(file) {
                 Ok(placed) => Output::with_dest(Dest::Placed(Arc::new(placed)), format),
                 Err(file) => {

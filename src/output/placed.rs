@@ -135,6 +135,49 @@ fn appends(_file: &File) -> bool {
     true
 }
 
+/// True when `file` is the file standard error goes to (`> log 2>&1`, `-o log 2>>log`): written
+/// at offsets, or in order from an offset of its own, its records would be written over the
+/// messages written there meanwhile (and the messages over them).
+#[cfg(unix)]
+pub(crate) fn shares_stderr(file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(ours) = file.metadata() else {
+        return false;
+    };
+    // SAFETY: fstat on descriptor 2 only fills the struct handed to it.
+    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    let status = unsafe { libc::fstat(2, &mut stat) };
+    ours.is_file()
+        && status == 0
+        && ours.dev() == stat.st_dev as u64
+        && ours.ino() == stat.st_ino as u64
+}
+
+#[cfg(not(unix))]
+pub(crate) fn shares_stderr(_file: &File) -> bool {
+    false
+}
+
+/// Puts `file` in append mode, so that each write lands at the end of what is there, after
+/// whatever another descriptor (standard error) wrote meanwhile.
+#[cfg(unix)]
+pub(crate) fn append_from_now(file: &File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: F_GETFL and F_SETFL read and set the open file's status flags only.
+    let flags = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETFL) };
+    if flags == -1
+        || unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags | libc::O_APPEND) } == -1
+    {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn append_from_now(_file: &File) -> io::Result<()> {
+    Ok(())
+}
+
 /// True when `file` is known to be in append mode (false when that cannot be told): its
 /// writes go to its end, so a failed run can cut it back to what it held before.
 #[cfg(unix)]

@@ -217,3 +217,72 @@ fn a_signal_leaves_a_file_of_whole_records_up_to_where_the_summary_says() {
     }
     assert!(stopped > 0, "no run was stopped mid-way");
 }
+
+/// Standard output and standard error into one file (`> log 2>&1`), or `-o log` with standard
+/// error appended to it (`2>>log`): every record whole and every message there. The records
+/// were written at their offsets, over the messages written at the file's shared offset and the
+/// messages over them (a torn solution at the top of the file, exit 0).
+#[test]
+fn records_and_messages_sharing_one_file_both_stay_whole() {
+    let dir = Workdir::new();
+    let easy = fs::read_to_string(repo("data/easy_300.txt")).unwrap();
+    let mut text: String = easy
+        .lines()
+        .cycle()
+        .take(20_000)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    text.push_str("bad\n");
+    let input = dir.write("in.txt", text);
+    let solved = |log: &str| {
+        log.lines()
+            .filter(|l| l.len() == 81 && l.bytes().all(|b| (b'1'..=b'9').contains(&b)))
+            .count()
+    };
+    for args in [&["solve"][..], &["canon"], &["check", "-O", "jsonl"]] {
+        let log = dir.path("log");
+        let file = File::create(&log).unwrap();
+        let status = command(args)
+            .arg(&input)
+            .stdout(Stdio::from(file.try_clone().unwrap()))
+            .stderr(Stdio::from(file))
+            .status()
+            .unwrap();
+        let text = fs::read_to_string(&log).unwrap();
+        assert!(
+            text.contains("in.txt:20001: "),
+            "{args:?}: {}",
+            &text[..200]
+        );
+        let whole = match args[0] {
+            "solve" => solved(&text),
+            "canon" => text.lines().filter(|l| l.len() == 98).count(),
+            _ => text
+                .lines()
+                .filter(|l| l.starts_with('{') && l.ends_with('}'))
+                .count(),
+        };
+        // check's malformed record is one of its records, solve's and canon's are lines too
+        assert!(
+            whole >= 20_000,
+            "{args:?}: {whole} whole records ({status})"
+        );
+    }
+    // -o log 2>>log
+    let log = dir.path("log2");
+    let stderr = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log)
+        .unwrap();
+    let status = command(&["solve", "-o"])
+        .arg(&log)
+        .arg(&input)
+        .stderr(Stdio::from(stderr))
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(text.contains("in.txt:20001: "), "{}", &text[..200]);
+    assert_eq!(solved(&text), 20_000);
+}
