@@ -33,7 +33,7 @@
 //! `csv` and `grid` submodules.
 
 use std::fs::File;
-use std::io::{self, BufReader, Cursor, Read, Seek};
+use std::io::{self, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -408,8 +408,9 @@ impl Reader {
     /// Opens each later input that is a regular file as the run will when it gets there, and
     /// fails as the run would on one that cannot be read on (a CSV header after line input,
     /// line input or another header after CSV input, an unreadable compressed file); then
-    /// goes on from where it was. Standard input, pipes and devices are left for the run:
-    /// opening them here would consume what they hold.
+    /// goes on from where it was. Standard input from a regular file is read too, and put back
+    /// at its start; pipes and devices are left for the run: opening them here would consume
+    /// what they hold.
     ///
     /// Why before the run: such an input stopped the run when it was reached, after the
     /// outputs had been emptied, so a failed run had replaced the files it wrote with part of
@@ -420,14 +421,26 @@ impl Reader {
         let chunkable = self.chunkable.take();
         let mut result = Ok(());
         for index in next..self.origins.len() {
-            let file = match &self.origins[index] {
-                Origin::Path(p) => std::fs::metadata(p).is_ok_and(|m| m.is_file()),
-                _ => false,
+            // standard input redirected from a regular file (`- < more.csv`) is read ahead too,
+            // and put back at its start for the run
+            let (file, stdin) = match &self.origins[index] {
+                Origin::Path(p) => (std::fs::metadata(p).is_ok_and(|m| m.is_file()), None),
+                Origin::Stdin => match regular_stdin() {
+                    Some(stdin) => (true, Some(stdin)),
+                    None => (false, None),
+                },
+                _ => (false, None),
             };
             if file {
                 self.next = index;
                 result = self.open_next();
                 self.active = None;
+                if let Some(mut stdin) = stdin {
+                    // the descriptor shares standard input's offset
+                    if let Err(e) = stdin.seek(SeekFrom::Start(0)) {
+                        result = result.and(Err(self.io_error(index, 0, e)));
+                    }
+                }
                 if result.is_err() {
                     break;
                 }

@@ -564,7 +564,38 @@ fn a_later_input_of_another_format_is_refused_before_anything_is_written() {
             "{stderr}"
         );
         assert_eq!(dir.read("out.csv"), "kept\n");
+        // the later input as standard input from the file (`- < later`): read ahead as well,
+        // then put back at its start
+        let out = crate::command(&["solve", "-q", first, "-", "-o"])
+            .arg(&kept)
+            .stdin(std::fs::File::open(repo(later)).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{later} on stdin");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.contains(&format!(
+                "<stdin>:1: detected {found} but the first input is"
+            )),
+            "{stderr}"
+        );
+        assert_eq!(dir.read("out.csv"), "kept\n");
     }
+    // standard input from a file of the right format, read ahead, is read whole by the run
+    let out = crate::command(&["solve", "-q", "data/easy_300.txt", "-", "data/easy_300.txt"])
+        .stdin(std::fs::File::open(repo("data/hardest_300.txt")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let hardest = std::fs::read_to_string(repo("data/hardest_300.txt")).unwrap();
+    let puzzles = hardest
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let expected = 600 + puzzles.count();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().lines().count(),
+        expected
+    );
 }
 
 #[test]
