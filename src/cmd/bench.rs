@@ -71,8 +71,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     // timing: a run stopped part way (Ctrl-C, which bench leaves to its default action, or an
     // error in a later dataset) used to leave its `--export-*` files empty, an earlier run's
     // figures lost. It now leaves every existing file as it was (files it made are empty). So
-    // `--write-puzzles FILE` spools its lines to an unnamed file beside it until then (a
-    // folder's files are written as each dataset is read, each a new file or a dataset's own).
+    // `--write-puzzles` spools its lines to unnamed files beside its file (or a folder's
+    // files) until then.
     let progress = !args.quiet && std::io::stderr().is_terminal();
 
     let clock = RealClock::default();
@@ -234,8 +234,8 @@ fn puzzle_files_apart(dir: &Path, inputs: &[PathBuf], plan: &OutputPlan) -> Resu
 /// the lines spooled until the run's figures are in), or a folder with a file per dataset.
 enum PuzzleWriter {
     File(PathBuf, Slot, std::fs::File),
-    /// The folder and the file names written so far.
-    Dir(PathBuf, Vec<String>),
+    /// The folder, and each dataset's file name and its lines spooled until the figures are in.
+    Dir(PathBuf, Vec<(String, std::fs::File)>),
 }
 
 impl PuzzleWriter {
@@ -248,9 +248,9 @@ impl PuzzleWriter {
             PuzzleWriter::File(path, _, spool) => spool
                 .write_all(&lines)
                 .with_context(|| format!("writing {} (spooled)", path.display())),
-            PuzzleWriter::Dir(dir, written) => {
+            PuzzleWriter::Dir(dir, spooled) => {
                 let name = puzzle_file_name(&set.name);
-                if written.contains(&name) {
+                if spooled.iter().any(|(n, _)| *n == name) {
                     anyhow::bail!(
                         "--write-puzzles {}: two datasets would both write {name}",
                         dir.display()
@@ -258,8 +258,12 @@ impl PuzzleWriter {
                 }
                 let path = dir.join(&name);
                 plan.check_later(&path, "puzzles")?;
-                written.push(name);
-                std::fs::write(&path, lines).with_context(|| format!("writing {}", path.display()))
+                let mut spool = spool_beside(&path)?;
+                spool
+                    .write_all(&lines)
+                    .with_context(|| format!("writing {} (spooled)", path.display()))?;
+                spooled.push((name, spool));
+                Ok(())
             }
         }
     }
@@ -275,7 +279,20 @@ impl PuzzleWriter {
                     .and_then(|_| out.flush())
                     .with_context(|| format!("writing {}", path.display()))
             }
-            PuzzleWriter::Dir(..) => Ok(()),
+            // each file written even when one fails (a full disk): the first error is told
+            PuzzleWriter::Dir(dir, spooled) => {
+                let mut result = Ok(());
+                for (name, mut spool) in spooled {
+                    let path = dir.join(&name);
+                    let written = spool
+                        .seek(std::io::SeekFrom::Start(0))
+                        .and_then(|_| std::fs::File::create(&path))
+                        .and_then(|mut out| std::io::copy(&mut spool, &mut out))
+                        .with_context(|| format!("writing {}", path.display()));
+                    result = result.and(written.map(|_| ()));
+                }
+                result
+            }
         }
     }
 }

@@ -514,6 +514,45 @@ fn a_bench_stopped_part_way_leaves_earlier_exports_as_they_were() {
     assert_eq!(dir.read("puzzles.txt"), "earlier lines\n");
 }
 
+/// The same for a `--write-puzzles` folder, when a later dataset fails to read: the first
+/// dataset's file was written as it was read, over an earlier run's.
+#[test]
+fn a_bench_that_fails_part_way_leaves_a_puzzles_folder_as_it_was() {
+    let dir = Workdir::new();
+    let cut = crate::cut_kaggle_gzip(&dir, "cut.csv.gz", "quizzes,solutions");
+    std::fs::create_dir(dir.path("wp")).unwrap();
+    let earlier = dir.write("wp/easy_300.txt.txt", "earlier lines\n");
+    let out = bin()
+        .args(["bench", "-q", "--min-seconds", "0", "--rounds", "1"])
+        .arg("--write-puzzles")
+        .arg(dir.path("wp"))
+        .arg("data/easy_300.txt")
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cut.csv.gz"));
+    assert_eq!(
+        std::fs::read_to_string(&earlier).unwrap(),
+        "earlier lines\n"
+    );
+    let names: Vec<_> = std::fs::read_dir(dir.path("wp")).unwrap().collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    // a run that ends writes both files
+    stdout_ok(
+        bin()
+            .args(["bench", "-q", "--min-seconds", "0", "--rounds", "1"])
+            .arg("--write-puzzles")
+            .arg(dir.path("wp"))
+            .args(["data/easy_300.txt", "data/serg_100.txt"]),
+    );
+    assert_eq!(
+        std::fs::read_to_string(&earlier).unwrap().lines().count(),
+        300
+    );
+    assert_eq!(dir.read("wp/serg_100.txt.txt").lines().count(), 100);
+}
+
 /// `--min-seconds` takes 0 to a day: `1e300` (which ran for ever), `inf`, `nan` and negative
 /// values are refused before any timing.
 #[test]
