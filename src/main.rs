@@ -43,8 +43,15 @@ fn main() -> ExitCode {
 /// stdout (exit 0), a usage error on stderr (exit 2).
 ///
 /// Why not clap's own `exit`: it leaves the exit code 0 when the help could not be written
-/// (`--help > /dev/full`); a help that was not printed is a failure like any other write.
+/// (`--help > /dev/full`, or `>&-`); a help that was not printed is a failure like any other
+/// write.
 fn parse_error(err: &clap::Error) -> ExitCode {
+    if !err.use_stderr() && cmd::files::stdout_closed_at_start() {
+        cmd::stderr_line(format_args!(
+            "sudoku-batch: error: writing <stdout>: standard output is closed"
+        ));
+        return ExitCode::from(2);
+    }
     let printed = err.print();
     if !err.use_stderr() {
         if let Err(e) = printed.and_then(|()| std::io::Write::flush(&mut std::io::stdout())) {

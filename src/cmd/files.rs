@@ -110,6 +110,12 @@ mod probe {
     }
 }
 
+/// True when standard output was closed when the process started (`>&-`): what is written
+/// there is lost without an error (the runtime put `/dev/null` in its place).
+pub fn stdout_closed_at_start() -> bool {
+    probe::closed_at_start(1)
+}
+
 /// Fails when standard input is one of `inputs` (`-`) and was closed when the process started:
 /// it would read as empty, and an empty dataset is not what was meant.
 fn refuse_closed_stdin(inputs: &[PathBuf]) -> Result<()> {
@@ -293,8 +299,9 @@ impl OutputPlan {
         }
         if probe::closed_at_start(1) {
             anyhow::bail!(
-                "<stdout>: standard output is closed, so the {what} would be lost; name a file \
-                 for it (-o FILE), or `-o /dev/null` to discard it"
+                "<stdout>: standard output is closed, so the {what} would be lost; send it to \
+                 a file (`> FILE`, or -o FILE where the command has it), or to /dev/null to \
+                 discard it"
             );
         }
         let id = std_stream_metadata(1).as_ref().and_then(identity);

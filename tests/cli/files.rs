@@ -383,6 +383,16 @@ fn a_closed_stdout_is_an_error_in_every_command_that_writes_there() {
         "-o".into(),
         "o.txt".into(),
     ]);
+    // help and version too (they exited 0, nothing written), and the man page
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["help"],
+        &["solve", "--help"],
+        &["man"],
+    ] {
+        runs.push(args.iter().map(|a| a.to_string()).collect());
+    }
     for args in runs {
         let out = run_with_shell_redirect(&dir, &args, ">&-");
         let stderr = String::from_utf8_lossy(&out.stderr);
