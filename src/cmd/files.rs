@@ -8,7 +8,8 @@
 //!   `./o.txt` and `o.txt`, a symlink and its target, two hard links, a file redirected to stdin
 //!   or from stdout are all the same file. An output that is the same regular file as an input, or
 //!   as another output, is refused before anything is written. Devices (`/dev/null`), pipes and
-//!   terminals may be named any number of times: they hold nothing to lose.
+//!   terminals may be named any number of times: they hold nothing to lose; but a path to the
+//!   pipe standard output is counts as standard output (two outputs there would merge).
 //! - opens every output without truncating it, and empties the existing ones only when the whole
 //!   run can start ([`OutputPlan::begin`], called once the inputs are open too). A run that cannot
 //!   open one of its outputs, or one of its inputs, leaves every existing file as it was and
@@ -50,6 +51,21 @@ fn identity(meta: &Metadata) -> Option<FileId> {
 #[cfg(not(unix))]
 fn identity(_meta: &Metadata) -> Option<FileId> {
     None
+}
+
+/// True when `meta` is that of the pipe (or socket) standard output is.
+#[cfg(unix)]
+fn is_stdout_pipe(meta: &Metadata) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let pipe = |m: &Metadata| m.file_type().is_fifo() || m.file_type().is_socket();
+    pipe(meta)
+        && std_stream_metadata(1)
+            .is_some_and(|out| pipe(&out) && out.dev() == meta.dev() && out.ino() == meta.ino())
+}
+
+#[cfg(not(unix))]
+fn is_stdout_pipe(_meta: &Metadata) -> bool {
+    false
 }
 
 /// The metadata of a standard stream (0 stdin, 1 stdout), read through a duplicate of it so
@@ -313,6 +329,11 @@ impl OutputPlan {
         // an input is named before opening, so a read-only input gets this message and not a
         // permission error
         let before = fs::metadata(path).ok();
+        // the pipe standard output is (`/dev/stdout`, `/proc/self/fd/1` with `| cmd`) is
+        // standard output: two outputs there would be merged into one stream unnoticed
+        if before.as_ref().is_some_and(is_stdout_pipe) {
+            return self.add_stdout(what);
+        }
         if let Some(id) = before.as_ref().and_then(identity) {
             self.refuse_clash(&name, what, id)?;
         }

@@ -540,3 +540,54 @@ fn merge_stats_refuses_counts_that_cannot_be_added_up_and_times_that_are_no_run_
         assert_refused(&dir, &args.map(String::from), &out, "is not a run's time");
     }
 }
+
+/// Standard output named by a path (`/dev/stdout`, `/proc/self/fd/1`) while it is a pipe is
+/// standard output: two outputs there are refused as `-` twice is (they were merged into one
+/// stream, exit 0). `/dev/null` may still be named any number of times.
+#[test]
+fn stdout_named_by_a_path_is_standard_output() {
+    let runs: [&[&str]; 3] = [
+        &[
+            "split",
+            "data/easy_300.txt",
+            "--train",
+            "/dev/stdout",
+            "--test",
+            "-",
+        ],
+        &[
+            "split",
+            "data/easy_300.txt",
+            "--train",
+            "/proc/self/fd/1",
+            "--test",
+            "/dev/fd/1",
+        ],
+        &["solve", "data/easy_300.txt", "--stats", "/dev/stdout"],
+    ];
+    for args in runs {
+        let out = command(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot go to standard output too"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let out = command(&["solve", "-q", "data/easy_300.txt", "-o", "/dev/stdout"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 300);
+    let args = [
+        "solve",
+        "-q",
+        "data/easy_300.txt",
+        "-o",
+        "/dev/null",
+        "--stats",
+        "/dev/null",
+    ];
+    assert_eq!(command(&args).status().unwrap().code(), Some(0));
+}
