@@ -114,7 +114,8 @@ Inputs may be gzip, zstd, xz or bzip2 compressed, or a zip holding one data file
 their first bytes, on stdin too). A record longer than --max-record is malformed.
 
 Ctrl-C, SIGTERM or SIGHUP stop reading; the records read are still written, whole and in
-order, and the summary says where the output ends. A second one exits at once.
+order, and the summary says where the output ends. A second one exits at once (one within
+0.1 s of the first, as `timeout` sends, counts as the first).
 
 Exit status: 0 when every record was read and written (a record's failure is its status),
 2 for usage, I/O or format errors; 130, 143, 129 when stopped by SIGINT, SIGTERM, SIGHUP.

@@ -7,11 +7,12 @@
 //! summary says the run was interrupted and where the output ends. The exit
 //! code is 128 plus the signal's number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), as a
 //! shell reports a process killed by it. A second one exits at once, with the same code, for
-//! when finishing takes too long.
+//! when finishing takes too long; one within 0.1 s of the first counts as the first
+//! (`timeout` sends its signal twice: to the run, then to its process group).
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use anyhow::{Context, Result};
 
@@ -34,25 +35,36 @@ impl Signals {
         #[cfg(unix)]
         {
             use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-            use signal_hook::flag;
+            // when the first signal came
+            let first_at = Arc::new(AtomicU64::new(0));
             for signal in [SIGINT, SIGTERM, SIGHUP] {
                 if ignored_at_start(signal) {
                     continue;
                 }
-                // Actions run in the order registered. The first does nothing until the flag is
-                // up, so it exits on a second signal only (before the others run: the signal
-                // noted stays the first one, whose exit code it is); then the signal is noted and
-                // the flag raised.
-                flag::register_conditional_shutdown(
-                    signal,
-                    128 + signal,
-                    Arc::clone(&signals.stop),
-                )
-                .and_then(|_| {
-                    flag::register_usize(signal, Arc::clone(&signals.received), signal as usize)
-                })
-                .and_then(|_| flag::register(signal, Arc::clone(&signals.stop)))
-                .context("installing the signal handlers")?;
+                let (stop, received) = (Arc::clone(&signals.stop), Arc::clone(&signals.received));
+                let first_at = Arc::clone(&first_at);
+                let action = move || {
+                    let now = monotonic_nanos();
+                    if received.load(Ordering::SeqCst) != 0 {
+                        // a second signal exits at once; one within the grace of the first is
+                        // the first again (`timeout` sends its signal to the run, then to the
+                        // whole process group, the run included)
+                        if now.saturating_sub(first_at.load(Ordering::SeqCst)) >= SAME_SIGNAL_NANOS
+                        {
+                            signal_hook::low_level::exit(128 + signal);
+                        }
+                        return;
+                    }
+                    first_at.store(now, Ordering::SeqCst);
+                    received.store(signal as usize, Ordering::SeqCst);
+                    stop.store(true, Ordering::SeqCst);
+                };
+                // SAFETY: the action only reads the monotonic clock (clock_gettime is
+                // async-signal-safe), loads and stores atomics, and calls `_exit`; it allocates
+                // nothing and takes no lock.
+                unsafe { signal_hook::low_level::register(signal, action) }
+                    .map(|_| ())
+                    .context("installing the signal handlers")?;
             }
         }
         Ok(signals)
@@ -91,6 +103,26 @@ impl Signals {
             u8::try_from(128 + signal).unwrap_or(u8::MAX),
         ))
     }
+}
+
+/// A signal that comes within this time of the first is taken for the first one again, not for
+/// the second that stops the run at once: `timeout` sends one to the run and, microseconds
+/// later, to its whole process group (a person's second Ctrl-C comes tenths of a second later
+/// at the soonest).
+#[cfg(unix)]
+const SAME_SIGNAL_NANOS: u64 = 100_000_000;
+
+/// The monotonic clock in nanoseconds (0 if it cannot be read), safe to read in a signal
+/// handler.
+#[cfg(unix)]
+fn monotonic_nanos() -> u64 {
+    // SAFETY: clock_gettime only writes the zeroed timespec handed to it, which outlives the
+    // call; it is async-signal-safe.
+    let mut now: libc::timespec = unsafe { std::mem::zeroed() };
+    if unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) } != 0 {
+        return 0;
+    }
+    (now.tv_sec as u64).saturating_mul(1_000_000_000) + now.tv_nsec as u64
 }
 
 /// Whether `signal` was ignored when the process started: `nohup` ignores SIGHUP, and a shell

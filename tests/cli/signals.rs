@@ -418,3 +418,34 @@ fn a_signal_ignored_at_start_stays_ignored() {
         "{err}"
     );
 }
+
+/// A signal sent twice at once (`timeout` signals the run, then its whole process group) is
+/// the first one: the run finishes as it does on one, its stats written and its summary said.
+/// The second copy exited at once, the stats file left empty and nothing said.
+#[test]
+fn the_same_signal_twice_at_once_finishes_the_run_as_one_does() {
+    let dir = Workdir::new();
+    let stats = dir.write("st.json", "{\"old\": 1}\n");
+    let out = dir.path("out.txt");
+    let mut child = command(&["rate", "-j2", "data/hardest_300.txt", "-o"])
+        .arg(&out)
+        .arg("--stats")
+        .arg(&stats)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_handler(&child, libc::SIGTERM);
+    std::thread::sleep(Duration::from_millis(300));
+    send(&child, libc::SIGTERM);
+    // the second after the first was handled (two signals pending at once are one), well
+    // within the 0.1 s that counts as at once
+    std::thread::sleep(Duration::from_millis(20));
+    send(&child, libc::SIGTERM);
+    let stderr = read_all(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("interrupted by SIGTERM"), "{stderr}");
+    let json = std::fs::read_to_string(&stats).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["interrupted"]["signal"], "SIGTERM", "{json}");
+}
