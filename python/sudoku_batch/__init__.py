@@ -137,7 +137,10 @@ def _numpy_column(array, name: str):
             )
         if array.size and (array.min() < 0 or array.max() > 255):
             bad = array.min() if array.min() < 0 else array.max()
-            raise ValueError(f"{name}: cell values must be 0 (blank) to 9, not {bad}")
+            raise ValueError(
+                f"{name}: cell values must be 0 to 255 (0 a blank, 1 to 9 a digit, a row with "
+                f"a value above 9 is malformed), not {bad}"
+            )
         cells = np.ascontiguousarray(array, dtype=np.uint8)
         return "cells", cells.tobytes(), len(array), array.shape
     if kind in "SUOT":

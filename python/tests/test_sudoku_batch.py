@@ -112,7 +112,7 @@ def test_bad_cells_are_records_and_wrong_types_raise():
         sb.solve(np.zeros((2, 81), dtype=np.float64))
     with pytest.raises(ValueError, match="shaped"):
         sb.solve(np.zeros((2, 80), dtype=np.uint8))
-    with pytest.raises(ValueError, match="0 \\(blank\\) to 9"):
+    with pytest.raises(ValueError, match="0 to 255"):
         sb.solve(np.full((1, 81), -1, dtype=np.int16))
     with pytest.raises(ValueError, match="threads"):
         sb.solve([PUZZLE], threads=0)
@@ -343,7 +343,7 @@ def test_wrong_arguments_raise_naming_the_argument_and_position():
         (lambda: sb.solve(np.zeros((2, 80), dtype=np.uint8)), ValueError,
          r"^puzzles: cell values must be shaped \(n, 81\) or \(n, 9, 9\), not \(2, 80\)"),
         (lambda: sb.solve(np.full((1, 81), 256, dtype=np.int16)), ValueError,
-         r"^puzzles: cell values must be 0 \(blank\) to 9, not 256"),
+         r"^puzzles: cell values must be 0 to 255 \(0 a blank, 1 to 9 a digit, a row with a value above 9 is malformed\), not 256"),
         (lambda: sb.solve(np.array(["2020-01-01"], dtype="datetime64[D]")), TypeError,
          r"^puzzles is a numpy array of datetime64\[D\], not a column of grids"),
         (lambda: sb.check([PUZZLE], [SOLUTION, SOLUTION]), ValueError,
