@@ -153,7 +153,7 @@ fn readable(path: &Path) -> Result<Metadata> {
     let name = path.display();
     let meta = fs::metadata(path).with_context(|| format!("{name}"))?;
     if meta.is_dir() {
-        anyhow::bail!("{name}: Is a directory, not a file of puzzles");
+        anyhow::bail!("{name}: Is a directory, not a file: name the files in it");
     }
     if meta.is_file() {
         File::open(path).with_context(|| format!("{name}"))?;
