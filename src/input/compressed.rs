@@ -105,14 +105,26 @@ impl Format {
 }
 
 /// Opens the bytes of an input for reading as text: decoded when compressed, the one data file
-/// of a zip, checked to be text when `check_text` (not in pipe mode, where a line that is not
-/// text is one malformed record wherever it stands, never a failed input). `count` wraps the raw
-/// bytes (before decoding) for progress.
+/// of a zip, checked to be text when `check_text`. Without it (pipe mode) the bytes are read as
+/// they are: a pipe engine hands over lines, and a line that is not text, or that starts like a
+/// compressed stream (`BZh91...`, `PK\x03\x04`), is one malformed record wherever it stands,
+/// never a failed input or lines made up by decoding. `count` wraps the raw bytes (before
+/// decoding) for progress.
 pub(crate) fn open(
     raw: Raw,
     count: impl Fn(Stream) -> Stream,
     check_text: bool,
 ) -> Result<Text, OpenError> {
+    if !check_text {
+        let stream = count(match raw {
+            Raw::File(file) => Box::new(file),
+            Raw::Stream(stream) => stream,
+        });
+        return Ok(Text {
+            stream,
+            cr_lines: false,
+        });
+    }
     let (format, raw) = match raw {
         Raw::File(mut file) => {
             let head = peek(&mut file, 8)?;

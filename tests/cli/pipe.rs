@@ -603,3 +603,42 @@ fn echo_keeps_the_fields_in_line_and_grid_output_too() {
     assert!(rated[0].ends_with(" k1 3.4"), "{rated:?}");
     assert_eq!(rated[1], "malformed k2 9.9");
 }
+
+/// A partition whose first line starts like a compressed stream (`BZh91`, `PK\3\4` are ASCII;
+/// gzip's magic is not UTF-8) is lines like any other: one malformed record each, exit 0. It
+/// was decoded as that format: the whole partition failed (exit 2, nothing written), or real
+/// compressed bytes gave lines that were never handed over.
+#[test]
+fn a_first_line_that_looks_compressed_is_one_malformed_record() {
+    for first in [
+        "BZh91 x",
+        "PK\u{3}\u{4} x",
+        "\u{1f}\u{8b} x",
+        "\u{28}\u{b5}\u{2f}\u{fd} x",
+    ] {
+        for command in ["solve", "canon", "check", "rate"] {
+            let input = format!("{first}\nk2\n{PUZZLE}\n");
+            let out = bin()
+                .args([command, "--pipe"])
+                .write_stdin(input)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{command} {first:?}: {stdout}");
+            assert!(out.stderr.is_empty(), "{command} {first:?}");
+            assert_eq!(stdout.lines().count(), 3, "{command} {first:?}: {stdout}");
+        }
+    }
+    // gzip's bytes themselves: as many records as the bytes hold LFs
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, format!("{PUZZLE}\n").repeat(50).as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let lines = gz.split(|&b| b == b'\n').count() - usize::from(gz.last() == Some(&b'\n'));
+    let out = bin()
+        .args(["solve", "--pipe"])
+        .write_stdin(gz)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), lines);
+}
