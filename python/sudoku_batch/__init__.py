@@ -239,10 +239,11 @@ def _cell_lists(column, size: int, name: str, rows: bool = False):
         values = cells.fill_null(99).to_numpy(zero_copy_only=False).astype(np.int64)
         values = values.reshape(-1, _CELLS)
         chars = np.where((values < 0) | (values > 9), ord("?"), values + ord("0"))
-        rows = np.ascontiguousarray(chars, dtype=np.uint8).view(f"S{_CELLS}").reshape(-1)
+        # not named `rows`: that is the parameter, asked again for the next chunk
+        texts = np.ascontiguousarray(chars, dtype=np.uint8).view(f"S{_CELLS}").reshape(-1)
         part = [None] * len(chunk)
-        for i, row in zip(np.flatnonzero(valid).tolist(), rows.tolist()):
-            part[i] = row
+        for i, text in zip(np.flatnonzero(valid).tolist(), texts.tolist()):
+            part[i] = text
         items.extend(part)
     return items
 

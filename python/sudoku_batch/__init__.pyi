@@ -103,6 +103,7 @@ def generate(
     minimal: bool = True,
     symmetry: str = "none",
     guesses: Union[None, int, str, tuple[Optional[int], Optional[int]]] = None,
+    rating: Union[None, float, str, tuple[Optional[float], Optional[float]]] = None,
     max_tries: Optional[int] = None,
     dedupe: bool = True,
     threads: Optional[int] = None,

@@ -1015,6 +1015,21 @@ def test_grids_of_arrow_output_read_as_cells_are_taken_back_as_input():
     assert sb.solve(wrong)["status"].tolist() == ["malformed"]
 
 
+def test_grids_of_arrow_output_in_several_chunks_are_taken_back_as_input():
+    # the second chunk raised ValueError ("truth value of an array ... is ambiguous"), or
+    # AttributeError after an empty first chunk: a Parquet file read in row groups
+    cells = np.array([[int(c) if c != "." else 0 for c in PUZZLE]] * 2, dtype=np.uint8)
+    out = sb.solve(cells, output="arrow")
+    chunked = pa.concat_tables([out, out, out])["solution"]
+    assert chunked.num_chunks == 3
+    assert sb.check(np.concatenate([cells] * 3), chunked)["verdict"].tolist() == ["unique"] * 6
+    empty_first = pa.chunked_array([chunked.chunk(0).slice(0, 0), chunked.chunk(0)])
+    assert sb.solve(empty_first)["status"].tolist() == ["solved"] * 2
+    rows = sb.solve(cells.reshape(-1, 9, 9), output="arrow")["solution"]
+    twice = pa.chunked_array([rows.chunk(0), rows.chunk(0)])
+    assert sb.solve(twice)["status"].tolist() == ["solved"] * 4
+
+
 def test_grids_of_arrow_output_read_as_9_by_9_cells_are_taken_back_as_input():
     # the (n, 81) form was taken back; the (n, 9, 9) form raised TypeError ("is a list")
     cells = np.array([[int(c) if c != "." else 0 for c in PUZZLE]] * 3, dtype=np.uint8)
