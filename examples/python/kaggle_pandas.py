@@ -20,9 +20,14 @@ def main(source: str, target: str, puzzle: str = "quizzes", solution: str = "sol
     df["verdict"] = checked["verdict"]
     df["detail"] = checked["detail"]
     df["guesses"] = checked["guesses"]
-    df["canonical_hash"] = [f"{h:016x}" for h in sb.canonical(df[puzzle])["hash"]]
+    forms = sb.canonical(df[puzzle])
+    # a malformed row has no form (its hash 0 in numpy output): left empty, as the CLI leaves it
+    df["canonical_hash"] = [
+        f"{h:016x}" if form else "" for h, form in zip(forms["hash"], forms["canonical"])
+    ]
     df.to_csv(target, index=False)
-    repeats = int(df["canonical_hash"].duplicated().sum())
+    hashed = df["canonical_hash"][df["canonical_hash"] != ""]
+    repeats = int(hashed.duplicated().sum())
     counts = df["verdict"].value_counts().to_dict()
     print(f"{len(df)} rows: {counts}; {repeats} isomorphic repeats", file=sys.stderr)
 

@@ -214,6 +214,15 @@ def test_the_pandas_example_adds_its_columns(tmp_path):
         cwd=REPO, check=True, capture_output=True, text=True,
     ).stdout.splitlines()[1:]
     assert df["canonical_hash"].tolist() == [row.split(",")[4] for row in cli]
+    # malformed rows have no hash, and are no repeats of each other
+    bad = tmp_path / "bad.csv"
+    bad.write_text("quizzes,solutions\n12345,\nxyz,\n")
+    run = subprocess.run(
+        [sys.executable, "examples/python/kaggle_pandas.py", str(bad), str(target)],
+        cwd=REPO, check=True, capture_output=True, text=True,
+    )
+    assert "; 0 isomorphic repeats" in run.stderr, run.stderr
+    assert pd.read_csv(target, dtype=str)["canonical_hash"].isna().all()
 
 
 def test_canonical_of_empty_grid_is_81_zeros():
