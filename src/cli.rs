@@ -654,8 +654,8 @@ pub struct GenerateArgs {
 
     /// Starting points, read like solve's inputs: a solution grid is carved into minimal
     /// puzzles of it; a puzzle keeps its givens (and, with --symmetry, the cells the symmetry
-    /// puts with them: the puzzle is minimal apart from those). Record i starts from entry i (both from 1),
-    /// from the first again once the entries run out. E.g. --from grids.txt.
+    /// puts with them: the puzzle is minimal apart from those). Record i starts from entry i
+    /// (both from 1), from the first again once the entries run out. E.g. --from grids.txt.
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
 

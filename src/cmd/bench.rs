@@ -268,33 +268,32 @@ impl PuzzleWriter {
         }
     }
 
-    /// Writes the lines kept for one file, once the plan has begun.
+    /// Writes the lines kept for each file, once the plan has begun.
     fn finish(self, files: &mut Begun) -> Result<()> {
         match self {
-            PuzzleWriter::File(path, slot, mut spool) => {
-                let mut out = files.take(slot);
-                spool
-                    .seek(std::io::SeekFrom::Start(0))
-                    .and_then(|_| std::io::copy(&mut spool, &mut out))
-                    .and_then(|_| out.flush())
-                    .with_context(|| format!("writing {}", path.display()))
-            }
+            PuzzleWriter::File(path, slot, spool) => unspool(spool, &mut files.take(slot))
+                .with_context(|| format!("writing {}", path.display())),
             // each file written even when one fails (a full disk): the first error is told
             PuzzleWriter::Dir(dir, spooled) => {
                 let mut result = Ok(());
-                for (name, mut spool) in spooled {
+                for (name, spool) in spooled {
                     let path = dir.join(&name);
-                    let written = spool
-                        .seek(std::io::SeekFrom::Start(0))
-                        .and_then(|_| std::fs::File::create(&path))
-                        .and_then(|mut out| std::io::copy(&mut spool, &mut out))
+                    let written = std::fs::File::create(&path)
+                        .and_then(|mut out| unspool(spool, &mut out))
                         .with_context(|| format!("writing {}", path.display()));
-                    result = result.and(written.map(|_| ()));
+                    result = result.and(written);
                 }
                 result
             }
         }
     }
+}
+
+/// Copies the lines `spool` kept (from its start) into `out`, flushed.
+fn unspool(mut spool: std::fs::File, out: &mut dyn Write) -> std::io::Result<()> {
+    spool.seek(std::io::SeekFrom::Start(0))?;
+    std::io::copy(&mut spool, out)?;
+    out.flush()
 }
 
 /// The earlier report of `--baseline`, read before any timing so a bad file fails fast.

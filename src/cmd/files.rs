@@ -9,7 +9,7 @@
 //!   or from stdout are all the same file. An output that is the same regular file as an input, or
 //!   as another output, is refused before anything is written. Devices (`/dev/null`), pipes and
 //!   terminals may be named any number of times: they hold nothing to lose; but a path to the
-//!   pipe standard output is counts as standard output (two outputs there would merge).
+//!   pipe standard output goes to counts as standard output (two outputs there would merge).
 //! - opens every output without truncating it, and empties the existing ones only when the whole
 //!   run can start ([`OutputPlan::begin`], called once the inputs are open too). A run that cannot
 //!   open one of its outputs, or one of its inputs, leaves every existing file as it was and
@@ -329,8 +329,8 @@ impl OutputPlan {
         // an input is named before opening, so a read-only input gets this message and not a
         // permission error
         let before = fs::metadata(path).ok();
-        // the pipe standard output is (`/dev/stdout`, `/proc/self/fd/1` with `| cmd`) is
-        // standard output: two outputs there would be merged into one stream unnoticed
+        // a path to the pipe standard output goes to (`/dev/stdout`, `/proc/self/fd/1` with
+        // `| cmd`) is standard output: two outputs there would be merged unnoticed
         if before.as_ref().is_some_and(is_stdout_pipe) {
             return self.add_stdout(what);
         }
