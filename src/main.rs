@@ -32,10 +32,17 @@ fn main() -> ExitCode {
         Ok(code) => code,
         // whoever read our last output has gone: nothing left to write, nothing to report
         Err(err) if cmd::reader_left(&err) => ExitCode::SUCCESS,
-        Err(err) => {
-            cmd::stderr_line(format_args!("sudoku-batch: error: {err:#}"));
-            ExitCode::from(2)
-        }
+        // a signal while the run waited to begin (a named pipe's reader): not a failure of it
+        Err(err) => match cmd::signals::stopped_before_start(&err) {
+            Some(code) => {
+                cmd::stderr_line(format_args!("sudoku-batch: {err:#}"));
+                code
+            }
+            None => {
+                cmd::stderr_line(format_args!("sudoku-batch: error: {err:#}"));
+                ExitCode::from(2)
+            }
+        },
     }
 }
 

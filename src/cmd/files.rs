@@ -161,6 +161,68 @@ fn readable(path: &Path) -> Result<Metadata> {
     Ok(meta)
 }
 
+/// Opens output `path` (`before`: its metadata, if it exists) for writing without emptying it
+/// (emptied in `begin`, once the whole run can start).
+fn open_output(path: &Path, before: Option<&Metadata>, name: &str) -> Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if before.is_some_and(|m| m.file_type().is_fifo()) {
+            return open_fifo_for_writing(path, name);
+        }
+    }
+    let _ = before;
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("{name}: cannot create"))
+}
+
+/// Opens the named pipe at `path` for writing once it has a reader. A plain open would wait in
+/// the kernel, where the first signal (its handler sets a flag) cannot end it; here the open is
+/// tried without waiting a little at a time, and a signal ends the run before anything is
+/// written.
+#[cfg(unix)]
+fn open_fifo_for_writing(path: &Path, name: &str) -> Result<File> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    loop {
+        match OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+        {
+            Ok(file) => {
+                // written like any other file from here on: writes wait for the reader
+                // SAFETY: F_GETFL and F_SETFL on a descriptor `file` owns for the call
+                let flags = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETFL) };
+                if flags < 0
+                    || unsafe {
+                        libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK)
+                    } < 0
+                {
+                    return Err(io::Error::last_os_error())
+                        .with_context(|| format!("{name}: cannot set up the named pipe"));
+                }
+                return Ok(file);
+            }
+            // no reader yet
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {}
+            Err(e) => return Err(e).with_context(|| format!("{name}: cannot open")),
+        }
+        if let Some(signal) = super::signals::first_received() {
+            return Err(super::signals::StoppedBeforeStart {
+                signal,
+                waiting: format!("a reader of {name}"),
+            }
+            .into());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// Refuses two of `inputs` that are one pipe or socket (`/dev/stdin` and `-` on a pipe, a FIFO
 /// named twice): it can be read once, and the second read nothing, silently. (A regular file
 /// named twice is read twice, each time from its start.)
@@ -338,13 +400,7 @@ impl OutputPlan {
             self.refuse_clash(&name, what, id)?;
         }
         let existed = before.is_some();
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            // emptied in `begin`, once the whole run can start
-            .truncate(false)
-            .open(path)
-            .with_context(|| format!("{name}: cannot create"))?;
+        let file = open_output(path, before.as_ref(), &name)?;
         if !existed {
             // through a symlink, the file made is its target
             self.created

@@ -12,7 +12,7 @@
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 
 use anyhow::{Context, Result};
 
@@ -57,6 +57,7 @@ impl Signals {
                     }
                     first_at.store(now, Ordering::SeqCst);
                     received.store(signal as usize, Ordering::SeqCst);
+                    FIRST.store(signal, Ordering::SeqCst);
                     stop.store(true, Ordering::SeqCst);
                 };
                 // SAFETY: the action only reads the monotonic clock (clock_gettime is
@@ -103,6 +104,48 @@ impl Signals {
             u8::try_from(128 + signal).unwrap_or(u8::MAX),
         ))
     }
+}
+
+/// The first signal received by the handlers of [`Signals::install`] (0: none), for what waits
+/// before a run has its stop flag at hand (an output that is a named pipe with no reader yet).
+static FIRST: AtomicI32 = AtomicI32::new(0);
+
+/// The first signal received since the handlers were installed, if any.
+pub fn first_received() -> Option<i32> {
+    match FIRST.load(Ordering::SeqCst) {
+        0 => None,
+        n => Some(n),
+    }
+}
+
+/// A run stopped by a signal before it began: nothing was written, and the exit code is 128
+/// plus the signal's number, as for a run stopped later.
+#[derive(Debug)]
+pub struct StoppedBeforeStart {
+    pub signal: i32,
+    /// What the run was waiting for.
+    pub waiting: String,
+}
+
+impl std::fmt::Display for StoppedBeforeStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "interrupted by {} while waiting for {}: nothing was written",
+            signal_name(self.signal),
+            self.waiting
+        )
+    }
+}
+
+impl std::error::Error for StoppedBeforeStart {}
+
+/// The exit code of a run that `err` says a signal stopped before it began.
+pub fn stopped_before_start(err: &anyhow::Error) -> Option<ExitCode> {
+    let stopped = err.downcast_ref::<StoppedBeforeStart>()?;
+    Some(ExitCode::from(
+        u8::try_from(128 + stopped.signal).unwrap_or(u8::MAX),
+    ))
 }
 
 /// A signal that comes within this time of the first is taken for the first one again, not for

@@ -32,7 +32,7 @@
 //! The layouts themselves, with their rules for malformed records, are described in the `line`,
 //! `csv` and `grid` submodules.
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{self, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -830,11 +830,24 @@ impl Reader {
         let Some(origin) = self.origins.get_mut(index) else {
             return Ok(());
         };
+        // a stream read on a thread of its own already
+        let mut pumped = false;
         let raw = match origin {
             Origin::Stdin => match regular_stdin() {
                 Some(file) => Raw::File(file),
                 None => Raw::Stream(Box::new(io::stdin())),
             },
+            // a named pipe's open waits for its writer: when the run can be stopped, it is
+            // opened by the thread that reads it, so that a signal ends the wait
+            Origin::Path(p)
+                if self.stop.is_some() && fs::metadata(&*p).is_ok_and(|m| !m.is_file()) =>
+            {
+                let stop = self.stop.as_ref().map(Arc::clone).unwrap_or_default();
+                let pump =
+                    Pump::open(p.to_path_buf(), stop).map_err(|e| self.io_error(index, 0, e))?;
+                pumped = true;
+                Raw::Stream(Box::new(pump))
+            }
             Origin::Path(p) => {
                 let file = File::open(&*p).map_err(|e| self.io_error(index, 0, e))?;
                 match file.metadata() {
@@ -856,7 +869,7 @@ impl Reader {
         };
         // a stream that may block is read on a thread of its own when the run can be stopped
         let raw = match (raw, &self.stop) {
-            (Raw::Stream(stream), Some(stop)) => Raw::Stream(Box::new(
+            (Raw::Stream(stream), Some(stop)) if !pumped => Raw::Stream(Box::new(
                 Pump::start(stream, Arc::clone(stop)).map_err(|e| self.io_error(index, 0, e))?,
             )),
             (raw, _) => raw,

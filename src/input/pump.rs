@@ -11,7 +11,9 @@
 //! Used only when a stop flag is given (`solve` and `check` set one): regular files never block,
 //! and are read directly.
 
+use std::fs::File;
 use std::io::{self, Read};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
@@ -50,12 +52,36 @@ pub(crate) struct Pump {
 
 impl Pump {
     /// Starts a thread reading `src`; reads from the result give up once `stop` is set.
-    pub(crate) fn start(mut src: Box<dyn Read + Send>, stop: Arc<AtomicBool>) -> io::Result<Pump> {
+    pub(crate) fn start(src: Box<dyn Read + Send>, stop: Arc<AtomicBool>) -> io::Result<Pump> {
+        Pump::open_and_start(move || Ok(src), stop)
+    }
+
+    /// Starts a thread that opens the file at `path` and reads it: opening a named pipe waits
+    /// for its writer, and the wait gives up once `stop` is set as a read does. A failed open
+    /// is the first read's error.
+    pub(crate) fn open(path: PathBuf, stop: Arc<AtomicBool>) -> io::Result<Pump> {
+        Pump::open_and_start(
+            move || Ok(Box::new(File::open(path)?) as Box<dyn Read + Send>),
+            stop,
+        )
+    }
+
+    fn open_and_start(
+        open: impl FnOnce() -> io::Result<Box<dyn Read + Send>> + Send + 'static,
+        stop: Arc<AtomicBool>,
+    ) -> io::Result<Pump> {
         let (chunk_tx, chunks) = sync_channel(AHEAD);
         let (free, free_rx) = sync_channel::<Vec<u8>>(AHEAD + 1);
         std::thread::Builder::new()
             .name("input".to_string())
             .spawn(move || {
+                let mut src = match open() {
+                    Ok(src) => src,
+                    Err(e) => {
+                        let _ = chunk_tx.send(Err(e));
+                        return;
+                    }
+                };
                 loop {
                     let mut chunk = free_rx.try_recv().unwrap_or_default();
                     chunk.resize(CHUNK, 0);

@@ -449,3 +449,79 @@ fn the_same_signal_twice_at_once_finishes_the_run_as_one_does() {
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(json["interrupted"]["signal"], "SIGTERM", "{json}");
 }
+
+/// Makes a named pipe at `path`.
+fn make_fifo(path: &std::path::Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: mkfifo(3) with a NUL-terminated path that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0, "mkfifo");
+}
+
+/// Waits up to 5 s for `child` to exit after one signal: its exit code and stderr.
+fn exit_after_one_signal(child: &mut Child, what: &str) -> (Option<i32>, String) {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut stderr = String::new();
+            let mut pipe = child.stderr.take().unwrap();
+            pipe.read_to_string(&mut stderr).unwrap();
+            return (status.code(), stderr);
+        }
+        if start.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("one signal did not end a run waiting on {what}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A run waiting to open a named pipe (an input with no writer yet, an output with no reader
+/// yet) is stopped by one signal, as a run waiting on an idle stdin is: the open waited in the
+/// kernel, where the handler's flag was not seen until a second signal.
+#[test]
+fn one_signal_ends_a_wait_for_a_named_pipe() {
+    let dir = Workdir::new();
+    // an input nobody writes to: the run stops as one that read nothing
+    let input = dir.path("in.fifo");
+    make_fifo(&input);
+    let mut child = command(&["solve", "-j2"])
+        .arg(&input)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_handler(&child, libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(200));
+    send(&child, libc::SIGINT);
+    let (code, stderr) = exit_after_one_signal(&mut child, "its input's writer");
+    assert_eq!(code, Some(130));
+    assert!(
+        stderr.contains(&interrupted_line("SIGINT", "", 0)),
+        "{stderr}"
+    );
+
+    // an output nobody reads: nothing written, the stats file kept as it was
+    let output = dir.path("out.fifo");
+    make_fifo(&output);
+    let stats = dir.write("stats.json", "earlier run");
+    let mut child = command(&["solve", "-j2", "data/easy_300.txt", "--stats"])
+        .arg(&stats)
+        .arg("-o")
+        .arg(&output)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_handler(&child, libc::SIGTERM);
+    std::thread::sleep(Duration::from_millis(200));
+    send(&child, libc::SIGTERM);
+    let (code, stderr) = exit_after_one_signal(&mut child, "its output's reader");
+    assert_eq!(code, Some(143));
+    assert!(
+        stderr.contains("interrupted by SIGTERM while waiting for a reader of")
+            && stderr.contains("nothing was written"),
+        "{stderr}"
+    );
+    assert_eq!(dir.read("stats.json"), "earlier run");
+}
