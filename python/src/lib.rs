@@ -161,24 +161,41 @@ fn text_puzzle(items: &Texts, i: usize) -> Result<Grid, String> {
     }
 }
 
+/// A row of packed cells that holds a grid (see [`Column::Cells`]).
+const ROW_GRID: u8 = 1;
+/// A row of packed cells that holds none (a missing value: `None`, an Arrow null).
+const ROW_MISSING: u8 = 0;
+/// A row whose cell `k` (from 0), its first, has no value: `ROW_NULL_CELL + k`.
+const ROW_NULL_CELL: u8 = 2;
+
 /// A column of puzzles as the Python half hands it over.
 enum Column {
     /// A list's items.
     Texts(Texts),
-    /// `n` puzzles of 81 cell values each, packed.
-    Cells(PyBackedBytes, usize),
+    /// `n` puzzles of 81 cell values each, packed, and for columns that can miss values (Arrow
+    /// cell lists) a byte a row: [`ROW_GRID`], [`ROW_MISSING`] or [`ROW_NULL_CELL`] plus the
+    /// cell.
+    Cells(PyBackedBytes, usize, Option<PyBackedBytes>),
 }
 
 impl Column {
     /// The argument `name`: a list of `str`/`bytes`/`None` when `n` is `None`, else `bytes` of
-    /// `n` x 81 cell values.
+    /// `n` x 81 cell values, or a pair of those and `bytes` of `n` row states.
     fn new(column: &Bound<'_, PyAny>, n: Option<usize>, name: &str) -> PyResult<Column> {
         match n {
             None => Ok(Column::Texts(texts(column, name)?)),
             Some(n) => {
-                let cells: PyBackedBytes = column.extract()?;
+                let (cells, rows) = match column.extract::<(PyBackedBytes, PyBackedBytes)>() {
+                    Ok((cells, rows)) => (cells, Some(rows)),
+                    Err(_) => (column.extract::<PyBackedBytes>()?, None),
+                };
                 check_cells(&cells, n)?;
-                Ok(Column::Cells(cells, n))
+                if rows.as_ref().is_some_and(|rows| rows.len() != n) {
+                    return Err(PyValueError::new_err(format!(
+                        "{name}: row states for {n} puzzles: expected one each"
+                    )));
+                }
+                Ok(Column::Cells(cells, n, rows))
             }
         }
     }
@@ -186,7 +203,26 @@ impl Column {
     fn len(&self) -> usize {
         match self {
             Column::Texts(items) => items.len(),
-            Column::Cells(_, n) => *n,
+            Column::Cells(_, n, _) => *n,
+        }
+    }
+
+    /// The state of packed row `i` ([`ROW_GRID`] for a column without states).
+    fn row_state(&self, i: usize) -> u8 {
+        match self {
+            Column::Cells(_, _, Some(rows)) => rows[i],
+            _ => ROW_GRID,
+        }
+    }
+
+    /// Why packed row `i`, whose state is not [`ROW_GRID`], holds no grid.
+    fn missing(state: u8, what: &str) -> String {
+        match state {
+            ROW_MISSING => format!("missing {what} (None)"),
+            _ => format!(
+                "cell {} is null, not 0 to 9",
+                u32::from(state.saturating_sub(ROW_NULL_CELL)) + 1
+            ),
         }
     }
 
@@ -201,7 +237,10 @@ impl Column {
     fn read(&self, i: usize) -> Result<Grid, String> {
         match self {
             Column::Texts(items) => text_puzzle(items, i),
-            Column::Cells(cells, _) => cell_puzzle(cells, i),
+            Column::Cells(cells, _, _) => match self.row_state(i) {
+                ROW_GRID => cell_puzzle(cells, i),
+                state => Err(Column::missing(state, "puzzle")),
+            },
         }
     }
 
@@ -216,7 +255,12 @@ impl Column {
                 Some(Text::Bytes(bytes)) => Ok(Some(String::from_utf8_lossy(bytes))),
                 Some(Text::Unencodable(why)) => Err(why.clone()),
             },
-            Column::Cells(cells, _) => {
+            Column::Cells(cells, _, _) => {
+                match self.row_state(i) {
+                    ROW_GRID => {}
+                    ROW_MISSING => return Ok(None),
+                    state => return Err(Column::missing(state, "solution")),
+                }
                 let grid = cell_puzzle(cells, i)?;
                 Ok(Some(Cow::Owned(
                     grid.cells().iter().map(|&v| char::from(b'0' + v)).collect(),

@@ -7,7 +7,10 @@ forms, one of:
 - a 1-D numpy array of strings (``U``, ``S`` or ``StringDType``) or of such objects;
 - a numpy array of integer cell values (0 blank, 1-9) shaped ``(n, 81)`` or ``(n, 9, 9)``;
 - a pyarrow Array or ChunkedArray, a pandas Series or Index, or a polars Series, of strings or
-  binary; their missing values (null, None, NaN, ``pd.NA``) are ``None``.
+  binary; their missing values (null, None, NaN, ``pd.NA``) are ``None``;
+- the same of integer cell values in fixed-size lists, 81 to a grid or 9 rows of 9 (what
+  ``output="arrow"`` gives for cell input, also through ``to_pandas()`` or polars), read as
+  cell input: a null row is a missing puzzle, a null cell a malformed row that names it.
 
 The work runs on a rayon pool in Rust with the GIL released. Each function returns its columns,
 one row per input row, in order, whatever the pool, as ``output=`` asks:
@@ -99,6 +102,8 @@ def _column(column, name: str):
     if isinstance(column, np.ndarray):
         return _numpy_column(column, name)
     items = _library_items(column, name)
+    if isinstance(items, tuple):
+        return items  # cell values, packed
     if items is None:
         kind = type(column).__name__
         if isinstance(column, (Mapping, AbstractSet)):
@@ -175,8 +180,14 @@ def _library_items(column, name: str):
             dtype = column.dtype
             if pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
                 raise TypeError(_numbers(name, dtype))
+            if isinstance(dtype, pd.ArrowDtype):
+                # pyarrow-backed (`to_pandas(types_mapper=pd.ArrowDtype)`): read as pyarrow
+                import pyarrow
+
+                return _library_items(pyarrow.array(column), name)
             # missing values (NaN, None, pd.NA) become None
-            return column.astype(object).where(column.notna(), None).tolist()
+            items = column.astype(object).where(column.notna(), None).tolist()
+            return _array_items(items, name)
     elif library == "polars":
         pl = sys.modules["polars"]
         if isinstance(column, (pl.DataFrame, pl.LazyFrame)):
@@ -216,46 +227,105 @@ def _library_items(column, name: str):
     return None
 
 
+# A packed row's state for the native side: a grid, none (a missing value), or a grid whose
+# cell k (from 0), its first such, has no value: _ROW_NULL_CELL + k.
+_ROW_MISSING, _ROW_GRID, _ROW_NULL_CELL = 0, 1, 2
+
+# a missing cell value while packing: no cell value (it was a float NaN cast with a warning)
+_NULL = -1
+
+
+def _packed(values, present, name: str, like):
+    """Cell values as :func:`_column` gives them: ``values`` (int64, shaped (n, 81), ``_NULL``
+    where a cell has no value) of the rows ``present`` says hold a grid, packed with a state a
+    row, in the form ``like`` (``(9, 9)`` or ``(81,)``) for the answers.
+
+    Why not text: as text, a missing cell or a value above 9 read as "invalid character", and
+    the answers came back as strings, not in the input's form."""
+    n = len(present)
+    bad = values[(values != _NULL) & ((values < 0) | (values > 255))]
+    if bad.size:
+        raise ValueError(
+            f"{name}: cell values must be 0 to 255 (0 a blank, 1 to 9 a digit, a row with "
+            f"a value above 9 is malformed), not {bad[0]}"
+        )
+    missing = values == _NULL
+    states = np.where(present, _ROW_GRID, _ROW_MISSING).astype(np.uint8)
+    holed = missing.any(axis=1) & present
+    states[holed] = _ROW_NULL_CELL + missing[holed].argmax(axis=1)
+    cells = np.where(missing | ~present[:, None], 0, values).astype(np.uint8)
+    return "cells", (cells.tobytes(), states.tobytes()), n, (n,) + tuple(like)
+
+
 def _cell_lists(column, size: int, name: str, rows: bool = False):
     """A pyarrow column of fixed-size lists of cell values (what ``output="arrow"`` gives for
-    grids read as cells), or with ``rows`` of 9 lists of 9, as the text of each grid, digits as
-    bytes; None for a null row, ``?`` for a value that is no cell value or missing (the row is
-    then malformed, with its reason).
+    grids read as cells), or with ``rows`` of 9 lists of 9, packed (:func:`_packed`): a null
+    row is a missing grid, a null cell a malformed row that names it.
 
     Why: a solution column of this package's own Arrow output fed back (``check(cells,
     out["solution"])``) raised TypeError ("is a list")."""
     if size != _CELLS:
         raise ValueError(f"{name}: cell values must be 81 to a grid, not {size}")
     chunks = column.chunks if hasattr(column, "chunks") else [column]
-    items = []
+    n = len(column)
+    values = np.full((n, _CELLS), _NULL, dtype=np.int64)
+    present = np.zeros(n, dtype=bool)
+    at = 0
     for chunk in chunks:
         valid = chunk.is_valid().to_numpy(zero_copy_only=False)
-        # flatten() leaves out the null rows' cells (a null row of 9 cells counts as missing)
+        # flatten() leaves out the null rows' cells
         cells = chunk.flatten()
-        if rows:
-            cells = cells.flatten() if cells.null_count == 0 else _row_lists(cells)
-        # a missing cell value: no cell value (99, read as `?`; it was a float NaN cast with a
-        # warning); 99 fits every integer type
-        values = cells.fill_null(99).to_numpy(zero_copy_only=False).astype(np.int64)
-        values = values.reshape(-1, _CELLS)
-        chars = np.where((values < 0) | (values > 9), ord("?"), values + ord("0"))
-        # not named `rows`: that is the parameter, asked again for the next chunk
-        texts = np.ascontiguousarray(chars, dtype=np.uint8).view(f"S{_CELLS}").reshape(-1)
-        part = [None] * len(chunk)
-        for i, text in zip(np.flatnonzero(valid).tolist(), texts.tolist()):
-            part[i] = text
-        items.extend(part)
-    return items
+        part = _row_cells(cells) if rows else _values(cells)
+        values[at:at + len(chunk)][valid] = part.reshape(-1, _CELLS)
+        present[at:at + len(chunk)] = valid
+        at += len(chunk)
+    return _packed(values, present, name, (9, 9) if rows else (_CELLS,))
 
 
-def _row_lists(rows):
-    """The cells of a pyarrow array of 9-cell rows, a null row as 9 missing cells."""
-    pa = sys.modules["pyarrow"]
+def _values(cells):
+    """A pyarrow array of cell values as int64 numpy, ``_NULL`` where one is null."""
+    values = cells.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+    if cells.null_count:
+        values[cells.is_null().to_numpy(zero_copy_only=False)] = _NULL
+    return values
+
+
+def _row_cells(rows):
+    """The cells of a pyarrow array of 9-cell rows as :func:`_values`, a null row as 9 missing
+    cells."""
     valid = rows.is_valid().to_numpy(zero_copy_only=False)
-    values = rows.flatten().fill_null(99).to_numpy(zero_copy_only=False).astype(np.int64)
-    cells = np.full((len(rows), 9), 99, dtype=np.int64)
-    cells[valid] = values.reshape(-1, 9)
-    return pa.array(cells.reshape(-1))
+    cells = np.full((len(rows), 9), _NULL, dtype=np.int64)
+    cells[valid] = _values(rows.flatten()).reshape(-1, 9)
+    return cells.reshape(-1)
+
+
+def _array_items(items, name: str):
+    """A pandas column's items as they are, or packed cell values when they are arrays of
+    them (``to_pandas()`` of this package's Arrow output of grids read as cells: a numpy array
+    a row, None for a null one)."""
+    arrays = [x for x in items if x is not None]
+    if not arrays or not all(isinstance(x, np.ndarray) for x in arrays):
+        return items
+    n = len(items)
+    values = np.full((n, _CELLS), _NULL, dtype=np.int64)
+    present = np.array([x is not None for x in items], dtype=bool)
+    like = None
+    for i, x in enumerate(items):
+        if x is None:
+            continue
+        # 9 rows of 9: an object array of the rows
+        try:
+            grid = np.stack(list(x)) if x.dtype == object else x
+        except (TypeError, ValueError):
+            grid = x
+        if grid.dtype.kind not in "ui" or grid.shape not in ((_CELLS,), (9, 9)):
+            raise TypeError(
+                f"{name}[{i}] is an array of {grid.dtype} shaped {grid.shape}, not a grid of "
+                f"81 cell values (or 9 rows of 9)"
+            )
+        like = like or grid.shape
+        values[i] = grid.reshape(_CELLS)
+    return _packed(values, present, name, like)
 
 
 def _numbers(name: str, dtype) -> str:

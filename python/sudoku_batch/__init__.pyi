@@ -7,7 +7,8 @@ import pyarrow
 #: A column of puzzles (or solutions): an iterable of str/bytes/None; a 1-D numpy array of
 #: strings; a numpy array of integer cell values shaped (n, 81) or (n, 9, 9); a pyarrow Array or
 #: ChunkedArray, pandas Series or Index, or polars Series of strings or binary, or of fixed-size
-#: lists of 81 cell values (Arrow output of grids read as cells). A column of
+#: lists of 81 cell values or 9 of 9 (Arrow output of grids read as cells; read as cell input,
+#: answered in cell values). A column of
 #: numbers, a DataFrame or Table, a set or dict, or a single string raises TypeError.
 Puzzles = Union[Iterable[Optional[Union[str, bytes]]], npt.NDArray[Any], Any]
 

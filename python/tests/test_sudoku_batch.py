@@ -1060,3 +1060,48 @@ def test_grids_of_arrow_output_read_as_9_by_9_cells_are_taken_back_as_input():
     odd = pa.array([[list(range(27))] * 3], type=pa.list_(pa.list_(pa.uint8(), 27), 3))
     with pytest.raises(ValueError, match="9 rows of 9 cells"):
         sb.solve(odd)
+
+
+def test_arrow_cell_grids_answer_in_their_form_and_name_what_is_wrong():
+    # read as text, a null cell or a value above 9 gave "invalid character '?'", and the
+    # solutions came back as strings, not as cell values as for numpy cell input
+    cells = np.array([[int(c) if c != "." else 0 for c in PUZZLE]] * 4, dtype=np.uint8)
+    values = cells.astype(np.int64).tolist()
+    values[1][5] = 10
+    values[2][7] = None
+    grids = pa.array(values[:3] + [None], type=pa.list_(pa.uint8(), 81))
+    out = sb.solve(grids)
+    assert out["status"].tolist() == ["solved", "malformed", "malformed", "malformed"]
+    assert out["reason"].tolist() == [
+        None, "cell 6 holds 10, not 0 to 9", "cell 8 is null, not 0 to 9", "missing puzzle (None)"
+    ]
+    assert out["solution"].dtype == np.uint8 and out["solution"].shape == (4, 81)
+    assert "".join(map(str, out["solution"][0])) == SOLUTION
+    table = sb.solve(grids, output="arrow")
+    assert table["solution"].type == pa.list_(pa.uint8(), 81)
+    # a null cell in a given solution: a wrong one that says so; a null row: none given
+    verdicts = sb.check(cells[:3], grids.slice(1, 3).cast(pa.list_(pa.int16(), 81)))
+    assert verdicts["verdict"].tolist() == ["wrong_solution", "wrong_solution", "unique"]
+    assert verdicts["detail"].tolist()[1] == "given solution: cell 8 is null, not 0 to 9"
+    with pytest.raises(ValueError, match="0 to 255"):
+        sb.solve(pa.array([[300] * 81], type=pa.list_(pa.int16(), 81)))
+
+
+def test_pandas_series_of_arrow_cell_grids_are_taken():
+    # `to_pandas()` of this package's Arrow output: a numpy array a row (None for a null one),
+    # or pyarrow-backed; both were refused ("is an ndarray ... pass it as a str")
+    cells = np.array([[int(c) if c != "." else 0 for c in PUZZLE]] * 3, dtype=np.uint8)
+    cells[2, 0] = cells[2, 1] = 5  # a clash: no solution, a null grid
+    for shaped in (cells, cells.reshape(-1, 9, 9)):
+        solutions = sb.solve(shaped, output="arrow")["solution"]
+        for series in (
+            solutions.to_pandas(),
+            pd.Series(solutions.combine_chunks(), dtype=pd.ArrowDtype(solutions.type)),
+        ):
+            verdicts = sb.check(shaped, series)["verdict"].tolist()
+            assert verdicts == ["unique", "unique", "contradiction"], verdicts
+            again = sb.solve(series)
+            assert again["status"].tolist() == ["solved", "solved", "malformed"]
+            assert again["solution"].shape == shaped.shape
+    with pytest.raises(TypeError, match=r"puzzles\[0\] is an array of float64"):
+        sb.solve(pd.Series([np.zeros(81)]))
