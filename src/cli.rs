@@ -647,7 +647,7 @@ pub struct GenerateArgs {
     pub symmetry: Symmetry,
 
     /// Givens exactly on the marked cells: 81 cells, marks (x X * # o O @ or a digit) and blanks
-    /// (. 0 - _), as one argument or a file of them (9 rows of 9 are fine). E.g. --pattern
+    /// (. 0 - _), as one argument or a file of them (9 rows of 9 are fine; - for stdin). E.g. --pattern
     /// pattern.txt.
     #[arg(long, value_name = "PATTERN|FILE")]
     pub pattern: Option<String>,

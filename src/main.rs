@@ -8,6 +8,14 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // a write past the file size limit (`ulimit -f`) fails as on a full disk, and the output
+    // is cut back to whole records; SIGXFSZ's default would kill the run mid-record
+    #[cfg(unix)]
+    // SAFETY: sets the disposition of a signal no other code of the process handles, before
+    // any thread is started
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return parse_error(&err),

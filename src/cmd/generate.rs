@@ -120,7 +120,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         .pattern
         .as_deref()
         .map(Path::new)
-        .filter(|p| p.is_file())
+        .filter(|p| is_readable_path(p))
         .map(Path::to_path_buf);
     let inputs: Vec<PathBuf> = args
         .from
@@ -438,6 +438,13 @@ fn output_format(args: &GenerateArgs) -> OutputFormat {
     }
 }
 
+/// Whether `--pattern`'s argument names something to read the pattern from: `-` (standard
+/// input) or anything there but a folder (a file, a pipe such as `<(cmd)`, `/dev/stdin`); else
+/// it is the pattern itself (81 cells are no path that exists).
+fn is_readable_path(path: &Path) -> bool {
+    path.as_os_str() == "-" || std::fs::metadata(path).is_ok_and(|m| !m.is_dir())
+}
+
 /// The generator's options from the command line, its files read.
 fn options(
     args: &GenerateArgs,
@@ -448,8 +455,11 @@ fn options(
     let pattern = match (&args.pattern, pattern_file) {
         (None, _) => None,
         (Some(_), Some(file)) => {
-            let text = std::fs::read_to_string(file)
-                .with_context(|| format!("--pattern {}: cannot read it", file.display()))?;
+            let text = match file.as_os_str() == "-" {
+                true => std::io::read_to_string(std::io::stdin()),
+                false => std::fs::read_to_string(file),
+            }
+            .with_context(|| format!("--pattern {}: cannot read it", file.display()))?;
             Some(Pattern::parse(&text).with_context(|| format!("--pattern {}", file.display()))?)
         }
         (Some(text), None) => Some(Pattern::parse(text).with_context(|| {

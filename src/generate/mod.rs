@@ -119,14 +119,17 @@ impl Reached {
 }
 
 impl fmt::Display for Reached {
-    /// `12 puzzles made, 21..27 givens, at most 4 guesses; 3 isomorphic to an excluded puzzle`,
+    /// `12 puzzles with one solution made, 21..27 givens, at most 4 guesses; 3 isomorphic to an
+    /// excluded puzzle`,
     /// leaving out what is nought.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} unique puzzle", self.puzzles)?;
+        // not "unique puzzles": read as different ones, though a --from puzzle that keeps its
+        // givens makes the same one at every try
+        write!(f, "{} puzzle", self.puzzles)?;
         if self.puzzles != 1 {
             f.write_str("s")?;
         }
-        f.write_str(" made")?;
+        f.write_str(" with one solution made")?;
         if let Some((lo, hi)) = self.givens {
             match lo == hi {
                 true => write!(f, ", {lo} givens")?,

@@ -193,17 +193,16 @@ fn rayon_num_threads_is_honoured_when_j_is_not_given() {
     assert!(summary(None, &[]).contains(&all));
 }
 
-/// Runs `cmd` with every file it writes limited to `bytes` (a write past that fails, EFBIG, as
-/// on a full disk; SIGXFSZ ignored, so the failure reaches the program rather than killing
-/// it); returns its exit code and stderr.
+/// Runs `cmd` with every file it writes limited to `bytes` (`ulimit -f`: a write past that
+/// fails, EFBIG, as on a full disk); returns its exit code and stderr. SIGXFSZ is left as the
+/// shell leaves it, to kill: the program ignores it itself (it was killed mid-record, 153).
 #[cfg(target_os = "linux")]
 fn run_with_file_size_limit(cmd: &mut std::process::Command, bytes: u64) -> (Option<i32>, String) {
     use std::os::unix::process::CommandExt;
-    // SAFETY: between fork and exec the closure only calls `signal` and `setrlimit`, which are
+    // SAFETY: between fork and exec the closure only calls `setrlimit`, which is
     // async-signal-safe, and allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
             let limit = libc::rlimit {
                 rlim_cur: bytes as libc::rlim_t,
                 rlim_max: bytes as libc::rlim_t,

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::process::Stdio;
 use std::time::Duration;
 
-use crate::{Workdir, bin, command, golden, jsonl, read_all, stdout_ok};
+use crate::{Workdir, bin, command, golden, jsonl, output_fed, read_all, stdout_ok};
 
 // ---------------------------------------------------------------------------------------------
 // An independent checker: a plain counting solver (bit masks, fewest candidates first).
@@ -561,6 +561,17 @@ fn a_pattern_is_kept_exactly() {
         "1",
     ]);
     assert_eq!(records(&again), recs);
+    // and from a pipe: `-` for stdin, or a path to it (`<(cmd)`, `/dev/stdin`), which was taken
+    // for the pattern itself ("not a file")
+    for name in ["-", "/dev/stdin"] {
+        let out = output_fed(
+            &mut command(&["generate", "-n", "4", "--seed", "1", "--pattern", name]),
+            pattern.as_bytes(),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "--pattern {name}: {stderr}");
+        assert_eq!(records(&out.stdout), recs, "--pattern {name}");
+    }
 }
 
 #[test]

@@ -69,6 +69,23 @@ pub fn read_all(pipe: Option<impl std::io::Read>) -> String {
     text
 }
 
+/// Runs `cmd` with `input` on a pipe to its stdin (closed once written), stdout and stderr
+/// piped; returns what it wrote and its status.
+pub fn output_fed(cmd: &mut std::process::Command, input: &[u8]) -> std::process::Output {
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    // a run that refuses its input may close the pipe first
+    let _ = std::io::Write::write_all(&mut stdin, input);
+    drop(stdin);
+    child.wait_with_output().expect("wait")
+}
+
 /// Runs `cmd` as `cmd | head -1` would: reads the first line of its stdout, closes the pipe,
 /// then waits; returns that line, the exit code and all of stderr.
 pub fn first_line_then_close(cmd: &mut std::process::Command) -> (String, Option<i32>, String) {
