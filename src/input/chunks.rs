@@ -381,6 +381,8 @@ pub(crate) struct Chunks {
     exact: bool,
     /// The file's length when last looked at.
     len: u64,
+    /// Its length when the chunks began: a file that ends before it was cut short.
+    opened: u64,
     /// Bytes a chunk spans.
     size: u64,
     max: usize,
@@ -388,10 +390,11 @@ pub(crate) struct Chunks {
 }
 
 impl Chunks {
-    /// The chunks of `file` from `start`, a row start on line `line`: `size` bytes each, records
-    /// of at most `max` bytes, CSV rows with `csv` as delimiter (`None`: lines).
+    /// The chunks of `file` (whose length was `opened` when it was opened) from `start`, a row
+    /// start on line `line`: `size` bytes each, records of at most `max` bytes, CSV rows with
+    /// `csv` as delimiter (`None`: lines).
     pub(crate) fn new(
-        file: File,
+        (file, opened): (File, u64),
         (start, line): (u64, u64),
         size: u64,
         (max, csv): (usize, Option<u8>),
@@ -404,6 +407,7 @@ impl Chunks {
             from: start,
             exact: true,
             len,
+            opened,
             size: size.max(1),
             max,
             csv,
@@ -420,7 +424,7 @@ impl Chunks {
             return Err(failure);
         }
         if self.from >= self.len {
-            let Some((end, _)) = self.chain.wait(self.next) else {
+            let Some((end, line)) = self.chain.wait(self.next) else {
                 let error = io::Error::other("a chunk of the input was not read");
                 return Err(self.chain.take_failure().unwrap_or((error, 0)));
             };
@@ -429,6 +433,12 @@ impl Chunks {
             if end >= self.len {
                 let mut byte = [0u8];
                 match self.chain.file.read_at(&mut byte, end) {
+                    Ok(0) if end < self.opened => {
+                        return Err((
+                            super::compressed::cut_short(self.opened, end),
+                            line.saturating_sub(1),
+                        ));
+                    }
                     Ok(0) => {
                         // the file's offset where a stream read to its end would leave it:
                         // stdin's, when the file is stdin (`{ sudoku-batch ...; cat; } < f`)
@@ -469,7 +479,7 @@ mod tests {
         // a handle that can only write: every read of it fails
         let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
         let progress = Arc::new(AtomicU64::new(0));
-        let mut chunks = Chunks::new(file, (0, 1), 100, (1000, None), progress).unwrap();
+        let mut chunks = Chunks::new((file, 0), (0, 1), 100, (1000, None), progress).unwrap();
         let first = chunks.next().unwrap().unwrap();
         let second = chunks.next().unwrap().unwrap();
         let mut bytes = b"left from before".to_vec();
@@ -498,7 +508,7 @@ mod tests {
         assert_eq!(file.metadata().unwrap().len(), 0);
         assert!(text.len() > 100);
         let progress = Arc::new(AtomicU64::new(0));
-        let mut chunks = Chunks::new(file, (0, 1), 16, (1000, None), progress).unwrap();
+        let mut chunks = Chunks::new((file, 0), (0, 1), 16, (1000, None), progress).unwrap();
         let (mut read, mut lines) = (Vec::new(), Vec::new());
         while let Some(chunk) = chunks.next().unwrap() {
             let mut bytes = Vec::new();

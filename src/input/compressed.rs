@@ -104,6 +104,49 @@ impl Format {
     }
 }
 
+/// A regular file read to its end, which must be where it ended when opened: a file cut short
+/// while it is read (truncated, rewritten by another program) ends in an error, not as if it
+/// had been read whole (the run exited 0 with records missing).
+pub(crate) struct Whole {
+    file: File,
+    read: u64,
+    /// Its length when opened; 0 for a file that tells none (in /proc).
+    length: u64,
+}
+
+impl Whole {
+    pub(crate) fn new(file: File) -> Whole {
+        let length = file.metadata().map_or(0, |m| m.len());
+        Whole {
+            file,
+            read: 0,
+            length,
+        }
+    }
+}
+
+impl Read for Whole {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read(buf)?;
+        self.read += n as u64;
+        if n == 0 && !buf.is_empty() && self.read < self.length {
+            return Err(cut_short(self.length, self.read));
+        }
+        Ok(n)
+    }
+}
+
+/// The error of a file that ends at `end`, before `length`, its length when opened.
+pub(crate) fn cut_short(length: u64, end: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        format!(
+            "the file was cut short while it was read: it held {length} bytes when opened, \
+             and ended after {end}; the records past there are missing"
+        ),
+    )
+}
+
 /// Opens the bytes of an input for reading as text: decoded when compressed, the one data file
 /// of a zip, checked to be text when `check_text`. Without it (pipe mode) the bytes are read as
 /// they are: a pipe engine hands over lines, and a line that is not text, or that starts like a
@@ -117,7 +160,7 @@ pub(crate) fn open(
 ) -> Result<Text, OpenError> {
     if !check_text {
         let stream = count(match raw {
-            Raw::File(file) => Box::new(file),
+            Raw::File(file) => Box::new(Whole::new(file)),
             Raw::Stream(stream) => stream,
         });
         return Ok(Text {
@@ -150,7 +193,7 @@ pub(crate) fn open(
         }
         (format, raw) => {
             let raw = count(match raw {
-                Raw::File(file) => Box::new(file),
+                Raw::File(file) => Box::new(Whole::new(file)),
                 Raw::Stream(stream) => stream,
             });
             match format {

@@ -204,6 +204,8 @@ struct Chunkable {
     given: Arc<AtomicU64>,
     /// The reader's byte count when it was opened.
     counted: u64,
+    /// The file's length when it was opened: chunks that end before it were cut short.
+    length: u64,
 }
 
 impl Active {
@@ -649,8 +651,8 @@ impl Reader {
             .checked_sub(pending as u64)?;
         let size = self.chunk_bytes.unwrap_or(target as u64);
         let progress = Arc::clone(&self.bytes);
-        let Ok(chunks) = Chunks::new(chunkable.file, (start, line), size, (max, csv), progress)
-        else {
+        let file = (chunkable.file, chunkable.length);
+        let Ok(chunks) = Chunks::new(file, (start, line), size, (max, csv), progress) else {
             return None; // the file cannot be looked at: read it on as a stream
         };
         // the bytes read past `start` are counted again as chunks read them
@@ -900,6 +902,7 @@ impl Reader {
                     bytes: Arc::clone(&given),
                 });
                 let chunkable = Chunkable {
+                    length: file.metadata().map_or(0, |m| m.len()),
                     file,
                     given,
                     counted,

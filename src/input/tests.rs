@@ -1275,3 +1275,43 @@ fn stdin_is_read_as_a_file_only_when_a_regular_file_at_its_start() {
     assert!(at_start_of_regular_file(File::from(std::os::fd::OwnedFd::from(reader))).is_none());
     assert!(at_start_of_regular_file(File::open(dir.path()).unwrap()).is_none());
 }
+
+/// A file cut short while it is read (truncated by another program) ends in an error naming it
+/// and where the records read end, read in chunks or serially: it ended as if read whole, and
+/// the run exited 0 with its last records missing.
+#[test]
+fn a_file_cut_short_while_read_is_an_error() {
+    let text: String = (0..2000).map(|_| format!("{PUZZLE}\n")).collect();
+    for chunked in [false, true] {
+        let file = temp_file(text.as_bytes());
+        let mut reader = open_paths(&[file.path()], &options(InputFormat::Line), false).unwrap();
+        reader.read_files_in_chunks(chunked);
+        reader.chunk_bytes = Some(8192);
+        let mut block = Block::default();
+        assert!(reader.read_block(&mut block, 100).unwrap());
+        block.parse();
+        let mut records = block.records().len();
+        // cut short: what is read from here on ends before the length the file had
+        file.as_file().set_len(20 * 82).unwrap();
+        let error = loop {
+            match reader.read_block(&mut block, 100) {
+                Ok(true) => {
+                    block.parse();
+                    records += block.records().len();
+                }
+                Ok(false) => break None,
+                Err(e) => break Some(e.to_string()),
+            }
+        };
+        let error = error.unwrap_or_else(|| panic!("chunked {chunked}: no error, {records} read"));
+        assert!(
+            error.contains("the file was cut short while it was read: it held 164000 bytes"),
+            "{error}"
+        );
+        assert!(records < 2000, "{records}");
+        assert!(
+            error.contains(&format!("after line {records}")),
+            "chunked {chunked}, {records}: {error}"
+        );
+    }
+}
