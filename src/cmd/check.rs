@@ -139,6 +139,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     // a batch's counts and findings once the file holds it (see `HeldCounts`)
     let mut held = HeldCounts::default();
     let mut ready = Vec::new();
+    // problems in a batch the reader went away from while it was written (not counted)
+    let mut problems_uncounted = false;
     // the input and line of the last record checked, for an interrupted run's summary
     let mut last = None;
     // where the per-record stream ends
@@ -229,11 +231,15 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             if let Some(output) = output.as_mut() {
                 batch.at = match output.place(&batch.out) {
                     Ok(at) => at,
-                    // the reader went away while the batch was written in order: it may have
-                    // read any of the batch, so its problems count (check's exit 1) and are
-                    // listed like those before it
+                    // the reader went away while the batch was written in order: the counts,
+                    // report and stats end with the batches before it, where the summary says
+                    // the output ends (they counted it: a run resumed after that line counted
+                    // it twice); but the reader may have read any of it, so a problem in it
+                    // still earns exit 1
                     Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => {
-                        ready.push(counts);
+                        problems_uncounted |= counts.tally.problems() > 0;
+                        // listed on stderr, so that the exit 1 has its reason
+                        found.list_uncounted(&counts, &names);
                         return Err(err.into());
                     }
                     Err(err) => return Err(err.into()),
@@ -346,13 +352,13 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     }
     reported?;
     // pipe mode: the records say what is wrong; the run itself went well
-    let earned = signals
-        .exit_code()
-        .unwrap_or(if problems > 0 && !args.input.pipe {
+    let earned = signals.exit_code().unwrap_or(
+        if (problems > 0 || problems_uncounted) && !args.input.pipe {
             ExitCode::from(1)
         } else {
             ExitCode::SUCCESS
-        });
+        },
+    );
     super::conclude(failure, earned)
 }
 
@@ -441,6 +447,17 @@ impl Found<'_> {
     /// Counts a batch the output holds, lists its findings and writes them to the report.
     fn take(&mut self, counts: Counts, names: &[String]) -> Result<()> {
         self.tally.merge(&counts.tally);
+        self.list(&counts, names, true)
+    }
+
+    /// Lists the findings of a batch the output does not hold whole (its reader went away
+    /// while it was written), neither counted nor reported.
+    fn list_uncounted(&mut self, counts: &Counts, names: &[String]) {
+        let _ = self.list(counts, names, false);
+    }
+
+    /// Lists the findings of `counts`, and writes them to the report when `reported`.
+    fn list(&mut self, counts: &Counts, names: &[String], reported: bool) -> Result<()> {
         // every finding counted is listed, also after the report failed (the first error is
         // returned once the batch is listed)
         let mut failed = None;
@@ -456,7 +473,11 @@ impl Found<'_> {
             };
             self.listing.add(&finding);
             // after a failed write, the report is not written to again
-            if let Some((path, report)) = self.report.as_mut().filter(|_| !self.report_failed) {
+            let report = self
+                .report
+                .as_mut()
+                .filter(|_| reported && !self.report_failed);
+            if let Some((path, report)) = report {
                 if let Err(err) = report.finding(&finding) {
                     self.report_failed = true;
                     failed = Some(

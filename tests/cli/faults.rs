@@ -287,14 +287,23 @@ fn a_reader_that_goes_away_leaves_stats_and_report_that_say_so() {
     let svg = dir.path("report.svg");
     for path in [&report, &svg] {
         let (_, code, stderr) = first_line_then_close(
-            command(&["check", "-O", "jsonl", "--report"])
+            command(&["check", "-O", "jsonl", "--stats"])
+                .arg(&stats)
+                .arg("--report")
                 .arg(path)
                 .arg(&input),
         );
         assert_eq!(code, Some(1), "{stderr}");
-        // the problem that makes the exit 1 is listed (the batch the reader left in was
-        // counted, its findings not listed)
+        // the problem that makes the exit 1 is listed, though the batch the reader left in
+        // is not counted
         assert!(stderr.contains("bad.txt:1: malformed: "), "{stderr}");
+        // the counts are of the records up to where the output is said to end, one a line
+        // here (they counted the batch the reader left in too: a run resumed after that line
+        // counted it twice)
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+        let end = json["interrupted"]["line"].as_u64().unwrap_or(0);
+        assert_eq!(json["records"].as_u64(), Some(end), "{json}");
     }
     let md = std::fs::read_to_string(&report).unwrap();
     assert!(
