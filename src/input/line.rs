@@ -195,7 +195,15 @@ fn parse_line(text: &[u8], cells: &mut String) -> Result<Grid, String> {
         set_text(cells, text);
         return Ok(grid);
     }
+    // a CR inside a line is a line end of a file that mixes them (`k1 P1\rk2 P2\r\n`): the
+    // fields around it are not this line's, and the puzzle field found after it was the next
+    // line's puzzle, answered for this one
     let reason = match puzzle_field(text) {
+        _ if memchr::memchr(b'\r', text).is_some() => {
+            "a carriage return (CR) inside the line: the file mixes line ends; convert them to \
+             one kind (dos2unix, mac2unix)"
+                .to_string()
+        }
         Some(field) => match Grid::parse(field) {
             Ok(grid) => {
                 set_text(cells, field);
@@ -284,6 +292,19 @@ mod tests {
                 .all(|r| r.solution.is_none()),
             "not read unless asked"
         );
+    }
+
+    #[test]
+    fn a_carriage_return_inside_a_line_makes_it_malformed() {
+        // the record keyed k1 was answered with k2's puzzle, and k1's vanished
+        let other = PUZZLE.replace('3', ".");
+        let text = format!("k1 {PUZZLE}\rk2 {other}\r\nk3 {other}\r\n{PUZZLE}\r\n");
+        let recs = read_all(text.as_bytes());
+        assert_eq!(recs.len(), 3);
+        let reason = recs[0].puzzle.clone().unwrap_err();
+        assert!(reason.starts_with("a carriage return (CR) inside the line"), "{reason}");
+        assert_eq!(recs[1].cells, other);
+        assert_eq!(recs[2].cells, PUZZLE);
     }
 
     #[test]
