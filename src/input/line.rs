@@ -302,7 +302,10 @@ mod tests {
         let recs = read_all(text.as_bytes());
         assert_eq!(recs.len(), 3);
         let reason = recs[0].puzzle.clone().unwrap_err();
-        assert!(reason.starts_with("a carriage return (CR) inside the line"), "{reason}");
+        assert!(
+            reason.starts_with("a carriage return (CR) inside the line"),
+            "{reason}"
+        );
         assert_eq!(recs[1].cells, other);
         assert_eq!(recs[2].cells, PUZZLE);
     }
