@@ -75,10 +75,15 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         if is_check {
             let mut part: CheckSummary = serde_json::from_value(value)
                 .with_context(|| format!("{name}: not the --stats JSON of a check run"))?;
+            // what cannot be added up is told with the file's name
+            summary::merge(std::slice::from_ref(&part))
+                .with_context(|| format!("{name}: not the --stats JSON of a check run"))?;
             part.name = name;
             checks.push(part);
         } else {
             let mut part: SummaryFile = serde_json::from_value(value)
+                .with_context(|| format!("{name}: not the --stats JSON of a run"))?;
+            stats::merge(std::slice::from_ref(&part))
                 .with_context(|| format!("{name}: not the --stats JSON of a run"))?;
             part.name = name;
             solves.push(part);

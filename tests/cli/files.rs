@@ -539,6 +539,23 @@ fn merge_stats_refuses_counts_that_cannot_be_added_up_and_times_that_are_no_run_
         let out = run_in(&dir, &args.map(String::from), |_| {});
         assert_refused(&dir, &args.map(String::from), &out, "is not a run's time");
     }
+    // counts this build cannot add up name their file (the message said "merging: ...")
+    edit(
+        "status.json",
+        "\"counts\": {\n    \"statuses\": {",
+        "\"counts\": {\n    \"statuses\": {\"bogus\": 7, ",
+    );
+    let args = [
+        "merge-stats",
+        "-q",
+        "s.json",
+        "status.json",
+        "-o",
+        "other-0.out",
+    ];
+    let out = run_in(&dir, &args.map(String::from), |_| {});
+    let why = "status.json: not the --stats JSON of a run: unknown status \"bogus\"";
+    assert_refused(&dir, &args.map(String::from), &out, why);
 }
 
 /// Standard output named by a path (`/dev/stdout`, `/proc/self/fd/1`) while it is a pipe is
