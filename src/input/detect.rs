@@ -167,17 +167,21 @@ pub(crate) fn is_csv_header(line: &[u8]) -> bool {
         return false;
     }
     let delimiter = csv_delimiter(line);
-    line.split(|&b| b == delimiter).any(|field| {
-        let field = field.trim_ascii();
-        let name = field
-            .strip_prefix(b"\"")
-            .and_then(|f| f.strip_suffix(b"\""))
-            .unwrap_or(field)
-            .trim_ascii();
-        PUZZLE_COLUMNS
-            .iter()
-            .any(|c| c.as_bytes().eq_ignore_ascii_case(name))
-    })
+    line.split(|&b| b == delimiter).any(is_puzzle_column)
+}
+
+/// True for a header field that names the puzzle column ([`PUZZLE_COLUMNS`], ignoring ASCII
+/// case, spaces and one pair of quotes around it).
+fn is_puzzle_column(field: &[u8]) -> bool {
+    let field = field.trim_ascii();
+    let name = field
+        .strip_prefix(b"\"")
+        .and_then(|f| f.strip_suffix(b"\""))
+        .unwrap_or(field)
+        .trim_ascii();
+    PUZZLE_COLUMNS
+        .iter()
+        .any(|c| c.as_bytes().eq_ignore_ascii_case(name))
 }
 
 /// The layout a first meaningful line (trimmed) says the input has, if it says.
@@ -191,15 +195,8 @@ pub(crate) fn detect(line: &[u8]) -> Option<InputFormat> {
     if line.iter().any(|&b| matches!(b, b',' | b';' | b'\t')) {
         return Some(InputFormat::Csv);
     }
-    // A one-column CSV file: its header is just the puzzle column's name.
-    let name = String::from_utf8_lossy(line);
-    if PUZZLE_COLUMNS
-        .iter()
-        .any(|c| c.eq_ignore_ascii_case(name.trim()))
-    {
-        return Some(InputFormat::Csv);
-    }
-    None
+    // A one-column CSV file: its header is just the puzzle column's name (quoted or not).
+    is_puzzle_column(line).then_some(InputFormat::Csv)
 }
 
 /// The CSV delimiter a header line uses: `,` if present, else `;`, else tab, else `,`.
@@ -308,6 +305,8 @@ mod tests {
             "\"\",\"puzzle\",\"solution\"",
             "n\t Grid ",
             "sudoku",
+            // one column, quoted: was not told from a line of text
+            "\"puzzle\"",
         ] {
             assert!(is_csv_header(header.as_bytes()), "{header}");
         }
