@@ -75,6 +75,9 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
         );
     }
     super::read_solutions(&mut reader, args.solution_column.as_ref())?;
+    if let Some(code) = signals.stopped_before_begin(args.input.silent()) {
+        return Ok(code);
+    }
     // the inputs are open: now the output may be emptied
     let out = plan.begin()?.take_destination(out);
     let options = super::output_options(&reader, &args.input, true);

@@ -87,6 +87,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         .map(|path| plan.add(Some(path), "stats"))
         .transpose()?;
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
+    if let Some(code) = signals.stopped_before_begin(args.input.silent()) {
+        return Ok(code);
+    }
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
     let out = out.map(|slot| files.take_destination(slot));

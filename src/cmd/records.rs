@@ -118,6 +118,9 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     // `map_batch`)
     let stop = signals.stop_flag();
     let stop = command.batch_cap.is_some().then_some(&*stop);
+    if let Some(code) = signals.stopped_before_begin(args.silent()) {
+        return Ok(code);
+    }
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
     let out = files.take_destination(out);

@@ -97,6 +97,23 @@ impl Signals {
         })
     }
 
+    /// The exit code of a run a signal stopped while its inputs were opened, before its
+    /// outputs were emptied (an idle pipe: `slow | sudoku-batch solve -o out.txt`, Ctrl-C):
+    /// said on stderr unless `quiet`; `None` when no signal came. The run then ends there,
+    /// every output as it was: emptying them, it lost an earlier run's file though it had
+    /// nothing to write.
+    pub fn stopped_before_begin(&self, quiet: bool) -> Option<ExitCode> {
+        let code = self.exit_code()?;
+        if !quiet {
+            let stopped = self.interruption(None).map(|i| i.stopped_by());
+            super::stderr_line(format_args!(
+                "{} before the first record was read: nothing written, every output as it was",
+                stopped.unwrap_or_default()
+            ));
+        }
+        Some(code)
+    }
+
     /// The exit code of a run a signal stopped (128 plus its number), `None` when none did.
     pub fn exit_code(&self) -> Option<ExitCode> {
         let signal = self.received()?;

@@ -67,6 +67,9 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     ];
     // a line is written back whole: read it with every field
     let mut reader = super::open_reader_echo(&args.input, signals.stop_flag(), Echo::Line)?;
+    if let Some(code) = signals.stopped_before_begin(args.input.silent()) {
+        return Ok(code);
+    }
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
     let (train, test) = (files.take_destination(train), files.take_destination(test));

@@ -482,7 +482,7 @@ fn exit_after_one_signal(child: &mut Child, what: &str) -> (Option<i32>, String)
 #[test]
 fn one_signal_ends_a_wait_for_a_named_pipe() {
     let dir = Workdir::new();
-    // an input nobody writes to: the run stops as one that read nothing
+    // an input nobody writes to: the run stops before its outputs are touched
     let input = dir.path("in.fifo");
     make_fifo(&input);
     let mut child = command(&["solve", "-j2"])
@@ -497,7 +497,7 @@ fn one_signal_ends_a_wait_for_a_named_pipe() {
     let (code, stderr) = exit_after_one_signal(&mut child, "its input's writer");
     assert_eq!(code, Some(130));
     assert!(
-        stderr.contains(&interrupted_line("SIGINT", "", 0)),
+        stderr.contains("interrupted by SIGINT before the first record was read"),
         "{stderr}"
     );
 
@@ -524,4 +524,56 @@ fn one_signal_ends_a_wait_for_a_named_pipe() {
         "{stderr}"
     );
     assert_eq!(dir.read("stats.json"), "earlier run");
+}
+
+/// A signal while a run waits for its first line (an idle pipe: `slow | sudoku-batch solve -o
+/// out.txt`, then Ctrl-C) ends it before its outputs are emptied: an earlier run's file was
+/// lost though nothing was written.
+#[test]
+fn a_signal_before_the_first_line_leaves_every_output_as_it_was() {
+    let dir = Workdir::new();
+    let out = dir.write("out.txt", "an earlier run\n");
+    let other = dir.write("other.txt", "another earlier file\n");
+    let runs: [&[&str]; 6] = [
+        &["solve", "-", "--stats", "OTHER", "-o", "OUT"],
+        &[
+            "check",
+            "-",
+            "-O",
+            "jsonl",
+            "--report-format",
+            "csv",
+            "--report",
+            "OTHER",
+            "-o",
+            "OUT",
+        ],
+        &["canon", "-", "-o", "OUT"],
+        &["rate", "-", "-o", "OUT"],
+        &["augment", "-n", "1", "-", "-o", "OUT"],
+        &["split", "-", "--train", "OUT", "--test", "OTHER"],
+    ];
+    for args in runs {
+        let mut cmd = command(&[]);
+        for arg in args {
+            match *arg {
+                "OUT" => cmd.arg(&out),
+                "OTHER" => cmd.arg(&other),
+                arg => cmd.arg(arg),
+            };
+        }
+        let (mut child, stdin) = spawn_on_open_stdin(&mut cmd, 0);
+        wait_for_handler(&child, libc::SIGINT);
+        std::thread::sleep(Duration::from_millis(200));
+        send(&child, libc::SIGINT);
+        let (code, stderr) = exit_after_one_signal(&mut child, "its first line");
+        drop(stdin);
+        assert_eq!(code, Some(130), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("interrupted by SIGINT before the first record was read"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(dir.read("out.txt"), "an earlier run\n", "{args:?}");
+        assert_eq!(dir.read("other.txt"), "another earlier file\n", "{args:?}");
+    }
 }
