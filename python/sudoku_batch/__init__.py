@@ -10,7 +10,9 @@ forms, one of:
   binary; their missing values (null, None, NaN, ``pd.NA``) are ``None``;
 - the same of integer cell values in fixed-size lists, 81 to a grid or 9 rows of 9 (what
   ``output="arrow"`` gives for cell input, also through ``to_pandas()`` or polars), read as
-  cell input: a null row is a missing puzzle, a null cell a malformed row that names it.
+  cell input: a null row is a missing puzzle, a null cell a malformed row that names it;
+- a list or pandas Series of numpy arrays of 81 cell values (or 9 rows of 9), None for a
+  missing one, read as cell input too.
 
 The work runs on a rayon pool in Rust with the GIL released. Each function returns its columns,
 one row per input row, in order, whatever the pool, as ``output=`` asks:
@@ -96,6 +98,11 @@ def _column(column, name: str):
             f"{type(column).__name__}: wrap it in a list"
         )
     if type(column) is list:
+        if column and isinstance(column[0], np.ndarray):
+            # grids of cell values, one array each
+            items = _array_items(column, name)
+            if isinstance(items, tuple):
+                return items
         # as it is: the native side takes its own reference to each item, and a copy of a
         # million items costs 20 ms (made, then freed)
         return "text", column, len(column), None
@@ -153,7 +160,13 @@ def _numpy_column(array, name: str):
             raise ValueError(
                 f"{name}: a column of puzzle strings must be 1-D, not shaped {array.shape}"
             )
-        return "text", array.tolist(), len(array), None
+        items = array.tolist()
+        na = getattr(array.dtype, "na_object", None)
+        if kind == "T" and hasattr(array.dtype, "na_object"):
+            # a StringDType's missing marker (None, NaN, pd.NA...) is a missing puzzle
+            items = [None if x is na or (isinstance(x, float) and x != x) else x
+                     for x in items]
+        return "text", items, len(array), None
     if kind in "fcb":
         if array.ndim >= 2:
             raise TypeError(f"{name}: cell values must be integers 0 to 9, not {array.dtype}")
@@ -231,25 +244,30 @@ def _library_items(column, name: str):
 # cell k (from 0), its first such, has no value: _ROW_NULL_CELL + k.
 _ROW_MISSING, _ROW_GRID, _ROW_NULL_CELL = 0, 1, 2
 
-# a missing cell value while packing: no cell value (it was a float NaN cast with a warning)
-_NULL = -1
+
+def _in_range(values, name: str):
+    """``values`` (integers of any numpy type) as int64, raising ValueError, as for numpy
+    input, for one outside 0-255 (checked in their own type: a uint64 above 2**63 cast first
+    read as a negative number)."""
+    if values.size:
+        low, high = values.min(), values.max()
+        if low < 0 or high > 255:
+            bad = low if low < 0 else high
+            raise ValueError(
+                f"{name}: cell values must be 0 to 255 (0 a blank, 1 to 9 a digit, a row with "
+                f"a value above 9 is malformed), not {bad}"
+            )
+    return values.astype(np.int64)
 
 
-def _packed(values, present, name: str, like):
-    """Cell values as :func:`_column` gives them: ``values`` (int64, shaped (n, 81), ``_NULL``
-    where a cell has no value) of the rows ``present`` says hold a grid, packed with a state a
-    row, in the form ``like`` (``(9, 9)`` or ``(81,)``) for the answers.
+def _packed(values, missing, present, name: str, like):
+    """Cell values as :func:`_column` gives them: ``values`` (int64 in 0-255, shaped (n, 81);
+    ``missing`` says which cells have no value) of the rows ``present`` says hold a grid,
+    packed with a state a row, in the form ``like`` (``(9, 9)`` or ``(81,)``) for the answers.
 
     Why not text: as text, a missing cell or a value above 9 read as "invalid character", and
     the answers came back as strings, not in the input's form."""
     n = len(present)
-    bad = values[(values != _NULL) & ((values < 0) | (values > 255))]
-    if bad.size:
-        raise ValueError(
-            f"{name}: cell values must be 0 to 255 (0 a blank, 1 to 9 a digit, a row with "
-            f"a value above 9 is malformed), not {bad[0]}"
-        )
-    missing = values == _NULL
     states = np.where(present, _ROW_GRID, _ROW_MISSING).astype(np.uint8)
     holed = missing.any(axis=1) & present
     states[holed] = _ROW_NULL_CELL + missing[holed].argmax(axis=1)
@@ -268,46 +286,51 @@ def _cell_lists(column, size: int, name: str, rows: bool = False):
         raise ValueError(f"{name}: cell values must be 81 to a grid, not {size}")
     chunks = column.chunks if hasattr(column, "chunks") else [column]
     n = len(column)
-    values = np.full((n, _CELLS), _NULL, dtype=np.int64)
+    values = np.zeros((n, _CELLS), dtype=np.int64)
+    missing = np.ones((n, _CELLS), dtype=bool)
     present = np.zeros(n, dtype=bool)
     at = 0
     for chunk in chunks:
         valid = chunk.is_valid().to_numpy(zero_copy_only=False)
         # flatten() leaves out the null rows' cells
         cells = chunk.flatten()
-        part = _row_cells(cells) if rows else _values(cells)
-        values[at:at + len(chunk)][valid] = part.reshape(-1, _CELLS)
-        present[at:at + len(chunk)] = valid
+        part, holes = _row_cells(cells, name) if rows else _values(cells, name)
+        rows_here = slice(at, at + len(chunk))
+        values[rows_here][valid] = part.reshape(-1, _CELLS)
+        missing[rows_here][valid] = holes.reshape(-1, _CELLS)
+        present[rows_here] = valid
         at += len(chunk)
-    return _packed(values, present, name, (9, 9) if rows else (_CELLS,))
+    return _packed(values, missing, present, name, (9, 9) if rows else (_CELLS,))
 
 
-def _values(cells):
-    """A pyarrow array of cell values as int64 numpy, ``_NULL`` where one is null."""
-    values = cells.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
-    if cells.null_count:
-        values[cells.is_null().to_numpy(zero_copy_only=False)] = _NULL
-    return values
+def _values(cells, name: str):
+    """A pyarrow array of cell values as int64 numpy (checked by :func:`_in_range`), and where
+    one is null."""
+    values = _in_range(cells.fill_null(0).to_numpy(zero_copy_only=False), name)
+    return values, cells.is_null().to_numpy(zero_copy_only=False)
 
 
-def _row_cells(rows):
-    """The cells of a pyarrow array of 9-cell rows as :func:`_values`, a null row as 9 missing
-    cells."""
+def _row_cells(rows, name: str):
+    """The cells of a pyarrow array of 9-cell rows as :func:`_values` gives them, a null row as
+    9 missing cells."""
     valid = rows.is_valid().to_numpy(zero_copy_only=False)
-    cells = np.full((len(rows), 9), _NULL, dtype=np.int64)
-    cells[valid] = _values(rows.flatten()).reshape(-1, 9)
-    return cells.reshape(-1)
+    values = np.zeros((len(rows), 9), dtype=np.int64)
+    missing = np.ones((len(rows), 9), dtype=bool)
+    part, holes = _values(rows.flatten(), name)
+    values[valid] = part.reshape(-1, 9)
+    missing[valid] = holes.reshape(-1, 9)
+    return values.reshape(-1), missing.reshape(-1)
 
 
 def _array_items(items, name: str):
-    """A pandas column's items as they are, or packed cell values when they are arrays of
-    them (``to_pandas()`` of this package's Arrow output of grids read as cells: a numpy array
-    a row, None for a null one)."""
+    """A column's items as they are, or packed cell values when they are numpy arrays of them
+    (a list of grids; ``to_pandas()`` of this package's Arrow output of grids read as cells: a
+    numpy array a row, None for a null one)."""
     arrays = [x for x in items if x is not None]
     if not arrays or not all(isinstance(x, np.ndarray) for x in arrays):
         return items
     n = len(items)
-    values = np.full((n, _CELLS), _NULL, dtype=np.int64)
+    values = np.zeros((n, _CELLS), dtype=np.int64)
     present = np.array([x is not None for x in items], dtype=bool)
     like = None
     for i, x in enumerate(items):
@@ -324,8 +347,8 @@ def _array_items(items, name: str):
                 f"81 cell values (or 9 rows of 9)"
             )
         like = like or grid.shape
-        values[i] = grid.reshape(_CELLS)
-    return _packed(values, present, name, like)
+        values[i] = _in_range(grid.reshape(_CELLS), name)
+    return _packed(values, np.zeros((n, _CELLS), dtype=bool), present, name, like)
 
 
 def _numbers(name: str, dtype) -> str:

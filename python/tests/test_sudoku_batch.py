@@ -1105,3 +1105,36 @@ def test_pandas_series_of_arrow_cell_grids_are_taken():
             assert again["solution"].shape == shaped.shape
     with pytest.raises(TypeError, match=r"puzzles\[0\] is an array of float64"):
         sb.solve(pd.Series([np.zeros(81)]))
+
+
+def test_arrow_and_pandas_cell_values_out_of_range_raise_as_numpy_ones_do():
+    # -1 read as a null cell (the value that marked one), a uint64 above 2**63 as a negative
+    # number; numpy cell values outside 0-255 raise ValueError
+    grid = [0] * 81
+    grid[0] = -1
+    for column in (
+        pa.array([grid], pa.list_(pa.int8(), 81)),
+        pl.Series([grid], dtype=pl.Array(pl.Int64, 81)),
+        pd.Series([np.array(grid)]),
+    ):
+        with pytest.raises(ValueError, match="0 to 255.*not -1"):
+            sb.solve(column)
+    for value in (2**64 - 1, 2**63):
+        grid[0] = value
+        with pytest.raises(ValueError, match=f"not {value}"):
+            sb.solve(pa.array([grid], pa.list_(pa.uint64(), 81)))
+
+
+def test_a_list_of_cell_arrays_and_string_dtype_missing_markers_are_taken():
+    # a list of numpy grids was refused ("a grid read as a number has lost its leading 0s");
+    # a StringDType whose missing marker is NaN or pd.NA raised TypeError
+    grid = np.array([int(c) if c != "." else 0 for c in PUZZLE], dtype=np.uint8)
+    out = sb.solve([grid, None, grid.reshape(9, 9)])
+    assert out["status"].tolist() == ["solved", "malformed", "solved"]
+    assert out["solution"].shape == (3, 81)
+    assert "".join(map(str, out["solution"][0])) == SOLUTION
+    from numpy.dtypes import StringDType
+
+    for na in (np.nan, pd.NA):
+        texts = np.array([PUZZLE, na], dtype=StringDType(na_object=na))
+        assert sb.solve(texts)["reason"].tolist() == [None, "missing puzzle (None)"]
