@@ -168,6 +168,10 @@ pub(crate) fn open(
             cr_lines: false,
         });
     }
+    // a regular file's decoded first block is read whole, as the file's own is in one read
+    // (a decoder's first read may give less: an xz file's gave 34 KB, so a byte the plain or
+    // gzipped file was refused for passed, and the same data had two outcomes)
+    let whole_block = matches!(raw, Raw::File(_));
     let (format, raw) = match raw {
         Raw::File(mut file) => {
             let head = peek(&mut file, 8)?;
@@ -206,7 +210,7 @@ pub(crate) fn open(
         }
     };
     if check_text {
-        text(decoded, format)
+        text(decoded, format, whole_block)
     } else {
         Ok(Text {
             stream: decoded,
@@ -271,21 +275,60 @@ fn tell_cr_lines(block: &mut Vec<u8>, stream: &mut Stream) -> io::Result<bool> {
     }
 }
 
-/// Reads an input whose lines end in CR alone with each CR turned into an LF (a CRLF pair, if
-/// one appears, becomes an empty line, which every layout passes over).
+/// Reads an input whose lines end in CR alone with each CR turned into an LF, and a CRLF pair
+/// into one LF (`cat mac.txt dos.txt`: taken as two line ends, every CRLF made an empty line,
+/// which broke a grid into rows and put every later line number one off a line).
 pub(crate) struct CrLines {
     inner: Stream,
+    /// The last byte read was a CR: an LF first in the next read is that CR's.
+    after_cr: bool,
+}
+
+impl CrLines {
+    pub(crate) fn new(inner: Stream) -> CrLines {
+        CrLines {
+            inner,
+            after_cr: false,
+        }
+    }
 }
 
 impl Read for CrLines {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        let mut from = 0;
-        while let Some(at) = memchr::memchr(b'\r', &buf[from..n]) {
-            buf[from + at] = b'\n';
-            from += at + 1;
+        loop {
+            let n = self.inner.read(buf)?;
+            if n == 0 {
+                return Ok(0);
+            }
+            // bytes kept, moved down over the LFs of CRLF pairs dropped
+            let mut kept = 0;
+            let mut from = 0;
+            while from < n {
+                let at = memchr::memchr2(b'\r', b'\n', &buf[from..n]).map_or(n, |i| from + i);
+                buf.copy_within(from..at, kept);
+                kept += at - from;
+                if at == n {
+                    self.after_cr = false;
+                    break;
+                }
+                if buf[at] == b'\r' {
+                    buf[kept] = b'\n';
+                    kept += 1;
+                    self.after_cr = true;
+                } else if std::mem::take(&mut self.after_cr) && at == from {
+                    // the LF right after a CR (in this read or the one before): the CR was
+                    // the line end
+                } else {
+                    buf[kept] = b'\n';
+                    kept += 1;
+                }
+                from = at + 1;
+            }
+            if kept > 0 {
+                return Ok(kept);
+            }
+            // the read held only the LF of a pair: 0 would say the input ended
         }
-        Ok(n)
     }
 }
 
@@ -323,9 +366,9 @@ fn first_block(src: &mut impl Read, min: usize) -> io::Result<Vec<u8>> {
 
 /// Checks that the first block of `stream` is text (see the module documentation); returns the
 /// stream whole.
-fn text(mut stream: Stream, format: Option<Format>) -> Result<Text, OpenError> {
+fn text(mut stream: Stream, format: Option<Format>, whole_block: bool) -> Result<Text, OpenError> {
     // a decoding error already names its format (see `Named`)
-    let block = first_block(&mut stream, 1)?;
+    let block = first_block(&mut stream, if whole_block { TEXT_CHECK } else { 1 })?;
     let within = |what: String| match format {
         Some(f) => format!("{} data holding {what}", f.name()),
         None => what,
@@ -358,7 +401,7 @@ fn text(mut stream: Stream, format: Option<Format>) -> Result<Text, OpenError> {
     let whole: Stream = Box::new(Cursor::new(block).chain(stream));
     Ok(Text {
         stream: if cr_lines {
-            Box::new(CrLines { inner: whole })
+            Box::new(CrLines::new(whole))
         } else {
             whole
         },
@@ -606,11 +649,37 @@ mod cr_tests {
 
     #[test]
     fn cr_lines_turn_every_cr_into_a_line_end() {
-        let mut read = CrLines {
-            inner: Box::new(Cursor::new(b"1\r2\r\r3".to_vec())),
-        };
+        let mut read = CrLines::new(Box::new(Cursor::new(b"1\r2\r\r3".to_vec())));
         let mut out = String::new();
         read.read_to_string(&mut out).unwrap();
         assert_eq!(out, "1\n2\n\n3");
+    }
+
+    /// A CRLF pair is one line end, also when a read ends between its CR and its LF (`cat
+    /// mac.txt dos.txt`: each was two, a grid cut into rows, every later line number off).
+    #[test]
+    fn cr_lines_take_a_crlf_pair_for_one_line_end() {
+        let text = b"1\r2\r\n3\r\n\r\n4\n5\r\r\n".to_vec();
+        let expected = "1\n2\n3\n\n4\n5\n\n";
+        // every way of cutting the input into reads
+        for size in 1..=text.len() {
+            let pieces: Vec<Vec<u8>> = text.chunks(size).map(<[u8]>::to_vec).collect();
+            let stream = pieces
+                .into_iter()
+                .fold(Box::new(io::empty()) as Stream, |all, piece| {
+                    Box::new(all.chain(Cursor::new(piece)))
+                });
+            let mut read = CrLines::new(stream);
+            let mut out = Vec::new();
+            let mut buf = [0u8; 64];
+            loop {
+                let n = read.read(&mut buf[..size]).unwrap();
+                if n == 0 {
+                    break;
+                }
+                out.extend_from_slice(&buf[..n]);
+            }
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "reads of {size}");
+        }
     }
 }

@@ -205,6 +205,17 @@ fn parse_line(text: &[u8], cells: &mut String) -> Result<Grid, String> {
                 .to_string()
         }
         Some(field) => match Grid::parse(field) {
+            // a line that is not UTF-8 is malformed, as a CSV row is, also when its puzzle
+            // is sound: it was answered, and `--echo` gave back another key than the line's
+            Ok(_) if not_utf8_at(text).is_some() => {
+                let at = not_utf8_at(text).unwrap_or(0);
+                format!(
+                    "invalid UTF-8 (byte 0x{:02X} at byte {} of the line); puzzle text must be \
+                     UTF-8",
+                    text.get(at).copied().unwrap_or(0),
+                    at + 1
+                )
+            }
             Ok(grid) => {
                 set_text(cells, field);
                 return Ok(grid);
@@ -224,6 +235,14 @@ fn parse_line(text: &[u8], cells: &mut String) -> Result<Grid, String> {
     };
     *cells = excerpt(text);
     Err(reason)
+}
+
+/// Where `text` stops being UTF-8, if it does.
+fn not_utf8_at(text: &[u8]) -> Option<usize> {
+    if text.is_ascii() {
+        return None;
+    }
+    std::str::from_utf8(text).err().map(|e| e.valid_up_to())
 }
 
 /// The given solution of a trimmed line: the first cell string after the puzzle field. `None`
@@ -475,6 +494,26 @@ mod tests {
             Err("found 2 cells, expected 81".to_string())
         );
         assert!(recs[2].puzzle.is_ok());
+    }
+
+    #[test]
+    fn a_line_not_utf8_outside_its_puzzle_is_malformed() {
+        // it was answered, its key read with a U+FFFD in it
+        let text = format!("k\u{e9}y {PUZZLE}\nkey {PUZZLE}\n");
+        let mut bytes = text.into_bytes();
+        bytes.remove(2); // the second byte of é: a lone 0xC3
+        let recs = read_all(&bytes);
+        assert_eq!(
+            recs[0].puzzle,
+            Err(
+                "invalid UTF-8 (byte 0xC3 at byte 2 of the line); puzzle text must be UTF-8"
+                    .to_string()
+            )
+        );
+        assert!(recs[1].puzzle.is_ok());
+        // UTF-8 outside the puzzle is fine
+        let recs = read_all(format!("k\u{e9}y {PUZZLE}\n").as_bytes());
+        assert!(recs[0].puzzle.is_ok());
     }
 
     #[test]

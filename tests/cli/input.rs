@@ -769,6 +769,39 @@ fn cr_lines_are_told_by_the_input_not_its_first_block_or_a_stray_cr() {
         lines(&stray),
         [solved(2), (3, "malformed".to_string()), solved(4)]
     );
+    // CR lines, then CRLF lines (`cat mac.txt dos.txt`): a CRLF is one line end, not two (a
+    // grid was cut into nine one-row grids, every line number after it doubled)
+    let crlf = dir.write(
+        "crlf.txt",
+        format!("{PUZZLE}\r{PUZZLE}\r{PUZZLE}\r\n{PUZZLE}\r\n"),
+    );
+    assert_eq!(lines(&crlf), [solved(1), solved(2), solved(3), solved(4)]);
+    let rows: Vec<&str> = (0..9).map(|r| &PUZZLE[9 * r..9 * r + 9]).collect();
+    let grids = dir.write(
+        "grids.txt",
+        format!("{}\r\r{}\r\n", rows.join("\r"), rows.join("\r\n")),
+    );
+    assert_eq!(lines(&grids), [solved(1), solved(11)]);
+}
+
+/// A compressed file's first block is checked whole for text, as the plain file's is: an xz
+/// file's decoder gave its first 34 KB only, so a byte the plain or gzipped file is refused for
+/// passed (a malformed record, exit 0), the same data with two outcomes.
+#[test]
+fn a_compressed_files_first_block_is_checked_as_the_plain_ones() {
+    for name in ["late_ff.txt.gz", "late_ff.txt.xz"] {
+        let out = bin()
+            .args(["solve", "-q"])
+            .arg(format!("{COMPRESSED}/{name}"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(
+            stderr.contains("not UTF-8 text (byte 0xFF at offset 41000)"),
+            "{name}: {stderr}"
+        );
+    }
 }
 
 #[test]
