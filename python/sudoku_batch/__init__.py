@@ -12,7 +12,8 @@ forms, one of:
   ``output="arrow"`` gives for cell input, also through ``to_pandas()`` or polars), read as
   cell input: a null row is a missing puzzle, a null cell a malformed row that names it;
 - a list or pandas Series of numpy arrays of 81 cell values (or 9 rows of 9), None for a
-  missing one, read as cell input too.
+  missing one, read as cell input too (float arrays of whole numbers as well, NaN a null cell:
+  pandas reads an Arrow column of grids holding a null that way, as from a Parquet file).
 
 The work runs on a rayon pool in Rust with the GIL released. Each function returns its columns,
 one row per input row, in order, whatever the pool, as ``output=`` asks:
@@ -98,7 +99,8 @@ def _column(column, name: str):
             f"{type(column).__name__}: wrap it in a list"
         )
     if type(column) is list:
-        if column and isinstance(column[0], np.ndarray):
+        first = next((x for x in column if x is not None), None)
+        if isinstance(first, np.ndarray):
             # grids of cell values, one array each
             items = _array_items(column, name)
             if isinstance(items, tuple):
@@ -162,7 +164,8 @@ def _numpy_column(array, name: str):
             )
         items = array.tolist()
         na = getattr(array.dtype, "na_object", None)
-        if kind == "T" and hasattr(array.dtype, "na_object"):
+        # a string marker is read as the string it is (a missing entry cannot be told from it)
+        if kind == "T" and hasattr(array.dtype, "na_object") and not isinstance(na, str):
             # a StringDType's missing marker (None, NaN, pd.NA...) is a missing puzzle
             items = [None if x is na or (isinstance(x, float) and x != x) else x
                      for x in items]
@@ -331,6 +334,7 @@ def _array_items(items, name: str):
         return items
     n = len(items)
     values = np.zeros((n, _CELLS), dtype=np.int64)
+    missing = np.zeros((n, _CELLS), dtype=bool)
     present = np.array([x is not None for x in items], dtype=bool)
     like = None
     for i, x in enumerate(items):
@@ -341,14 +345,21 @@ def _array_items(items, name: str):
             grid = np.stack(list(x)) if x.dtype == object else x
         except (TypeError, ValueError):
             grid = x
-        if grid.dtype.kind not in "ui" or grid.shape not in ((_CELLS,), (9, 9)):
+        # floats: what pandas makes of an Arrow column of cell lists with a null in it (a
+        # Parquet file read back with a null grid): NaN a missing cell, the rest whole numbers
+        floats = grid.dtype.kind == "f" and bool(np.all(np.isnan(grid) | (grid == np.round(grid))))
+        if not (grid.dtype.kind in "ui" or floats) or grid.shape not in ((_CELLS,), (9, 9)):
             raise TypeError(
                 f"{name}[{i}] is an array of {grid.dtype} shaped {grid.shape}, not a grid of "
                 f"81 cell values (or 9 rows of 9)"
             )
         like = like or grid.shape
-        values[i] = _in_range(grid.reshape(_CELLS), name)
-    return _packed(values, np.zeros((n, _CELLS), dtype=bool), present, name, like)
+        cells = grid.reshape(_CELLS)
+        if floats:
+            missing[i] = np.isnan(cells)
+            cells = np.where(missing[i], 0, cells)
+        values[i] = _in_range(cells, name)
+    return _packed(values, missing, present, name, like)
 
 
 def _numbers(name: str, dtype) -> str:

@@ -1104,7 +1104,7 @@ def test_pandas_series_of_arrow_cell_grids_are_taken():
             assert again["status"].tolist() == ["solved", "solved", "malformed"]
             assert again["solution"].shape == shaped.shape
     with pytest.raises(TypeError, match=r"puzzles\[0\] is an array of float64"):
-        sb.solve(pd.Series([np.zeros(81)]))
+        sb.solve(pd.Series([np.full(81, 0.5)]))
 
 
 def test_arrow_and_pandas_cell_values_out_of_range_raise_as_numpy_ones_do():
@@ -1138,3 +1138,26 @@ def test_a_list_of_cell_arrays_and_string_dtype_missing_markers_are_taken():
     for na in (np.nan, pd.NA):
         texts = np.array([PUZZLE, na], dtype=StringDType(na_object=na))
         assert sb.solve(texts)["reason"].tolist() == [None, "missing puzzle (None)"]
+
+
+def test_a_parquet_file_of_cell_grids_with_a_null_read_back_by_pandas_is_taken(tmp_path):
+    # pandas reads such a column as float arrays (the null grid's cells are nulls in the child
+    # array): refused with TypeError; a list of grids with None first was refused too
+    import pyarrow.parquet as pq
+
+    cells = np.array([[int(c) if c != "." else 0 for c in PUZZLE]] * 2, dtype=np.uint8)
+    cells[1, 0] = cells[1, 1] = 5  # a clash: no solution, a null grid
+    for shaped in (cells, cells.reshape(-1, 9, 9)):
+        pq.write_table(sb.solve(shaped, output="arrow"), tmp_path / "out.parquet")
+        solutions = pd.read_parquet(tmp_path / "out.parquet")["solution"]
+        assert sb.check(shaped, solutions)["verdict"].tolist() == ["unique", "contradiction"]
+        assert sb.solve(solutions)["status"].tolist() == ["solved", "malformed"]
+    holed = cells[0].astype(float).tolist()
+    holed[3] = None
+    frame = pa.array([holed, None], pa.list_(pa.uint8(), 81)).to_pandas()
+    assert sb.solve(frame)["reason"].tolist() == [
+        "cell 4 is null, not 0 to 9", "missing puzzle (None)"
+    ]
+    assert sb.solve([None, cells[0]])["status"].tolist() == ["malformed", "solved"]
+    with pytest.raises(TypeError, match="array of float64"):
+        sb.solve(pd.Series([np.full(81, 2.5)]))
