@@ -349,6 +349,13 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let summary = CheckSummary::new(totals, threads, start.elapsed().as_secs_f64());
     if !args.input.silent() {
         super::stderr_line(&summary);
+        if problems_uncounted {
+            // the exit 1 then comes from those, which the summary's counts leave out
+            super::stderr_line(
+                "problems in the batch being written when the reader went away (listed above) \
+                 are not counted here, but earn exit 1",
+            );
+        }
     }
     if let (Some(file), Some(path)) = (stats_file, &args.stats) {
         super::write_stats(file, path, &summary)?;

@@ -293,14 +293,14 @@ fn a_run_waiting_on_an_idle_stdin_stops_at_once_with_what_it_read() {
     );
 }
 
-/// `generate` reading `--exclude -` or `--from -` from a pipe that stays open stops at the
+/// `generate` reading `--exclude -`, `--from -` or `--pattern -` from a pipe that stays open stops at the
 /// first signal, before its output is touched (it waited for the end of stdin: only a second
 /// signal got out).
 #[test]
 fn generate_stops_at_once_while_reading_its_inputs() {
     let dir = Workdir::new();
     let out = dir.write("out.txt", "an earlier run\n");
-    for option in ["--exclude", "--from"] {
+    for option in ["--exclude", "--from", "--pattern"] {
         let (mut child, stdin) = spawn_on_open_stdin(
             command(&["generate", "-n", "5", option, "-", "-o"]).arg(&out),
             3,
