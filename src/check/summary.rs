@@ -268,7 +268,10 @@ impl<'de> Deserialize<'de> for DatasetStats {
                 .guesses
                 .get_mut(k)
                 .ok_or_else(|| bad(format!("guesses bucket {} out of range", bucket.min)))?;
-            *slot = bucket.puzzles;
+            // added, not set: a bucket named twice (by hand) replaced the count before it
+            *slot = slot
+                .checked_add(bucket.puzzles)
+                .ok_or_else(|| bad("guesses overflow".to_string()))?;
         }
         for (key, n) in written.duplicate_classes {
             let size = key

@@ -490,6 +490,15 @@ fn merge_stats_refuses_one_file_named_twice() {
     assert!(stats.exists());
 }
 
+/// The digits after the `nth` (from 1) `key` in `text`.
+fn number_after(text: &str, key: &str, nth: usize) -> String {
+    text.split(key)
+        .nth(nth)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .unwrap()
+        .to_string()
+}
+
 #[test]
 fn merge_stats_refuses_counts_that_cannot_be_added_up_and_times_that_are_no_run_s() {
     let dir = workdir();
@@ -500,12 +509,7 @@ fn merge_stats_refuses_counts_that_cannot_be_added_up_and_times_that_are_no_run_
         fs::write(dir.path(name), text.replacen(from, to, 1)).unwrap();
     };
     // a count of 2^64 - 1 in two parts wrapped round to 2^64 - 2 records, exit 0
-    let solved = text
-        .split("\"solved\": ")
-        .nth(2)
-        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-        .unwrap()
-        .to_string();
+    let solved = number_after(&text, "\"solved\": ", 2);
     edit(
         "huge.json",
         &format!("\"solved\": {solved}"),
@@ -545,17 +549,26 @@ fn merge_stats_refuses_counts_that_cannot_be_added_up_and_times_that_are_no_run_
         "\"counts\": {\n    \"statuses\": {",
         "\"counts\": {\n    \"statuses\": {\"bogus\": 7, ",
     );
-    let args = [
-        "merge-stats",
-        "-q",
-        "s.json",
+    let refused_beside_s = |name: &str, why: &str| {
+        let args = ["merge-stats", "-q", "s.json", name, "-o", "other-0.out"].map(String::from);
+        let out = run_in(&dir, &args, |_| {});
+        assert_refused(&dir, &args, &out, why);
+    };
+    refused_beside_s(
         "status.json",
-        "-o",
-        "other-0.out",
-    ];
-    let out = run_in(&dir, &args.map(String::from), |_| {});
-    let why = "status.json: not the --stats JSON of a run: unknown status \"bogus\"";
-    assert_refused(&dir, &args.map(String::from), &out, why);
+        "status.json: not the --stats JSON of a run: unknown status \"bogus\"",
+    );
+    // counts no run writes (merged into "1666.7% without guessing", exit 0)
+    let searched = number_after(&text, "\"searched\": ", 1);
+    edit(
+        "no_guess.json",
+        "\"no_guess\": ",
+        &format!("\"no_guess\": 1{searched}, \"was\": "),
+    );
+    refused_beside_s(
+        "no_guess.json",
+        "no_guess.json: not the --stats JSON of a run: ",
+    );
 }
 
 /// Standard output named by a path (`/dev/stdout`, `/proc/self/fd/1`) while it is a pipe is
