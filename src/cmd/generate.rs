@@ -449,45 +449,6 @@ fn is_readable_path(path: &Path) -> bool {
 /// comments): `/dev/zero` is not read until memory runs out.
 const MAX_PATTERN_BYTES: u64 = 1 << 20;
 
-/// The text of the `--pattern` file `path` (`-`: standard input), read on a thread of its own:
-/// a pipe or a named pipe with no writer would hold the first signal up until it ended (the
-/// reading thread is then left waiting; it ends with the process).
-fn read_pattern(path: &Path, stop: &AtomicBool) -> std::io::Result<String> {
-    use std::io::Read;
-    use std::sync::mpsc::RecvTimeoutError;
-    let path = path.to_path_buf();
-    let (sent, received) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("pattern".to_string())
-        .spawn(move || {
-            let source: std::io::Result<Box<dyn Read>> = match path.as_os_str() == "-" {
-                true => Ok(Box::new(std::io::stdin())),
-                false => std::fs::File::open(&path).map(|f| Box::new(f) as Box<dyn Read>),
-            };
-            let mut text = String::new();
-            let read = source.and_then(|s| s.take(MAX_PATTERN_BYTES + 1).read_to_string(&mut text));
-            let _ = sent.send(read.map(|_| text));
-        })?;
-    loop {
-        match received.recv_timeout(std::time::Duration::from_millis(20)) {
-            Ok(Ok(text)) if text.len() as u64 > MAX_PATTERN_BYTES => {
-                return Err(std::io::Error::other(format!(
-                    "more than {} MiB: no pattern",
-                    MAX_PATTERN_BYTES >> 20
-                )));
-            }
-            Ok(read) => return read,
-            Err(RecvTimeoutError::Timeout) if stop.load(Ordering::Relaxed) => {
-                return Err(std::io::Error::other("reading stopped by a signal"));
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(std::io::Error::other("the reading thread ended"));
-            }
-        }
-    }
-}
-
 /// The generator's options from the command line, its files read.
 fn options(
     args: &GenerateArgs,
@@ -498,7 +459,7 @@ fn options(
     let pattern = match (&args.pattern, pattern_file) {
         (None, _) => None,
         (Some(_), Some(file)) => {
-            let text = read_pattern(file, &stop)
+            let text = sudoku_batch::input::read_text(file, Arc::clone(&stop), MAX_PATTERN_BYTES)
                 .with_context(|| format!("--pattern {}: cannot read it", file.display()))?;
             Some(Pattern::parse(&text).with_context(|| format!("--pattern {}", file.display()))?)
         }

@@ -12,7 +12,7 @@
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 use anyhow::{Context, Result};
 
@@ -21,8 +21,6 @@ use sudoku_batch::stats::Interruption;
 /// The signal handlers of a run and what they have seen.
 pub struct Signals {
     stop: Arc<AtomicBool>,
-    /// The number of the first signal received (0: none).
-    received: Arc<AtomicUsize>,
 }
 
 impl Signals {
@@ -30,7 +28,6 @@ impl Signals {
     pub fn install() -> Result<Signals> {
         let signals = Signals {
             stop: Arc::new(AtomicBool::new(false)),
-            received: Arc::new(AtomicUsize::new(0)),
         };
         #[cfg(unix)]
         {
@@ -41,11 +38,11 @@ impl Signals {
                 if ignored_at_start(signal) {
                     continue;
                 }
-                let (stop, received) = (Arc::clone(&signals.stop), Arc::clone(&signals.received));
+                let stop = Arc::clone(&signals.stop);
                 let first_at = Arc::clone(&first_at);
                 let action = move || {
                     let now = monotonic_nanos();
-                    if received.load(Ordering::SeqCst) != 0 {
+                    if FIRST.load(Ordering::SeqCst) != 0 {
                         // a second signal exits at once; one within the grace of the first is
                         // the first again (`timeout` sends its signal to the run, then to the
                         // whole process group, the run included)
@@ -56,7 +53,6 @@ impl Signals {
                         return;
                     }
                     first_at.store(now, Ordering::SeqCst);
-                    received.store(signal as usize, Ordering::SeqCst);
                     FIRST.store(signal, Ordering::SeqCst);
                     stop.store(true, Ordering::SeqCst);
                 };
@@ -78,10 +74,7 @@ impl Signals {
 
     /// The first signal received, if any.
     fn received(&self) -> Option<i32> {
-        match self.received.load(Ordering::SeqCst) {
-            0 => None,
-            n => i32::try_from(n).ok(),
-        }
+        first_received()
     }
 
     /// How the run ended when a signal stopped it: the signal and the last record written
@@ -123,8 +116,9 @@ impl Signals {
     }
 }
 
-/// The first signal received by the handlers of [`Signals::install`] (0: none), for what waits
-/// before a run has its stop flag at hand (an output that is a named pipe with no reader yet).
+/// The first signal received by the handlers of [`Signals::install`] (0: none): one process
+/// runs one command, so one place, also for what waits before a run has its stop flag at hand
+/// (an output that is a named pipe with no reader yet).
 static FIRST: AtomicI32 = AtomicI32::new(0);
 
 /// The first signal received since the handlers were installed, if any.

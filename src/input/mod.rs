@@ -68,6 +68,7 @@ pub use self::fields::Fields;
 use self::grid::GridReader;
 use self::line::LineReader;
 use self::pump::Pump;
+pub use self::pump::read_text;
 pub use self::record::{Echo, Keep, Record};
 pub(crate) use self::text::find_byte;
 use self::text::names_excerpt;

@@ -40,6 +40,22 @@ impl std::fmt::Display for Stopped {
 
 impl std::error::Error for Stopped {}
 
+/// The text of the file at `path` (`-`: standard input), at most `max` bytes (more is an
+/// error), read on a thread of its own: a pipe that stays open, or a named pipe with no writer,
+/// gives up once `stop` is set, as a pumped input does.
+pub fn read_text(path: &std::path::Path, stop: Arc<AtomicBool>, max: u64) -> io::Result<String> {
+    let pump = match path.as_os_str() == "-" {
+        true => Pump::start(Box::new(io::stdin()), stop)?,
+        false => Pump::open(path.to_path_buf(), stop)?,
+    };
+    let mut text = String::new();
+    pump.take(max + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(io::Error::other(format!("more than {max} bytes")));
+    }
+    Ok(text)
+}
+
 /// The reader's side of a pumped stream.
 pub(crate) struct Pump {
     chunks: Receiver<io::Result<Vec<u8>>>,
