@@ -966,6 +966,15 @@ impl Reader {
             (skipped, first, bom, format)
         };
         let first_line = skipped + 1;
+        // a CSV header is not a record: the first input of a stream that may block is read on to
+        // its first row (or its end) here, so that a run stopped while it waits for that row
+        // stops before it begins, as one waiting for its first line does (it has emptied no
+        // output yet)
+        let header_first = format == InputFormat::Csv && self.csv_columns.is_none();
+        if header_first && !self.resolved && self.stop.is_some() && chunkable.is_none() {
+            io::BufRead::fill_buf(&mut buffered)
+                .map_err(|e| self.io_error(index, first_line, e))?;
+        }
         // the header, for CSV (sniffing tells CSV from the first line only, so it is all of `first`)
         let header_line = first.split(|&b| b == b'\n').next().unwrap_or_default();
         let delimiter = csv_delimiter(header_line.trim_ascii());

@@ -528,9 +528,16 @@ fn one_signal_ends_a_wait_for_a_named_pipe() {
 
 /// A signal while a run waits for its first line (an idle pipe: `slow | sudoku-batch solve -o
 /// out.txt`, then Ctrl-C) ends it before its outputs are emptied: an earlier run's file was
-/// lost though nothing was written.
+/// lost though nothing was written. The same while a CSV input's header has come and its first
+/// row has not (the header is a line but not a record).
 #[test]
 fn a_signal_before_the_first_line_leaves_every_output_as_it_was() {
+    a_signal_before_the_first_record_leaves_every_output_as_it_was("");
+    a_signal_before_the_first_record_leaves_every_output_as_it_was("quizzes,solutions\n");
+}
+
+/// Runs each command on a stdin that gives `preamble` and then waits, and stops it by one signal.
+fn a_signal_before_the_first_record_leaves_every_output_as_it_was(preamble: &str) {
     let dir = Workdir::new();
     let out = dir.write("out.txt", "an earlier run\n");
     let other = dir.write("other.txt", "another earlier file\n");
@@ -562,18 +569,25 @@ fn a_signal_before_the_first_line_leaves_every_output_as_it_was() {
                 arg => cmd.arg(arg),
             };
         }
-        let (mut child, stdin) = spawn_on_open_stdin(&mut cmd, 0);
+        let (mut child, mut stdin) = spawn_on_open_stdin(&mut cmd, 0);
+        stdin.write_all(preamble.as_bytes()).unwrap();
+        stdin.flush().unwrap();
         wait_for_handler(&child, libc::SIGINT);
         std::thread::sleep(Duration::from_millis(200));
         send(&child, libc::SIGINT);
-        let (code, stderr) = exit_after_one_signal(&mut child, "its first line");
+        let (code, stderr) = exit_after_one_signal(&mut child, "its first record");
         drop(stdin);
-        assert_eq!(code, Some(130), "{args:?}: {stderr}");
+        assert_eq!(code, Some(130), "{preamble:?} {args:?}: {stderr}");
         assert!(
             stderr.contains("interrupted by SIGINT before the first record was read"),
-            "{args:?}: {stderr}"
+            "{preamble:?} {args:?}: {stderr}"
         );
-        assert_eq!(dir.read("out.txt"), "an earlier run\n", "{args:?}");
-        assert_eq!(dir.read("other.txt"), "another earlier file\n", "{args:?}");
+        assert_eq!(
+            dir.read("out.txt"),
+            "an earlier run\n",
+            "{preamble:?} {args:?}"
+        );
+        let other = dir.read("other.txt");
+        assert_eq!(other, "another earlier file\n", "{preamble:?} {args:?}");
     }
 }
