@@ -101,6 +101,8 @@ fn line_start(file: &File, at: u64, end: u64, scanned: &AtomicU64) -> io::Result
 /// Where the chunks of one input ended, shared by the threads that read them and the reader.
 pub(crate) struct Chain {
     file: File,
+    /// Its length when the chunks began: a file that ends before it was cut short.
+    opened: u64,
     /// The reader's count of bytes read, for progress.
     progress: Arc<AtomicU64>,
     /// Bytes read from the file, rows and line ends looked for (see [`Chunks::scanned`]).
@@ -129,10 +131,12 @@ struct Links {
 }
 
 impl Chain {
-    /// The chain of `file`, whose first chunk starts at a row start on line `line`.
-    pub(crate) fn new(file: File, start: u64, line: u64, progress: Arc<AtomicU64>) -> Chain {
+    /// The chain of `file` (whose length was `opened` when it was opened), whose first chunk
+    /// starts at a row start on line `line`.
+    fn new((file, opened): (File, u64), start: u64, line: u64, progress: Arc<AtomicU64>) -> Chain {
         Chain {
             file,
+            opened,
             progress,
             scanned: AtomicU64::new(0),
             links: Mutex::new(Links {
@@ -359,13 +363,23 @@ impl Chunk {
             }
             Ok(())
         })();
-        if read.is_err() {
+        let end = position(&src);
+        let mut error = read.err();
+        // a last line without its LF where the file now ends, before its length when opened:
+        // the file was cut short in that line, which is no record
+        if error.is_none() && bytes.last().is_some_and(|&b| b != b'\n') && end < self.chain.opened {
+            let mut byte = [0u8];
+            if matches!(self.chain.file.read_at(&mut byte, end), Ok(0)) {
+                error = Some(super::compressed::cut_short(self.chain.opened, end));
+            }
+        }
+        if error.is_some() {
             bounded::keep_whole_lines(bytes, 0);
         }
         Rows {
             lines: bounded::count_lines(bytes),
-            end: position(&src),
-            error: read.err(),
+            end,
+            error,
         }
     }
 }
@@ -381,8 +395,6 @@ pub(crate) struct Chunks {
     exact: bool,
     /// The file's length when last looked at.
     len: u64,
-    /// Its length when the chunks began: a file that ends before it was cut short.
-    opened: u64,
     /// Bytes a chunk spans.
     size: u64,
     max: usize,
@@ -402,12 +414,11 @@ impl Chunks {
     ) -> io::Result<Chunks> {
         let len = file.metadata()?.len();
         Ok(Chunks {
-            chain: Arc::new(Chain::new(file, start, line, progress)),
+            chain: Arc::new(Chain::new((file, opened), start, line, progress)),
             next: 0,
             from: start,
             exact: true,
             len,
-            opened,
             size: size.max(1),
             max,
             csv,
@@ -433,9 +444,9 @@ impl Chunks {
             if end >= self.len {
                 let mut byte = [0u8];
                 match self.chain.file.read_at(&mut byte, end) {
-                    Ok(0) if end < self.opened => {
+                    Ok(0) if end < self.chain.opened => {
                         return Err((
-                            super::compressed::cut_short(self.opened, end),
+                            super::compressed::cut_short(self.chain.opened, end),
                             line.saturating_sub(1),
                         ));
                     }
