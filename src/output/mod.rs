@@ -249,6 +249,9 @@ pub struct Output<'a> {
     whole: u64,
     /// An appended file was cut back to its whole batches after a failed write.
     cut_back: bool,
+    /// The appended file is shared with stderr, whose messages come between batches: its
+    /// length is looked at again before each batch, which is what a failed one is cut back to.
+    shared: bool,
 }
 
 enum Dest<'a> {
@@ -266,11 +269,18 @@ impl<'a> Output<'a> {
     /// order.
     pub fn to<A>(dest: Destination<'a>, format: &dyn Format<A>) -> Output<'a> {
         match dest {
-            // shared with stderr: written in order, each write at the end, after the messages
-            // (its length is not ours alone, so a failed run cannot be cut back to it)
+            // shared with stderr: written in order, each write at the end, after the messages;
+            // a batch whose write fails is cut back to where the file ended before it (`> log
+            // 2>&1` under `ulimit -f` ended with a torn record)
             Destination::File(file) if placed::shares_stderr(&file) => {
-                let _ = placed::append_from_now(&file);
-                Output::new(Box::new(file), format)
+                let appends = placed::append_from_now(&file).is_ok();
+                let appended = appends
+                    .then(|| Some((file.try_clone().ok()?, file.metadata().ok()?.len())))
+                    .flatten();
+                let mut output = Output::new(Box::new(file), format);
+                output.shared = appended.is_some();
+                output.appended = appended;
+                output
             }
             Destination::File(file) => match Placed::new(file) {
                 Ok(placed) => Output::with_dest(Dest::Placed(Arc::new(placed)), format),
@@ -298,6 +308,7 @@ impl<'a> Output<'a> {
             appended: None,
             whole: 0,
             cut_back: false,
+            shared: false,
         }
     }
 
@@ -333,6 +344,11 @@ impl<'a> Output<'a> {
         let header = self.header.take();
         match &mut self.dest {
             Dest::Serial(out) => {
+                if let Some((file, base)) = self.appended.as_mut().filter(|_| self.shared) {
+                    // where this batch starts: after the messages written since the last one
+                    *base = file.metadata().map_or(*base, |m| m.len());
+                    self.whole = 0;
+                }
                 let len = header.as_ref().map_or(0, Vec::len) + bytes.len();
                 let written = header
                     .map_or(Ok(()), |header| out.write_all(&header))

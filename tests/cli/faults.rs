@@ -355,6 +355,49 @@ fn a_failed_output_leaves_stats_that_say_so() {
     assert_eq!(json["records"].as_u64(), Some(line), "{json}");
 }
 
+/// Output and messages to one file (`> log 2>&1`) that fails part way: the records written are
+/// whole ones, the batch that failed is cut away (the file ended with a torn record), and
+/// `--stats` names the last one.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_output_shared_with_stderr_holds_whole_records() {
+    let dir = Workdir::new();
+    let input = many_puzzles(&dir, 20_000);
+    let stats = dir.path("stats.json");
+    let log = dir.path("log.txt");
+    let file = std::fs::File::create(&log).unwrap();
+    let (code, _) = run_with_file_size_limit(
+        command(&["solve", "--batch-size", "64", "--no-timings", "--stats"])
+            .arg(&stats)
+            .arg(&input)
+            .stdout(file.try_clone().unwrap())
+            .stderr(file),
+        100_000,
+    );
+    assert_eq!(code, Some(2));
+    let written = std::fs::read(&log).unwrap();
+    let written = String::from_utf8_lossy(&written);
+    // every line is a whole record (a solution, 81 digits) or a message (not a digit first)
+    let records = written
+        .lines()
+        .filter(|line| line.starts_with(|c: char| c.is_ascii_digit()))
+        .inspect(|line| {
+            assert!(
+                line.len() == 81 && line.bytes().all(|b| b.is_ascii_digit()),
+                "a torn record: {line:?}"
+            )
+        })
+        .count() as u64;
+    assert!(records > 0, "{written}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert_eq!(
+        json["interrupted"]["line"].as_u64(),
+        Some(records),
+        "{json}"
+    );
+}
+
 /// `check` whose output file fails part way counts, lists and reports the records the file
 /// holds, not those of batches written ahead and cut away with it (its stats said `"records":
 /// 11520` of a file of 448 lines, and its report listed findings past the file's end).
