@@ -11,9 +11,14 @@
 //! of the next, which becomes short) and then one short grid ending at the next blank line or the end.
 //! Only a blank line resynchronises.
 //!
+//! A CR inside a line ends a row as an LF does (a file that mixes line ends, `cat mac.txt
+//! unix.txt`: its CR-ended rows are rows, not one long row that made its grid malformed and
+//! shifted the grids after it); the rows of such a line share its line number.
+//!
 //! Grid input carries no given solutions.
 
 use std::io::{self, BufRead};
+use std::ops::Range;
 
 use super::bounded::{self, DEFAULT_MAX_RECORD};
 use super::record::Record;
@@ -36,6 +41,8 @@ pub(crate) struct GridReader<R> {
     cells: Vec<u8>,
     /// Why the grid being read is malformed, from its first bad row.
     error: Option<String>,
+    /// The rows of `buf` not read yet, after a CR inside its line (up to its trimmed end).
+    rest: Option<Range<usize>>,
     /// Bytes a row may hold (see the `bounded` module).
     max: usize,
 }
@@ -52,6 +59,7 @@ impl<R: BufRead> GridReader<R> {
             start: 0,
             cells: Vec::with_capacity(CELLS),
             error: None,
+            rest: None,
             max: DEFAULT_MAX_RECORD,
         }
     }
@@ -66,16 +74,43 @@ impl<R: BufRead> GridReader<R> {
         self.line
     }
 
+    /// The next row: where it is in `buf` (trimmed), its length, and whether it is longer than
+    /// `max`; `None` at the end of the input. A CR inside a line ends a row: its rows are given
+    /// one by one.
+    fn next_row(&mut self) -> io::Result<Option<(Range<usize>, u64, bool)>> {
+        let line = match self.rest.take() {
+            Some(rest) => rest,
+            None => {
+                self.buf.clear();
+                let read = bounded::read_line(&mut self.src, &mut self.buf, self.max)?;
+                let Some(length) = read else {
+                    return Ok(None);
+                };
+                self.line += 1;
+                let line = trimmed(&self.buf, 0..self.buf.len());
+                if length > self.max as u64 {
+                    return Ok(Some((line, length, true)));
+                }
+                line
+            }
+        };
+        let row = match memchr::memchr(b'\r', &self.buf[line.clone()]) {
+            Some(i) => {
+                self.rest = Some(line.start + i + 1..line.end);
+                trimmed(&self.buf, line.start..line.start + i)
+            }
+            None => trimmed(&self.buf, line),
+        };
+        Ok(Some((row.clone(), row.len() as u64, false)))
+    }
+
     /// The next record, `None` at the end of the input.
     pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
         loop {
-            self.buf.clear();
-            let Some(length) = bounded::read_line(&mut self.src, &mut self.buf, self.max)? else {
+            let Some((row, length, long)) = self.next_row()? else {
                 return Ok((self.count > 0).then(|| self.short_grid(source)));
             };
-            self.line += 1;
-            let row = self.buf.trim_ascii();
-            let long = length > self.max as u64;
+            let row = &self.buf[row];
             if row.is_empty() && !long {
                 if self.count > 0 {
                     return Ok(Some(self.short_grid(source)));
@@ -153,6 +188,14 @@ impl<R: BufRead> GridReader<R> {
     }
 }
 
+/// `range` of `bytes` without the ASCII white space at its ends.
+fn trimmed(bytes: &[u8], range: Range<usize>) -> Range<usize> {
+    let part = &bytes[range.clone()];
+    let start = range.start + part.len() - part.trim_ascii_start().len();
+    let end = range.end - (part.len() - part.trim_ascii_end().len());
+    start..end.max(start)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +237,33 @@ mod tests {
         let recs = read_all(&text);
         assert_eq!(summary(&recs), [(2, Ok(())), (11, Ok(())), (22, Ok(()))]);
         assert_eq!(recs[0].cells, ".3.4..6..".repeat(9));
+    }
+
+    /// A file mixing line ends: rows ended by a CR inside a line are rows. The line was one
+    /// row of 18 cells, its grid malformed, and every grid after it (none between blank lines)
+    /// one row off: a contradiction and a short grid.
+    #[test]
+    fn a_cr_inside_a_line_ends_a_row() {
+        let rows: Vec<String> = (0..9).map(|_| ".3.4..6..".to_string()).collect();
+        let mut mixed = rows.clone();
+        mixed[3] = format!("{}\r{}\r", rows[3], rows[4]);
+        mixed.remove(4);
+        let text = format!(
+            "{}\n{}\n{}\n",
+            mixed.join("\n"),
+            rows.join("\n"),
+            rows.join("\n")
+        );
+        let recs = read_all(&text);
+        assert_eq!(summary(&recs), [(1, Ok(())), (9, Ok(())), (18, Ok(()))]);
+        assert!(recs.iter().all(|r| r.cells == ".3.4..6..".repeat(9)));
+        // a CR-ended blank line ends a short grid, as a blank line does
+        let text = format!("{}\r\r{}\n", rows[..2].join("\r"), rows.join("\r"));
+        let recs = read_all(&text);
+        assert_eq!(
+            summary(&recs),
+            [(1, Err("grid has 2 rows, expected 9".into())), (1, Ok(()))]
+        );
     }
 
     #[test]
