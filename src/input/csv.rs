@@ -854,6 +854,7 @@ impl<R: BufRead> CsvReader<R> {
             record.puzzle = Err(reason);
             record.solution = None;
         }
+        cr_hint(&mut record.puzzle, &self.out[..row_end]);
         Ok(true)
     }
 
@@ -898,6 +899,7 @@ impl<R: BufRead> CsvReader<R> {
             record.cells.clear();
         }
         record.puzzle = puzzle;
+        cr_hint(&mut record.puzzle, text.as_bytes());
         record.source = source;
         self.row_read(length, lf.is_some(), record);
         self.set_solution(record);
@@ -979,6 +981,20 @@ fn set_cells(cells: &mut String, parsed: Option<&str>, field: &[u8]) {
             cells.push_str(text);
         }
         None => *cells = excerpt(field),
+    }
+}
+
+/// Adds to the reason of a malformed row that holds a CR (`row`, without the CR of a CRLF end)
+/// that the file may mix line ends: the row is then two lines of it run together (`P1,S1\rP2,S2`,
+/// "row has 3 fields"), which the reason alone did not say.
+fn cr_hint(puzzle: &mut Result<Grid, String>, row: &[u8]) {
+    if let Err(reason) = puzzle {
+        if memchr::memchr(b'\r', row).is_some() {
+            reason.push_str(
+                "; the row holds a carriage return (CR) that is not its end: the file may mix \
+                 line ends (convert them to one kind: dos2unix, mac2unix)",
+            );
+        }
     }
 }
 
@@ -1288,6 +1304,47 @@ mod tests {
             ]
         );
         assert_eq!(recs[3].cells, "short");
+    }
+
+    /// A row that is two lines of a file mixing line ends (`P1,1\rP2,2`) says so in its reason
+    /// (it said "row has 3 fields" only), read plain or through the parser; a sound row with a
+    /// CR in a quoted field is a row as before.
+    #[test]
+    fn a_malformed_row_holding_a_cr_says_the_file_may_mix_line_ends() {
+        let p = "1".repeat(81);
+        let text = format!("puzzle,rating\n{p},1\r{p},2\n{p},\"a\rb\"\n{p}\r{p}\n");
+        for plain in [false, true] {
+            let text = if plain {
+                text.replace("\"a\rb\"", "3")
+            } else {
+                text.clone()
+            };
+            let (mut r, header) =
+                CsvReader::new(text.as_bytes(), 0, b',', DEFAULT_MAX_RECORD).unwrap();
+            r.set_column(find_column(&header, None).unwrap());
+            r.set_plain(plain);
+            let recs: Vec<Record> = std::iter::from_fn(|| r.next(0).unwrap()).collect();
+            let got: Vec<_> = recs.iter().map(|r| r.puzzle.as_ref().err()).collect();
+            let hint = "the row holds a carriage return (CR) that is not its end: the file may \
+                        mix line ends";
+            assert_eq!(got.len(), 3, "plain {plain}");
+            let first = got[0].unwrap();
+            assert!(
+                first.starts_with("row has 3 fields, the header has 2; ") && first.contains(hint)
+            );
+            assert!(got[1].is_none(), "plain {plain}: {:?}", got[1]);
+            let last = got[2].unwrap();
+            assert!(last.starts_with("row has 1 field, the header has 2; ") && last.contains(hint));
+            // one column: the row has the header's width, its field two puzzles
+            let text = format!("puzzle\n{p}\r{p}\n");
+            let (mut r, _) = CsvReader::new(text.as_bytes(), 0, b',', DEFAULT_MAX_RECORD).unwrap();
+            r.set_plain(plain);
+            let reason = r.next(0).unwrap().unwrap().puzzle.unwrap_err();
+            assert!(
+                reason.starts_with("found 163 cells") && reason.contains(hint),
+                "{reason}"
+            );
+        }
     }
 
     /// Reads `text` with rows capped at `max` bytes, through a small buffer.
