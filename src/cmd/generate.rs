@@ -138,7 +138,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         }
     }
     let mut plan = OutputPlan::reading(&inputs)?;
-    let out = plan.add(args.output.as_deref(), "output")?;
+    let mut slot = Some(plan.add(args.output.as_deref(), "output")?);
     let output_name = super::output_name(args.output.as_deref());
     let options = options(args, pattern_file.as_deref(), &pool, signals.stop_flag());
     // a signal while --from or --exclude was read (a pipe that never ends): stop before the
@@ -154,8 +154,6 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     }
     let options = options?;
     let generator = Generator::new(options)?;
-    // the inputs are read: now the output may be emptied
-    let out = plan.begin()?.take_destination(out);
     let resolved = output_format(args);
     let format = output::generate_formatter(
         resolved,
@@ -164,10 +162,13 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             rating: args.rating.is_some(),
         },
     );
-    let mut output = Output::to(out, format.as_ref());
-    // a file is written by the pool, each batch at its place
-    let placed = output.placed();
-    let place = |batch: &Batch| super::place_batch(placed.as_deref(), batch.at, &batch.out);
+    // The output is emptied and opened once the first record to write has been made: a run
+    // stopped or given up before that (a signal while records 1..K are made for --start K, a
+    // first record past --max-tries) leaves every output as it was. Each batch is written by
+    // the thread that takes the batches, at its offset in a file (a record costs far more to
+    // make than to write); a file that fails is still cut back to its whole records.
+    let mut output: Option<Output> = None;
+    let mut placed = None;
     let o = generator.options();
     let slow = o.guesses.is_some()
         || o.rating.is_some()
@@ -320,7 +321,19 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
                 }
             }
             wrote_any |= last.is_some();
-            batch.at = output.place(&batch.out)?;
+            if let Some(slot) = slot.take_if(|_| !batch.out.is_empty()) {
+                let mut begun = plan
+                    .begin()
+                    .map_err(|e| io::Error::other(format!("{e:#}")))?;
+                let opened = Output::to(begun.take_destination(slot), format.as_ref());
+                placed = opened.placed();
+                output = Some(opened);
+            }
+            batch.at = match output.as_mut() {
+                Some(output) => output.place(&batch.out)?,
+                None => None,
+            };
+            super::place_batch(placed.as_deref(), batch.at, &batch.out)?;
             let line = last.map(|index| Record {
                 line: index + 1,
                 ..Record::empty()
@@ -334,9 +347,19 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             }
             Ok(())
         },
-        placed.is_some().then_some(&place),
+        None,
     );
     progress.finish();
+    // no record made to write: a run that ends as asked (`-n 0`) writes what an empty output
+    // is (a header); one stopped or given up leaves every output as it was
+    let untouched = output.is_none() && (signals.exit_code().is_some() || failure.is_some());
+    let mut output = match (output, slot.take()) {
+        (Some(output), _) => output,
+        (None, Some(slot)) if !untouched => {
+            Output::to(plan.begin()?.take_destination(slot), format.as_ref())
+        }
+        (None, _) => Output::new(Box::new(io::sink()), format.as_ref()),
+    };
     let names = [format!("seed {}, record", args.seed)];
     let (last, stopped) = super::end_records(result, &mut output, &mut ends, &names, &output_name);
     held.settle(output.placed().as_deref(), &mut count);
@@ -344,6 +367,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
 
     let ended = match last {
         Some(record) => format!("the output ends with record {record}"),
+        None if untouched => "no record was written, every output as it was".to_string(),
         None => "no record was written".to_string(),
     };
     if !args.quiet {

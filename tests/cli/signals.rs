@@ -331,6 +331,66 @@ fn generate_stops_at_once_while_reading_its_inputs() {
     }
 }
 
+/// `generate` stopped, or given up, before its first record leaves its output as it was: it
+/// was emptied at the start (a signal while records 1..K were made for `--start K`, a first
+/// record past `--max-tries`: an earlier run's file lost, a CSV file left with a header).
+#[test]
+fn generate_stopped_before_its_first_record_leaves_the_output_as_it_was() {
+    let dir = Workdir::new();
+    let out = dir.write("out.txt", "an earlier run\n");
+    let mut child = command(&["generate", "-n", "1", "--start", "100000000", "-o"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_handler(&child, libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(300));
+    send(&child, libc::SIGINT);
+    let (code, stderr) = exit_after_one_signal(&mut child, "records before --start");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(
+        stderr.contains("no record was written, every output as it was"),
+        "{stderr}"
+    );
+    assert_eq!(dir.read("out.txt"), "an earlier run\n");
+
+    // a first record that gives up: the file as it was, a new one not made
+    let csv = dir.write("out.csv", "an earlier run\n");
+    let new = dir.path("new.csv");
+    for path in [&csv, &new] {
+        let run = command(&[
+            "generate",
+            "-n",
+            "2",
+            "--clues",
+            "17",
+            "--max-tries",
+            "20",
+            "-o",
+        ])
+        .arg(path)
+        .output()
+        .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("record 1 gave up"), "{stderr}");
+        assert!(stderr.contains("every output as it was"), "{stderr}");
+    }
+    assert_eq!(dir.read("out.csv"), "an earlier run\n");
+    assert!(!new.exists());
+    // no record asked for: the output is what an empty one is (its header)
+    let run = command(&["generate", "-n", "0", "-o"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    assert_eq!(
+        dir.read("out.csv"),
+        "puzzle,solution,givens,guesses,record,tries\n"
+    );
+}
+
 #[test]
 fn a_second_signal_exits_at_once_when_finishing_hangs() {
     let dir = Workdir::new();
