@@ -350,25 +350,56 @@ fn peek(src: &mut impl Read, n: usize) -> io::Result<Vec<u8>> {
 /// delivers a few lines and waits (a slow generator, a test feeding stdin) from stalling the run
 /// until 64 KiB have come; a regular file gives the whole block in one read.
 fn first_block(src: &mut impl Read, min: usize) -> io::Result<Vec<u8>> {
+    match first_block_or_part(src, min) {
+        (_, Some(e)) => Err(e),
+        (block, None) => Ok(block),
+    }
+}
+
+/// [`first_block`], keeping what was read before an error: the bytes, and the error to give
+/// after them (`None`: none). A compressed file damaged or cut short within its first block
+/// gave no record at all, where its records before the damage are to be written first (as
+/// they were from a pipe, whose first block is a read or two).
+fn first_block_or_part(src: &mut impl Read, min: usize) -> (Vec<u8>, Option<io::Error>) {
     let mut block = vec![0; TEXT_CHECK];
     let mut len = 0;
+    let mut error = None;
     while len < min {
         match src.read(&mut block[len..]) {
             Ok(0) => break,
             Ok(n) => len += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
         }
     }
     block.truncate(len);
-    Ok(block)
+    (block, error)
+}
+
+/// A stream that fails with `error` once (and then ends): what follows the part of a first
+/// block read before its error.
+struct FailOnce(Option<io::Error>);
+
+impl Read for FailOnce {
+    fn read(&mut self, _buf: &mut [u8]) -> io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
+    }
 }
 
 /// Checks that the first block of `stream` is text (see the module documentation); returns the
 /// stream whole.
 fn text(mut stream: Stream, format: Option<Format>, whole_block: bool) -> Result<Text, OpenError> {
-    // a decoding error already names its format (see `Named`)
-    let block = first_block(&mut stream, if whole_block { TEXT_CHECK } else { 1 })?;
+    // a decoding error already names its format (see `Named`); one after some bytes comes
+    // after them, once the records they hold are read
+    let (block, error) = first_block_or_part(&mut stream, if whole_block { TEXT_CHECK } else { 1 });
+    let mut stream: Stream = match error {
+        Some(e) if block.is_empty() => return Err(e.into()),
+        Some(e) => Box::new(FailOnce(Some(e))),
+        None => stream,
+    };
     let within = |what: String| match format {
         Some(f) => format!("{} data holding {what}", f.name()),
         None => what,

@@ -1,7 +1,7 @@
 //! What the readers make of real-world files, through the real binary: truncated fields,
 //! compressed and binary input, overlong records.
 
-use crate::{Workdir, bin, command, jsonl, repo};
+use crate::{Workdir, bin, command, jsonl, output_fed, repo};
 
 const PUZZLE: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
@@ -308,7 +308,7 @@ fn a_cut_or_damaged_compressed_file_is_an_error_after_the_records_before_it() {
         let whole = std::fs::read(repo(&format!("{COMPRESSED}/hardest_300.txt.{ext}"))).unwrap();
         for keep in [whole.len() / 2, whole.len() - 4] {
             let path = dir.write(&format!("cut.{ext}"), &whole[..keep]);
-            let (_, stderr) = fails(&path);
+            let (stdout, stderr) = fails(&path);
             let format = match ext {
                 "gz" => "gzip",
                 "zst" => "zstd",
@@ -319,6 +319,31 @@ fn a_cut_or_damaged_compressed_file_is_an_error_after_the_records_before_it() {
                 stderr.contains(&format!("{format} data: ")),
                 "{ext} {keep}: {stderr}"
             );
+            // the records before the cut are written, as from a pipe: a file cut within its
+            // first 64 KiB decoded gave none, and no line in the error
+            // (gzip decodes as it goes; a zstd, xz or bzip2 block this small is decoded whole
+            // or not at all, so no record precedes their cut)
+            let lines = stdout.iter().filter(|&&b| b == b'\n').count();
+            assert!(lines > 0 || ext != "gz", "{ext} {keep}: {stderr}");
+            if lines > 0 {
+                assert!(
+                    stderr.contains(&format!(": after line {lines}: {format} data: ")),
+                    "{ext} {keep}: {stderr}"
+                );
+            }
+            let piped = output_fed(&mut command(&["solve", "-q", "-j1", "-"]), &whole[..keep]);
+            assert_eq!(piped.stdout, stdout, "{ext} {keep}");
+            // an intact file before it is read too (the cut one stopped the run before it
+            // began); one that gives no byte at all is refused before the run, as unreadable
+            let both = bin()
+                .args(["solve", "-q", "-j2", "data/easy_300.txt"])
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert_eq!(both.status.code(), Some(2));
+            let both_lines = both.stdout.iter().filter(|&&b| b == b'\n').count();
+            let expected = if lines > 0 { 300 + lines } else { 0 };
+            assert_eq!(both_lines, expected, "{ext} {keep}");
         }
     }
     // a zip whose stored data was changed: the CRC-32 says so
