@@ -69,7 +69,7 @@ impl Format {
     fn of(head: &[u8]) -> Option<Format> {
         if head.starts_with(b"\x1f\x8b") {
             Some(Format::Gzip)
-        } else if head.starts_with(b"\x28\xb5\x2f\xfd") {
+        } else if head.starts_with(b"\x28\xb5\x2f\xfd") || is_skippable_frame(head) {
             Some(Format::Zstd)
         } else if head.starts_with(b"\xfd7zXZ\x00") {
             Some(Format::Xz)
@@ -336,6 +336,13 @@ impl Read for CrLines {
 /// compressed or an archive: read through a decoder, not as it is.
 pub(crate) fn is_compressed(head: &[u8]) -> bool {
     Format::of(head).is_some()
+}
+
+/// A zstd skippable frame's magic (0x184D2A50 to 0x184D2A5F, little-endian): what `pzstd`
+/// writes first (its frame sizes); the decoder reads past such frames. (Text never starts
+/// with it: its fourth byte is a control character.)
+fn is_skippable_frame(head: &[u8]) -> bool {
+    head.len() >= 4 && head[0] & 0xF0 == 0x50 && head[1..4] == [0x2A, 0x4D, 0x18]
 }
 
 /// Reads up to `n` bytes (fewer only at the end of the input).
@@ -631,6 +638,26 @@ impl Read for Checked {
 #[cfg(test)]
 mod cr_tests {
     use super::*;
+
+    /// zstd that starts with a skippable frame (what `pzstd` writes) is zstd: it was refused as
+    /// "binary data, not puzzle text"; one in the middle was read already.
+    #[test]
+    fn zstd_starting_with_a_skippable_frame_is_decoded() {
+        let text = b"puzzle one\npuzzle two\n";
+        let frame = zstd::stream::encode_all(&text[..], 3).unwrap();
+        let mut data = [0x5Eu8, 0x2A, 0x4D, 0x18, 4, 0, 0, 0, 1, 2, 3, 4].to_vec();
+        data.extend_from_slice(&frame);
+        data.extend_from_slice(&[0x50, 0x2A, 0x4D, 0x18, 0, 0, 0, 0]);
+        data.extend_from_slice(&frame);
+        let raw = Raw::Stream(Box::new(Cursor::new(data)));
+        let mut opened = open(raw, |s| s, true).map_err(|_| ()).unwrap();
+        let mut out = Vec::new();
+        opened.stream.read_to_end(&mut out).unwrap();
+        assert_eq!(out, [&text[..], &text[..]].concat());
+        // not text's first bytes: 'P' '*' 'M' and a control character
+        assert!(!is_skippable_frame(b"P*M puzzle"));
+        assert!(!is_skippable_frame(b"P*M"));
+    }
 
     #[test]
     fn lines_ended_by_a_lone_cr_are_told_and_crlf_and_stray_crs_are_not() {
