@@ -87,6 +87,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         .map(|path| plan.add(Some(path), "stats"))
         .transpose()?;
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
+    // a solution column the input does not have fails before the outputs are touched (it
+    // emptied them)
+    super::read_solutions(&mut reader, args.solution_column.as_ref())?;
     if let Some(code) = signals.stopped_before_begin(args.input.silent()) {
         return Ok(code);
     }
@@ -95,7 +98,6 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let out = out.map(|slot| files.take_destination(slot));
     let stats_file = stats_file.map(|slot| files.take(slot));
     let report_file = report_file.map(|(path, slot, format)| (path, (format, files.take(slot))));
-    super::read_solutions(&mut reader, args.solution_column.as_ref())?;
     let output_options = super::output_options(&reader, &args.input, false);
     let names = output_options.names.clone();
     let rated = args.rate.then_some(args.max_er);

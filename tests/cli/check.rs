@@ -175,6 +175,51 @@ fn usage_and_io_errors_exit_2() {
     assert!(!report_txt.exists() && !out_txt.exists());
 }
 
+/// A `--solution-column` the input does not have fails before the outputs are touched: the
+/// record output, `--stats` and `--report` were emptied (a new one made empty).
+#[test]
+fn a_solution_column_refused_leaves_every_output_as_it_was() {
+    let dir = Workdir::new();
+    let out = dir.write("out.jsonl", "earlier\n");
+    let stats = dir.write("stats.json", "earlier\n");
+    let report = dir.write("report.json", "earlier\n");
+    let new = dir.path("new.jsonl");
+    for (column, input) in [
+        ("9", "data/kaggle_200.csv"),
+        ("quizzes", "data/kaggle_200.csv"),
+        ("2", "data/easy_300.txt"),
+    ] {
+        for target in [&out, &new] {
+            bin()
+                .args([
+                    "check",
+                    "-q",
+                    "-O",
+                    "jsonl",
+                    "--solution-column",
+                    column,
+                    input,
+                ])
+                .arg("-o")
+                .arg(target)
+                .arg("--stats")
+                .arg(&stats)
+                .arg("--report")
+                .arg(&report)
+                .assert()
+                .code(2);
+        }
+        for file in [&out, &stats, &report] {
+            assert_eq!(
+                std::fs::read_to_string(file).unwrap(),
+                "earlier\n",
+                "{column}"
+            );
+        }
+        assert!(!new.exists(), "{column}");
+    }
+}
+
 #[test]
 fn duplicates_name_the_first_line_in_the_same_or_an_earlier_file() {
     let dir = Workdir::new();
