@@ -204,18 +204,19 @@ fn parse_line(text: &[u8], cells: &mut String) -> Result<Grid, String> {
              one kind (dos2unix, mac2unix)"
                 .to_string()
         }
+        // a line that is not UTF-8 is malformed, as a CSV row is, also when its puzzle is
+        // sound (it was answered, and `--echo` gave back another key than the line's), and
+        // says so wherever the bad byte is (one before the puzzle read "found 82 cells", one in
+        // it named a character the file does not hold)
+        _ if not_utf8_at(text).is_some() => {
+            let at = not_utf8_at(text).unwrap_or(0);
+            format!(
+                "invalid UTF-8 (byte 0x{:02X} at byte {} of the line); puzzle text must be UTF-8",
+                text.get(at).copied().unwrap_or(0),
+                at + 1
+            )
+        }
         Some(field) => match Grid::parse(field) {
-            // a line that is not UTF-8 is malformed, as a CSV row is, also when its puzzle
-            // is sound: it was answered, and `--echo` gave back another key than the line's
-            Ok(_) if not_utf8_at(text).is_some() => {
-                let at = not_utf8_at(text).unwrap_or(0);
-                format!(
-                    "invalid UTF-8 (byte 0x{:02X} at byte {} of the line); puzzle text must be \
-                     UTF-8",
-                    text.get(at).copied().unwrap_or(0),
-                    at + 1
-                )
-            }
             Ok(grid) => {
                 set_text(cells, field);
                 return Ok(grid);
@@ -487,11 +488,17 @@ mod tests {
         assert_eq!(recs.len(), 3);
         assert_eq!(
             recs[0].puzzle,
-            Err("invalid character '\u{FFFD}' at cell 4 (r1c4)".to_string())
+            Err(
+                "invalid UTF-8 (byte 0xFF at byte 4 of the line); puzzle text must be UTF-8"
+                    .to_string()
+            )
         );
         assert_eq!(
             recs[1].puzzle,
-            Err("found 2 cells, expected 81".to_string())
+            Err(
+                "invalid UTF-8 (byte 0xFF at byte 1 of the line); puzzle text must be UTF-8"
+                    .to_string()
+            )
         );
         assert!(recs[2].puzzle.is_ok());
     }
@@ -518,15 +525,19 @@ mod tests {
 
     #[test]
     fn a_field_with_invalid_utf8_is_the_puzzle_when_grid_parse_counts_81() {
-        // 80 cells and a lone continuation byte: 81 characters for Grid::parse, so the field is the
-        // puzzle and the reason names the bad character (not "no field of 81 cells")
+        // 80 cells and a lone continuation byte: the reason names the bad byte and where it is
+        // (not "no field of 81 cells", nor the U+FFFD that stood for it, which the file does
+        // not hold)
         let mut text = b"hash ".to_vec();
         text.extend_from_slice(&PUZZLE.as_bytes()[..80]);
         text.extend_from_slice(b"\x80 3.4\n");
         let recs = read_all(&text);
         assert_eq!(
             recs[0].puzzle,
-            Err("invalid character '\u{FFFD}' at cell 81 (r9c9)".to_string())
+            Err(
+                "invalid UTF-8 (byte 0x80 at byte 86 of the line); puzzle text must be UTF-8"
+                    .to_string()
+            )
         );
     }
 
