@@ -96,7 +96,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
     let out = out.map(|slot| files.take_destination(slot));
-    let stats_file = stats_file.map(|slot| files.take(slot));
+    let stats_file = stats_file.map(|slot| files.take_whole(slot));
     let report_file = report_file.map(|(path, slot, format)| (path, (format, files.take(slot))));
     let output_options = super::output_options(&reader, &args.input, false);
     let names = output_options.names.clone();

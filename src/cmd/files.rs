@@ -535,4 +535,41 @@ impl Begun {
             Destination::Stream(out) => out,
         }
     }
+
+    /// The writer of `slot` for one document written whole (a `--stats` JSON): a file whose
+    /// write fails is cut back to where it stood when taken, never left holding part of it
+    /// (`ulimit -f`, a full disk: a torn JSON replaced the earlier file).
+    pub fn take_whole(&mut self, slot: Slot) -> Box<dyn Write + Send> {
+        match self.take_destination(slot) {
+            Destination::File(file) => {
+                let start = file.metadata().map_or(0, |m| m.len());
+                Box::new(WholeOrNothing { file, start })
+            }
+            Destination::Stream(out) => out,
+        }
+    }
+}
+
+/// A file that holds a whole document after `start` or nothing there: see
+/// [`Begun::take_whole`].
+struct WholeOrNothing {
+    file: File,
+    start: u64,
+}
+
+impl WholeOrNothing {
+    fn cut_back(&self, error: io::Error) -> io::Error {
+        let _ = self.file.set_len(self.start);
+        error
+    }
+}
+
+impl Write for WholeOrNothing {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write(buf).map_err(|e| self.cut_back(e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush().map_err(|e| self.cut_back(e))
+    }
 }

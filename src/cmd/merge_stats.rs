@@ -97,7 +97,7 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         (serde_json::to_string_pretty(&merged), merged.to_string())
     };
     let json = json.context("encoding the stats")?;
-    let mut out = plan.begin()?.take(out);
+    let mut out = plan.begin()?.take_whole(out);
     // the one output: a reader that went away asked for no more
     super::last_output(
         out.write_all((json + "\n").as_bytes())

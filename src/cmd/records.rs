@@ -124,7 +124,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
     let out = files.take_destination(out);
-    let stats_file = stats_file.map(|slot| files.take(slot));
+    let stats_file = stats_file.map(|slot| files.take_whole(slot));
     // files are read by the threads that parse them when there are several (see
     // `Reader::read_files_in_chunks`)
     reader.read_files_in_chunks(threads > 1);

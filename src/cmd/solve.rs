@@ -63,7 +63,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let mut files = plan.begin()?;
     let (out, stats_file) = (
         files.take_destination(out),
-        stats_file.map(|s| files.take(s)),
+        stats_file.map(|s| files.take_whole(s)),
     );
     // files are read by the threads that parse them when there are several (see
     // `Reader::read_files_in_chunks`)

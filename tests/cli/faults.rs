@@ -398,6 +398,40 @@ fn a_failed_output_shared_with_stderr_holds_whole_records() {
     );
 }
 
+/// A `--stats` file (or `merge-stats`' output) whose write fails holds nothing, not part of a
+/// JSON document: a torn JSON replaced the earlier file, to be read as data.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stats_file_that_fails_holds_no_torn_json() {
+    let dir = Workdir::new();
+    let stats = dir.write("stats.json", "earlier\n".repeat(1000));
+    let (code, stderr) = run_with_file_size_limit(
+        command(&["solve", "-q", "-o", "/dev/null", "--stats"])
+            .arg(&stats)
+            .arg(repo("data/hardest_300.txt")),
+        2048,
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("File too large"), "{stderr}");
+    assert_eq!(dir.read("stats.json"), "");
+    // merge-stats: the same
+    let part = dir.path("part.json");
+    command(&["solve", "-q", "-o", "/dev/null", "--stats"])
+        .arg(&part)
+        .arg(repo("data/hardest_300.txt"))
+        .output()
+        .unwrap();
+    let merged = dir.write("merged.json", "earlier\n".repeat(1000));
+    let (code, stderr) = run_with_file_size_limit(
+        command(&["merge-stats", "-q", "-o"])
+            .arg(&merged)
+            .arg(&part),
+        1024,
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(dir.read("merged.json"), "");
+}
+
 /// `check` whose output file fails part way counts, lists and reports the records the file
 /// holds, not those of batches written ahead and cut away with it (its stats said `"records":
 /// 11520` of a file of 448 lines, and its report listed findings past the file's end).
