@@ -516,9 +516,9 @@ pub struct BenchArgs {
           value_parser = parse_seconds)]
     pub min_seconds: f64,
 
-    /// Timed rounds per dataset (the best and the median are reported).
+    /// Timed rounds per dataset (the best and the median are reported), 1 to 1000.
     #[arg(long, value_name = "N", default_value_t = bench::DEFAULT_ROUNDS,
-          value_parser = parse_count::<NonZeroU32>)]
+          value_parser = parse_rounds)]
     pub rounds: NonZeroU32,
 
     /// Transform each puzzle at random, seeded: digits relabelled, bands, rows within bands,
@@ -1116,6 +1116,19 @@ where
         IntErrorKind::PosOverflow => format!("{text} is too large"),
         _ => format!("expected a whole number of at least 1, not {text:?}"),
     })
+}
+
+/// Rounds `bench` may be asked for: each is a whole pass at least, so a count past this (it
+/// took up to 4294967295, years of work that printed nothing) is refused.
+pub const MAX_ROUNDS: u32 = 1000;
+
+/// `--rounds`: a count from 1 to [`MAX_ROUNDS`].
+fn parse_rounds(text: &str) -> Result<NonZeroU32, String> {
+    let rounds = parse_count::<NonZeroU32>(text)?;
+    if rounds.get() > MAX_ROUNDS {
+        return Err(format!("{text} is too many: at most {MAX_ROUNDS} rounds"));
+    }
+    Ok(rounds)
 }
 
 /// `--column` text: a number is a 1-based position, anything else a header name.

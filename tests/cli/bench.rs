@@ -391,6 +391,11 @@ fn a_count_option_says_what_is_wrong_with_its_value() {
             ["bench", "--rounds", "0", SERG],
             "'--rounds <N>': must be at least 1",
         ),
+        // each round is a pass at least: 4294967295 was taken, years that printed nothing
+        (
+            ["bench", "--rounds", "4294967295", SERG],
+            "'--rounds <N>': 4294967295 is too many: at most 1000 rounds",
+        ),
         (
             ["bench", "--sample", "0", SERG],
             "'--sample <N>': must be at least 1",
