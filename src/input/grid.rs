@@ -77,9 +77,12 @@ impl<R: BufRead> GridReader<R> {
     /// The next row: where it is in `buf` (trimmed), its length, and whether it is longer than
     /// `max`; `None` at the end of the input. A CR inside a line ends a row: its rows are given
     /// one by one.
+    #[inline]
     fn next_row(&mut self) -> io::Result<Option<(Range<usize>, u64, bool)>> {
-        let line = match self.rest.take() {
-            Some(rest) => rest,
+        // the rest of a line after a CR is trimmed piece by piece below; a line read whole is
+        // trimmed here
+        let (line, trim) = match self.rest.take() {
+            Some(rest) => (rest, true),
             None => {
                 self.buf.clear();
                 let read = bounded::read_line(&mut self.src, &mut self.buf, self.max)?;
@@ -91,15 +94,21 @@ impl<R: BufRead> GridReader<R> {
                 if length > self.max as u64 {
                     return Ok(Some((line, length, true)));
                 }
-                line
+                (line, false)
             }
         };
-        let row = match memchr::memchr(b'\r', &self.buf[line.clone()]) {
+        // a line holding a CR between two rows is longer than one row written with spaces (17
+        // bytes): shorter lines, nearly all, are not looked through
+        let cr = (trim || line.len() > 2 * 9 - 1)
+            .then(|| memchr::memchr(b'\r', &self.buf[line.clone()]))
+            .flatten();
+        let row = match cr {
             Some(i) => {
                 self.rest = Some(line.start + i + 1..line.end);
                 trimmed(&self.buf, line.start..line.start + i)
             }
-            None => trimmed(&self.buf, line),
+            None if trim => trimmed(&self.buf, line),
+            None => line,
         };
         Ok(Some((row.clone(), row.len() as u64, false)))
     }
