@@ -13,7 +13,8 @@
 //!
 //! A CR inside a line ends a row as an LF does (a file that mixes line ends, `cat mac.txt
 //! unix.txt`: its CR-ended rows are rows, not one long row that made its grid malformed and
-//! shifted the grids after it); the rows of such a line share its line number.
+//! shifted the grids after it), and is counted as a line end in line numbers too, as in a file
+//! of CR lines alone.
 //!
 //! Grid input carries no given solutions.
 
@@ -82,7 +83,12 @@ impl<R: BufRead> GridReader<R> {
         // the rest of a line after a CR is trimmed piece by piece below; a line read whole is
         // trimmed here
         let (line, trim) = match self.rest.take() {
-            Some(rest) => (rest, true),
+            // a row after a CR is on a line of its own, as after an LF (two grids never start
+            // on one line number)
+            Some(rest) => {
+                self.line += 1;
+                (rest, true)
+            }
             None => {
                 self.buf.clear();
                 let read = bounded::read_line(&mut self.src, &mut self.buf, self.max)?;
@@ -264,14 +270,14 @@ mod tests {
             rows.join("\n")
         );
         let recs = read_all(&text);
-        assert_eq!(summary(&recs), [(1, Ok(())), (9, Ok(())), (18, Ok(()))]);
+        assert_eq!(summary(&recs), [(1, Ok(())), (10, Ok(())), (19, Ok(()))]);
         assert!(recs.iter().all(|r| r.cells == ".3.4..6..".repeat(9)));
         // a CR-ended blank line ends a short grid, as a blank line does
         let text = format!("{}\r\r{}\n", rows[..2].join("\r"), rows.join("\r"));
         let recs = read_all(&text);
         assert_eq!(
             summary(&recs),
-            [(1, Err("grid has 2 rows, expected 9".into())), (1, Ok(()))]
+            [(1, Err("grid has 2 rows, expected 9".into())), (4, Ok(()))]
         );
     }
 
