@@ -38,7 +38,7 @@ pub(super) fn format_name(format: InputFormat) -> &'static str {
 }
 
 /// The UTF-8 byte order mark some editors put at the start of a file.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Header names taken as the puzzle column, in order of preference (compared ignoring ASCII case).
 pub(crate) const PUZZLE_COLUMNS: [&str; 10] = [

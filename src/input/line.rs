@@ -14,6 +14,7 @@
 use std::io::{self, BufRead};
 
 use super::bounded::{self, DEFAULT_MAX_RECORD};
+use super::detect::BOM;
 use super::record::{Echo, Record};
 use super::text::{excerpt, fields, is_cell_string, puzzle_field, set_optional_text, set_text};
 use crate::grid::{CELLS, Grid};
@@ -121,7 +122,13 @@ impl<R: BufRead> LineReader<R> {
                 return Ok(false);
             };
             self.line += 1;
-            let text = self.buf.trim_ascii();
+            // a BOM at the start of a line is the start of a file joined on (`cat a.txt
+            // b.txt`, b.txt saved with one): dropped, as the first input's is (it was a cell:
+            // "found 82 cells")
+            let text = match self.buf.trim_ascii_start().strip_prefix(BOM) {
+                Some(rest) => rest.trim_ascii(),
+                None => self.buf.trim_ascii(),
+            };
             let no_record = bounded::carries_no_record(text, length, self.max);
             if no_record && !self.pipe {
                 continue;
@@ -501,6 +508,23 @@ mod tests {
             )
         );
         assert!(recs[2].puzzle.is_ok());
+    }
+
+    /// A file with a BOM joined on to another (`cat a.txt bom.txt`): its first line is read as
+    /// the file's own first line would be (the BOM was a cell: "found 82 cells").
+    #[test]
+    fn a_bom_at_the_start_of_a_later_line_is_dropped() {
+        let text = format!("{PUZZLE}\n\u{FEFF}{PUZZLE}\n\u{FEFF}  key {PUZZLE}\n");
+        let recs = read_all(text.as_bytes());
+        assert_eq!(recs.len(), 3);
+        assert!(
+            recs.iter().all(|r| r.puzzle.is_ok()),
+            "{:?}",
+            recs[1].puzzle
+        );
+        // a BOM anywhere else is a character of the line
+        let recs = read_all(format!("key\u{FEFF} {PUZZLE}x\n").as_bytes());
+        assert!(recs[0].puzzle.is_err());
     }
 
     #[test]
