@@ -1,6 +1,6 @@
 //! `generate`: records `start..start + count` of a seeded stream of new puzzles, made on the
-//! pool a batch at a time, written in order through the same output layer as `solve` (placed
-//! writes into a file, progress, signals), then a summary on stderr.
+//! pool a batch at a time, written in order through the same output layer as `solve` (by the
+//! writing thread, the output opened with the first record; progress, signals), then a summary on stderr.
 //!
 //! Each record is made from `(seed, index, options)` alone ([`Generator::record_until`]) on any
 //! thread; the writing thread alone decides, in order, which records are repeats of earlier
@@ -31,7 +31,7 @@ use sudoku_batch::pipeline::{self, Steps};
 use super::files::OutputPlan;
 use super::progress::Progress;
 use super::signals::Signals;
-use super::{HeldCounts, NamedFormat, OutputEnd};
+use super::{NamedFormat, OutputEnd};
 use crate::cli::GenerateArgs;
 
 /// Records a batch holds by default: about 10 ms of work for plain generation, so a batch's
@@ -55,8 +55,6 @@ struct Batch {
     /// ending at `ends[k]`; `ends` has one entry per record made, empty for one not written.
     out: Vec<u8>,
     ends: Vec<usize>,
-    /// Where its bytes go in a file written by the pool (`None`: written in order).
-    at: Option<u64>,
 }
 
 /// What the written records add up to, for the summary.
@@ -168,7 +166,6 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     // the thread that takes the batches, at its offset in a file (a record costs far more to
     // make than to write); a file that fails is still cut back to its whole records.
     let mut output: Option<Output> = None;
-    let mut placed = None;
     let o = generator.options();
     let slow = o.guesses.is_some()
         || o.rating.is_some()
@@ -209,8 +206,6 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let mut tally = Tally::default();
     let mut failure: Option<(u64, Failure)> = None;
     let mut ends = OutputEnd::default();
-    let mut held = HeldCounts::default();
-    let mut count = |batch: Tally| tally.merge(&batch);
     let mut next = first_index;
     let mut wrote_any = false;
     let grid = resolved == OutputFormat::Grid;
@@ -268,7 +263,6 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             let upto = if next < args.start { args.start } else { end };
             batch.len =
                 usize::try_from(upto - next).map_or(batch_size, |left| left.min(batch_size));
-            batch.at = None;
             next += batch.len as u64;
             Ok(true)
         },
@@ -325,22 +319,18 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
                 let mut begun = plan
                     .begin()
                     .map_err(|e| io::Error::other(format!("{e:#}")))?;
-                let opened = Output::to(begun.take_destination(slot), format.as_ref());
-                placed = opened.placed();
-                output = Some(opened);
+                output = Some(Output::to(begun.take_destination(slot), format.as_ref()));
             }
-            batch.at = match output.as_mut() {
-                Some(output) => output.place(&batch.out)?,
-                None => None,
-            };
-            super::place_batch(placed.as_deref(), batch.at, &batch.out)?;
+            // written whole here: the batch's counts are the file's at once
+            if let Some(output) = output.as_mut() {
+                output.write(&batch.out)?;
+            }
             let line = last.map(|index| Record {
                 line: index + 1,
                 ..Record::empty()
             });
-            held.add((batch.at, batch.out.len()), counts, &mut count);
-            held.settle(placed.as_deref(), &mut count);
-            ends.add(batch.at, batch.out.len(), line.as_ref());
+            tally.merge(&counts);
+            ends.add(None, batch.out.len(), line.as_ref());
             progress.add(made);
             if let Some(Err(f)) = batch.results.get(made) {
                 failure = Some((batch.start + made as u64, *f));
@@ -362,7 +352,6 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     };
     let names = [format!("seed {}, record", args.seed)];
     let (last, stopped) = super::end_records(result, &mut output, &mut ends, &names, &output_name);
-    held.settle(output.placed().as_deref(), &mut count);
     let last = last.map(|(_, line)| line);
 
     let ended = match last {

@@ -75,14 +75,14 @@ impl<R: BufRead> GridReader<R> {
         self.line
     }
 
-    /// The next row: where it is in `buf` (trimmed), its length, and whether it is longer than
-    /// `max`; `None` at the end of the input. A CR inside a line ends a row: its rows are given
-    /// one by one.
+    /// The next row: where it is in `buf` (trimmed) and its length (a line longer than `max`
+    /// is kept in part: see the `bounded` module); `None` at the end of the input. A CR inside a
+    /// line ends a row: its rows are given one by one.
     #[inline]
-    fn next_row(&mut self) -> io::Result<Option<(Range<usize>, u64, bool)>> {
+    fn next_row(&mut self) -> io::Result<Option<(Range<usize>, u64)>> {
         // the rest of a line after a CR is trimmed piece by piece below; a line read whole is
         // trimmed here
-        let (line, trim) = match self.rest.take() {
+        let (line, after_cr) = match self.rest.take() {
             // a row after a CR is on a line of its own, as after an LF (two grids never start
             // on one line number)
             Some(rest) => {
@@ -98,14 +98,14 @@ impl<R: BufRead> GridReader<R> {
                 self.line += 1;
                 let line = trimmed(&self.buf, 0..self.buf.len());
                 if length > self.max as u64 {
-                    return Ok(Some((line, length, true)));
+                    return Ok(Some((line, length)));
                 }
                 (line, false)
             }
         };
         // a line holding a CR between two rows is longer than one row written with spaces (17
         // bytes): shorter lines, nearly all, are not looked through
-        let cr = (trim || line.len() > 2 * 9 - 1)
+        let cr = (after_cr || line.len() > 2 * 9 - 1)
             .then(|| memchr::memchr(b'\r', &self.buf[line.clone()]))
             .flatten();
         let row = match cr {
@@ -113,19 +113,21 @@ impl<R: BufRead> GridReader<R> {
                 self.rest = Some(line.start + i + 1..line.end);
                 trimmed(&self.buf, line.start..line.start + i)
             }
-            None if trim => trimmed(&self.buf, line),
+            None if after_cr => trimmed(&self.buf, line),
             None => line,
         };
-        Ok(Some((row.clone(), row.len() as u64, false)))
+        let length = row.len() as u64;
+        Ok(Some((row, length)))
     }
 
     /// The next record, `None` at the end of the input.
     pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
         loop {
-            let Some((row, length, long)) = self.next_row()? else {
+            let Some((row, length)) = self.next_row()? else {
                 return Ok((self.count > 0).then(|| self.short_grid(source)));
             };
             let row = &self.buf[row];
+            let long = length > self.max as u64;
             if row.is_empty() && !long {
                 if self.count > 0 {
                     return Ok(Some(self.short_grid(source)));

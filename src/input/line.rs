@@ -205,39 +205,38 @@ fn parse_line(text: &[u8], cells: &mut String) -> Result<Grid, String> {
     // a CR inside a line is a line end of a file that mixes them (`k1 P1\rk2 P2\r\n`): the
     // fields around it are not this line's, and the puzzle field found after it was the next
     // line's puzzle, answered for this one
-    let reason = match puzzle_field(text) {
-        _ if memchr::memchr(b'\r', text).is_some() => {
-            "a carriage return (CR) inside the line: the file mixes line ends; convert them to \
-             one kind (dos2unix, mac2unix)"
-                .to_string()
-        }
+    let reason = if memchr::memchr(b'\r', text).is_some() {
+        "a carriage return (CR) inside the line: the file mixes line ends; convert them to one \
+         kind (dos2unix, mac2unix)"
+            .to_string()
+    } else if let Some(at) = not_utf8_at(text) {
         // a line that is not UTF-8 is malformed, as a CSV row is, also when its puzzle is
         // sound (it was answered, and `--echo` gave back another key than the line's), and
         // says so wherever the bad byte is (one before the puzzle read "found 82 cells", one in
         // it named a character the file does not hold)
-        _ if not_utf8_at(text).is_some() => {
-            let at = not_utf8_at(text).unwrap_or(0);
-            format!(
-                "invalid UTF-8 (byte 0x{:02X} at byte {} of the line); puzzle text must be UTF-8",
-                text.get(at).copied().unwrap_or(0),
-                at + 1
-            )
-        }
-        Some(field) => match Grid::parse(field) {
-            Ok(grid) => {
-                set_text(cells, field);
-                return Ok(grid);
-            }
-            Err(e) => e.to_string(),
-        },
-        None => {
-            let mut all = fields(text);
-            match (all.next(), all.next()) {
-                (Some(only), None) => match Grid::parse(only) {
-                    Err(e) => e.to_string(),
-                    Ok(_) => "no field of 81 cells".to_string(),
-                },
-                _ => "no field of 81 cells".to_string(),
+        format!(
+            "invalid UTF-8 (byte 0x{:02X} at byte {} of the line); puzzle text must be UTF-8",
+            text[at],
+            at + 1
+        )
+    } else {
+        match puzzle_field(text) {
+            Some(field) => match Grid::parse(field) {
+                Ok(grid) => {
+                    set_text(cells, field);
+                    return Ok(grid);
+                }
+                Err(e) => e.to_string(),
+            },
+            None => {
+                let mut all = fields(text);
+                match (all.next(), all.next()) {
+                    (Some(only), None) => match Grid::parse(only) {
+                        Err(e) => e.to_string(),
+                        Ok(_) => "no field of 81 cells".to_string(),
+                    },
+                    _ => "no field of 81 cells".to_string(),
+                }
             }
         }
     };
