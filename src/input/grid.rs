@@ -22,6 +22,7 @@ use std::io::{self, BufRead};
 use std::ops::Range;
 
 use super::bounded::{self, DEFAULT_MAX_RECORD};
+use super::detect::BOM;
 use super::record::Record;
 use super::text::{RowError, excerpt, plural, row_cells, to_text};
 use crate::grid::CELLS;
@@ -115,6 +116,12 @@ impl<R: BufRead> GridReader<R> {
             }
             None if after_cr => trimmed(&self.buf, line),
             None => line,
+        };
+        // a BOM at the start of a row is the start of a file joined on (`cat a.txt bom.txt`,
+        // bom.txt saved with one): dropped, as the first input's is (it was a tenth cell)
+        let row = match self.buf[row.clone()].starts_with(BOM) {
+            true => trimmed(&self.buf, row.start + BOM.len()..row.end),
+            false => row,
         };
         let length = row.len() as u64;
         Ok(Some((row, length)))
@@ -254,6 +261,21 @@ mod tests {
         let recs = read_all(&text);
         assert_eq!(summary(&recs), [(2, Ok(())), (11, Ok(())), (22, Ok(()))]);
         assert_eq!(recs[0].cells, ".3.4..6..".repeat(9));
+    }
+
+    /// Grid files joined (`cat a.txt bom.txt`, the second saved with a BOM): the BOM starts a
+    /// row, and is dropped as the first file's is (the row had ten cells, its grid malformed).
+    #[test]
+    fn a_bom_at_the_start_of_a_later_row_is_dropped() {
+        let grid = ".3.4..6..\n".repeat(9);
+        let text = format!("{grid}\u{FEFF}{grid}\n\u{FEFF}  {grid}");
+        assert_eq!(
+            summary(&read_all(&text)),
+            [(1, Ok(())), (10, Ok(())), (20, Ok(()))]
+        );
+        // a BOM anywhere else in a row is a character of it
+        let text = format!(".3.4..6.\u{FEFF}.\n{}", ".3.4..6..\n".repeat(8));
+        assert!(read_all(&text)[0].puzzle.is_err());
     }
 
     /// A file mixing line ends: rows ended by a CR inside a line are rows. The line was one
