@@ -150,24 +150,21 @@ impl<R: BufRead> LineReader<R> {
                 record.solution = None;
                 return Ok(true);
             }
+            // where the text starts in the line (after blanks and a BOM): a byte's place in a
+            // reason counts from the line's start
+            let lead = text.as_ptr() as usize - self.buf.as_ptr() as usize;
             if self.pipe {
                 // pipe mode reads no file as a whole, so it checks no file for text: a line
                 // that is not UTF-8 is one malformed record, whatever else it holds, so that
                 // keys echoed back are never silently altered
                 if let Err(e) = std::str::from_utf8(text) {
-                    let lead = self.buf.len() - self.buf.trim_ascii_start().len();
-                    let at = e.valid_up_to();
                     record.cells = excerpt(text);
-                    record.puzzle = Err(format!(
-                        "not UTF-8 text (byte 0x{:02X} at column {})",
-                        text[at],
-                        lead + at + 1
-                    ));
+                    record.puzzle = Err(not_utf8(text, e.valid_up_to(), lead));
                     record.solution = None;
                     return Ok(true);
                 }
             }
-            record.puzzle = parse_line(text, &mut record.cells);
+            record.puzzle = parse_line(text, lead, &mut record.cells);
             let solution = self.solutions.then(|| given_solution(text)).flatten();
             set_optional_text(&mut record.solution, solution);
             return Ok(true);
@@ -191,8 +188,19 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
-/// The puzzle (or why there is none) of a trimmed, non-blank line; sets `cells` to its cells text.
-fn parse_line(text: &[u8], cells: &mut String) -> Result<Grid, String> {
+/// Why a line is malformed whose text (starting at byte `lead` of the line) is not UTF-8 from
+/// its byte `at` on; the same words in pipe mode and out of it.
+fn not_utf8(text: &[u8], at: usize, lead: usize) -> String {
+    format!(
+        "invalid UTF-8 (byte 0x{:02X} at byte {} of the line); puzzle text must be UTF-8",
+        text[at],
+        lead + at + 1
+    )
+}
+
+/// The puzzle (or why there is none) of a trimmed, non-blank line, which starts at byte `lead`
+/// of its line; sets `cells` to its cells text.
+fn parse_line(text: &[u8], lead: usize, cells: &mut String) -> Result<Grid, String> {
     // the common case: the whole line is the puzzle. Only a line of 81 bytes can be one, and
     // trying longer lines would cost a failed parse (which counts characters for its message).
     if let Some(grid) = (text.len() == CELLS)
@@ -214,11 +222,7 @@ fn parse_line(text: &[u8], cells: &mut String) -> Result<Grid, String> {
         // sound (it was answered, and `--echo` gave back another key than the line's), and
         // says so wherever the bad byte is (one before the puzzle read "found 82 cells", one in
         // it named a character the file does not hold)
-        format!(
-            "invalid UTF-8 (byte 0x{:02X} at byte {} of the line); puzzle text must be UTF-8",
-            text[at],
-            at + 1
-        )
+        not_utf8(text, at, lead)
     } else {
         match puzzle_field(text) {
             Some(field) => match Grid::parse(field) {
@@ -488,7 +492,8 @@ mod tests {
     fn invalid_utf8_is_a_malformed_record() {
         let mut text = PUZZLE.as_bytes().to_vec();
         text[3] = 0xFF;
-        text.extend_from_slice(b"\n\xFF\xFE\n");
+        // blanks before the text count: the byte is the line's third
+        text.extend_from_slice(b"\n  \xFF\xFE\n");
         text.extend_from_slice(PUZZLE.as_bytes());
         let recs = read_all(&text);
         assert_eq!(recs.len(), 3);
@@ -502,7 +507,7 @@ mod tests {
         assert_eq!(
             recs[1].puzzle,
             Err(
-                "invalid UTF-8 (byte 0xFF at byte 1 of the line); puzzle text must be UTF-8"
+                "invalid UTF-8 (byte 0xFF at byte 3 of the line); puzzle text must be UTF-8"
                     .to_string()
             )
         );

@@ -398,7 +398,7 @@ fn a_line_that_is_not_utf8_is_one_malformed_record_wherever_it_stands() {
         assert_eq!(records[at]["status"], "malformed");
         assert_eq!(
             records[at]["reason"],
-            "not UTF-8 text (byte 0xE9 at column 2)"
+            "invalid UTF-8 (byte 0xE9 at byte 2 of the line); puzzle text must be UTF-8"
         );
         assert_eq!(records[at - 1]["status"], "solved");
         assert_eq!(records[at + 1]["status"], "solved");
