@@ -69,6 +69,8 @@ pub trait Report {
     fn finding(&mut self, finding: &Finding<'_>) -> io::Result<()>;
     /// Writes the totals and anything pending, and flushes.
     fn finish(&mut self, totals: &Totals) -> io::Result<()>;
+    /// Writes the findings so far out whole (a part of the report ends here).
+    fn flush(&mut self) -> io::Result<()>;
 }
 
 /// The report writer for `format`, writing to `out` (buffered inside).
@@ -103,6 +105,10 @@ impl<W: Write> Report for Json<W> {
         self.count += 1;
         self.out.write_all(start)?;
         serde_json::to_writer(&mut self.out, finding).map_err(io::Error::from)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 
     fn finish(&mut self, totals: &Totals) -> io::Result<()> {
@@ -141,6 +147,10 @@ impl<W: Write> Report for Csv<W> {
         self.out.write_record(row).map_err(csv_io_error)
     }
 
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
     fn finish(&mut self, _totals: &Totals) -> io::Result<()> {
         self.header()?;
         self.out.flush()
@@ -169,6 +179,10 @@ impl<W: Write> Report for Markdown<W> {
             f.verdict,
             cell(f.detail)
         )
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 
     fn finish(&mut self, totals: &Totals) -> io::Result<()> {
@@ -282,6 +296,10 @@ struct Svg<W: Write> {
 impl<W: Write> Report for Svg<W> {
     fn finding(&mut self, _finding: &Finding<'_>) -> io::Result<()> {
         Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 
     fn finish(&mut self, totals: &Totals) -> io::Result<()> {

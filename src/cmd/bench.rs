@@ -116,7 +116,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     let outputs: Vec<_> = outputs
         .into_iter()
-        .map(|(path, format, slot)| (path, format, files.take(slot)))
+        // a report file whose write fails is left empty, not holding a torn document
+        .map(|(path, format, slot)| match to_stdout(path) {
+            true => (path, format, files.take(slot)),
+            false => (path, format, files.take_whole(slot)),
+        })
         .collect();
     let table = table.map(|slot| files.take(slot));
 
@@ -271,15 +275,26 @@ impl PuzzleWriter {
     /// Writes the lines kept for each file, once the plan has begun.
     fn finish(self, files: &mut Begun) -> Result<()> {
         match self {
-            PuzzleWriter::File(path, slot, spool) => unspool(spool, &mut files.take(slot))
-                .with_context(|| format!("writing {}", path.display())),
+            // a file whose write fails is left empty, not holding part of the puzzles
+            PuzzleWriter::File(path, slot, spool) => {
+                let mut out = match path.as_os_str() == "-" {
+                    true => files.take(slot),
+                    false => files.take_whole(slot),
+                };
+                unspool(spool, &mut out).with_context(|| format!("writing {}", path.display()))
+            }
             // each file written even when one fails (a full disk): the first error is told
             PuzzleWriter::Dir(dir, spooled) => {
                 let mut result = Ok(());
                 for (name, spool) in spooled {
                     let path = dir.join(&name);
+                    // a file whose write fails is left empty, as a single file is
                     let written = std::fs::File::create(&path)
-                        .and_then(|mut out| unspool(spool, &mut out))
+                        .and_then(|mut out| {
+                            unspool(spool, &mut out).inspect_err(|_| {
+                                let _ = out.set_len(0);
+                            })
+                        })
                         .with_context(|| format!("writing {}", path.display()));
                     result = result.and(written);
                 }

@@ -97,7 +97,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let mut files = plan.begin()?;
     let out = out.map(|slot| files.take_destination(slot));
     let stats_file = stats_file.map(|slot| files.take_whole(slot));
-    let report_file = report_file.map(|(path, slot, format)| (path, (format, files.take(slot))));
+    let report_file = report_file.map(|(path, slot, format)| match path.as_os_str() == "-" {
+        true => (path, (format, files.take(slot))),
+        false => (path, (format, files.take_parts(slot))),
+    });
     let output_options = super::output_options(&reader, &args.input, false);
     let names = output_options.names.clone();
     let rated = args.rate.then_some(args.max_er);
@@ -459,7 +462,17 @@ impl Found<'_> {
     /// Counts a batch the output holds, lists its findings and writes them to the report.
     fn take(&mut self, counts: Counts, names: &[String]) -> Result<()> {
         self.tally.merge(&counts.tally);
-        self.list(&counts, names, true)
+        self.list(&counts, names, true)?;
+        // the batch's findings out whole: a report whose write fails later is cut back to
+        // here, never left ending in part of a row
+        if let Some((path, report)) = self.report.as_mut().filter(|_| !self.report_failed) {
+            if let Err(err) = report.flush() {
+                self.report_failed = true;
+                return Err(anyhow::Error::new(err)
+                    .context(format!("writing {}", super::output_name(Some(path)))));
+            }
+        }
+        Ok(())
     }
 
     /// Lists the findings of a batch the output does not hold whole (its reader went away

@@ -536,40 +536,71 @@ impl Begun {
         }
     }
 
-    /// The writer of `slot` for one document written whole (a `--stats` JSON): a file whose
-    /// write fails is cut back to where it stood when taken, never left holding part of it
-    /// (`ulimit -f`, a full disk: a torn JSON replaced the earlier file).
+    /// The writer of `slot` for one document written whole (a `--stats` JSON, a bench
+    /// report): a file whose write fails is cut back to where it stood when taken, never left
+    /// holding part of it (`ulimit -f`, a full disk: a torn JSON replaced the earlier file).
     pub fn take_whole(&mut self, slot: Slot) -> Box<dyn Write + Send> {
+        self.take_cut_back(slot, false)
+    }
+
+    /// The writer of `slot` for output written in parts, each ended by a flush (a `--report`,
+    /// a batch of findings at a time): a file whose write fails is cut back to the end of the
+    /// last part flushed whole, never left ending in part of a row.
+    pub fn take_parts(&mut self, slot: Slot) -> Box<dyn Write + Send> {
+        self.take_cut_back(slot, true)
+    }
+
+    fn take_cut_back(&mut self, slot: Slot, parts: bool) -> Box<dyn Write + Send> {
         match self.take_destination(slot) {
             Destination::File(file) => {
                 let start = file.metadata().map_or(0, |m| m.len());
-                Box::new(WholeOrNothing { file, start })
+                Box::new(CutBack {
+                    file,
+                    start,
+                    written: 0,
+                    whole: 0,
+                    parts,
+                })
             }
             Destination::Stream(out) => out,
         }
     }
 }
 
-/// A file that holds a whole document after `start` or nothing there: see
-/// [`Begun::take_whole`].
-struct WholeOrNothing {
+/// A file cut back when a write fails: to where it stood when taken, or with `parts` to the
+/// end of the last part flushed whole (see [`Begun::take_whole`], [`Begun::take_parts`]).
+struct CutBack {
     file: File,
     start: u64,
+    /// Bytes written since `start`, and how many of them end a part.
+    written: u64,
+    whole: u64,
+    parts: bool,
 }
 
-impl WholeOrNothing {
+impl CutBack {
     fn cut_back(&self, error: io::Error) -> io::Error {
-        let _ = self.file.set_len(self.start);
+        let _ = self.file.set_len(self.start + self.whole);
         error
     }
 }
 
-impl Write for WholeOrNothing {
+impl Write for CutBack {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.file.write(buf).map_err(|e| self.cut_back(e))
+        match self.file.write(buf) {
+            Ok(n) => {
+                self.written += n as u64;
+                Ok(n)
+            }
+            Err(e) => Err(self.cut_back(e)),
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush().map_err(|e| self.cut_back(e))
+        self.file.flush().map_err(|e| self.cut_back(e))?;
+        if self.parts {
+            self.whole = self.written;
+        }
+        Ok(())
     }
 }

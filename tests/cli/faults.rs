@@ -18,6 +18,21 @@ fn many_puzzles(dir: &Workdir, n: usize) -> std::path::PathBuf {
     dir.write("many.txt", body)
 }
 
+/// 20,000 puzzles in `problems.txt`, every `every`-th line (the last of each `every`) made
+/// malformed by `bad`.
+fn with_malformed(dir: &Workdir, every: usize, bad: impl Fn(&str) -> String) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(many_puzzles(dir, 20_000)).unwrap();
+    let body: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| match (i + 1) % every {
+            0 => format!("{}\n", bad(line)),
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    dir.write("problems.txt", body)
+}
+
 #[test]
 fn a_reader_that_goes_away_ends_the_run_with_0_in_every_format() {
     let dir = Workdir::new();
@@ -432,6 +447,74 @@ fn a_stats_file_that_fails_holds_no_torn_json() {
     assert_eq!(dir.read("merged.json"), "");
 }
 
+/// A `check --report` whose write fails part way holds whole findings only, those of the
+/// batches written before (it ended in part of a row, to be read as data), in every format.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_report_that_fails_ends_with_a_whole_finding() {
+    let dir = Workdir::new();
+    // every third line malformed: the findings outgrow the limit
+    let input = with_malformed(&dir, 3, |line| format!("{}x", &line[..80]));
+    for (name, row_end) in [("r.csv", "x\n"), ("r.json", "x\"}"), ("r.md", ") |\n")] {
+        for threads in ["1", "2"] {
+            let report = dir.write(name, "earlier\n");
+            let (code, stderr) = run_with_file_size_limit(
+                command(&[
+                    "check",
+                    "-q",
+                    "-O",
+                    "csv",
+                    "-o",
+                    "/dev/null",
+                    "--batch-size",
+                ])
+                .args(["100", "-j", threads, "--report"])
+                .arg(&report)
+                .arg(&input),
+                40_000,
+            );
+            assert_eq!(code, Some(2), "{stderr}");
+            assert!(stderr.contains("File too large"), "{stderr}");
+            let held = dir.read(name);
+            assert!(held.len() > 10_000, "{name}: {} bytes", held.len());
+            assert!(
+                held.ends_with(row_end),
+                "{name}: ends {:?}",
+                &held[held.len() - 40..]
+            );
+        }
+    }
+}
+
+/// `bench` reports (`--export-*`) whose write fails are left empty, as a `--stats` file is, not
+/// holding part of a document in place of the earlier file.
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_files_that_fail_hold_nothing_torn() {
+    let dir = Workdir::new();
+    let input = many_puzzles(&dir, 3_000);
+    for option in ["--export-json", "--export-svg", "--export-markdown"] {
+        let out = dir.write("out.txt", "earlier\n");
+        let (code, stderr) = run_with_file_size_limit(
+            command(&[
+                "bench",
+                "-q",
+                "--min-seconds",
+                "0.01",
+                "--rounds",
+                "1",
+                option,
+            ])
+            .arg(&out)
+            .arg(&input),
+            400,
+        );
+        assert_eq!(code, Some(2), "{option}: {stderr}");
+        assert!(stderr.contains("File too large"), "{option}: {stderr}");
+        assert_eq!(dir.read("out.txt"), "", "{option}");
+    }
+}
+
 /// `check` whose output file fails part way counts, lists and reports the records the file
 /// holds, not those of batches written ahead and cut away with it (its stats said `"records":
 /// 11520` of a file of 448 lines, and its report listed findings past the file's end).
@@ -439,17 +522,8 @@ fn a_stats_file_that_fails_holds_no_torn_json() {
 #[test]
 fn check_on_a_failed_file_counts_and_reports_what_it_holds() {
     let dir = Workdir::new();
-    let text = std::fs::read_to_string(many_puzzles(&dir, 20_000)).unwrap();
     // a malformed record every 97 lines, so that findings fall on both sides of the cut
-    let body: String = text
-        .lines()
-        .enumerate()
-        .map(|(i, line)| match i % 97 {
-            96 => "1234\n".to_string(),
-            _ => format!("{line}\n"),
-        })
-        .collect();
-    let input = dir.write("problems.txt", body);
+    let input = with_malformed(&dir, 97, |_| "1234".to_string());
     let (stats, report, out) = (
         dir.path("stats.json"),
         dir.path("report.csv"),
