@@ -25,6 +25,22 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// Parses the command line. A negative number after an option is taken as its value, to be
+    /// refused by the option itself (`generate -n -5`: "invalid value '-5' for '--count'"),
+    /// rather than told to be written `-- -5`, which makes it an input's name.
+    pub fn from_command_line() -> Result<Cli, clap::Error> {
+        use clap::{CommandFactory, FromArgMatches};
+        let command = Cli::command().mut_subcommands(|sub| {
+            sub.mut_args(|arg| match arg.get_action().takes_values() {
+                true => arg.allow_negative_numbers(true),
+                false => arg,
+            })
+        });
+        Cli::from_arg_matches(&command.try_get_matches()?)
+    }
+}
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {

@@ -5,8 +5,6 @@ mod cmd;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
     // a write past the file size limit (`ulimit -f`) fails as on a full disk, and the output
     // is cut back to whole records; SIGXFSZ's default would kill the run mid-record
@@ -16,7 +14,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-    let cli = match cli::Cli::try_parse() {
+    let cli = match cli::Cli::from_command_line() {
         Ok(cli) => cli,
         Err(err) => return parse_error(&err),
     };

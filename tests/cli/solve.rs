@@ -640,6 +640,42 @@ fn zero_threads_or_batch_size_are_usage_errors() {
     }
 }
 
+/// A negative number after an option is refused by that option; it was "unexpected argument
+/// '-1'" with the tip to write `-- -1`, which makes it an input file's name.
+#[test]
+fn a_negative_number_is_refused_as_the_options_value() {
+    let runs: [(&[&str], &str); 5] = [
+        (&["generate", "-n", "-5"], "'--count <N>'"),
+        (
+            &["augment", "-n", "-1", "data/easy_300.txt"],
+            "'--copies <N>'",
+        ),
+        (
+            &["augment", "--seed", "-1", "data/easy_300.txt"],
+            "'--seed <N>'",
+        ),
+        (
+            &["solve", "-j", "-2", "data/easy_300.txt"],
+            "'--threads <N>'",
+        ),
+        (
+            &["bench", "--min-seconds", "-1", "data/easy_300.txt"],
+            "'--min-seconds <SECS>'",
+        ),
+    ];
+    for (args, option) in runs {
+        let value = args[2];
+        bin()
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "invalid value '{value}' for {option}"
+            )));
+    }
+}
+
 #[test]
 fn column_option_on_line_input_is_an_error() {
     bin()
