@@ -182,6 +182,23 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
             };
         }
         super::stderr_line(line);
+        // a whole run that left a part empty (a fraction too small or too large for the
+        // dataset's classes): said, as the fraction's bounds promise both parts classes
+        let empty = ["train", "test"]
+            .into_iter()
+            .zip(counts)
+            .find(|&(_, n)| n == 0)
+            .map(|(part, _)| part);
+        if let Some(part) = empty.filter(|_| counts[0] + counts[1] > 1 && ends.is_some()) {
+            if signals.exit_code().is_none() {
+                super::stderr_line(format_args!(
+                    "sudoku-batch: warning: the {part} part is empty: no class of the {} records \
+                     fell to it at --test-fraction {}",
+                    counts[0] + counts[1],
+                    args.test_fraction
+                ));
+            }
+        }
     }
     Ok(signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }

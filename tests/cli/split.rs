@@ -475,3 +475,24 @@ fn an_interrupted_split_says_where_its_parts_end() {
     want.sort();
     assert_eq!(got, want);
 }
+
+/// A fraction that leaves a part with no class of the dataset (allowed: it depends on the
+/// dataset) is said: the bounds of `--test-fraction` promise both parts classes, and a run that
+/// gave one none said only "0 test".
+#[test]
+fn a_part_left_empty_is_said() {
+    let dir = Workdir::new();
+    let input = dir.write("in.txt", hardest(50).join("\n") + "\n");
+    let input = input.to_str().unwrap();
+    for (fraction, part) in [("0.0000001", "test"), ("0.9999999", "train")] {
+        let (code, stderr) = split(&dir, &["--test-fraction", fraction, input]);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert!(
+            stderr.contains(&format!("warning: the {part} part is empty")),
+            "{stderr}"
+        );
+    }
+    let (code, stderr) = split(&dir, &[input]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+}
