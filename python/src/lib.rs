@@ -475,7 +475,7 @@ impl Row {
 }
 
 /// A record's answer, given its index and its puzzle.
-type Answer<'a> = dyn Fn(usize, Result<Grid, String>) -> Row + Sync + 'a;
+type Answer<'a> = dyn Fn(usize, Result<Grid, String>, &AtomicBool) -> Row + Sync + 'a;
 
 /// How [`answer_into`] lays out its work and its grids column.
 #[derive(Clone, Copy)]
@@ -542,7 +542,7 @@ fn answer_into<'py>(
                             break;
                         }
                         let i = k * chunk + j;
-                        let row = answer(i, column.read(i));
+                        let row = answer(i, column.read(i), stop);
                         *code = row.code;
                         number.copy_from_slice(&row.number.to_ne_bytes());
                         if let Some(grid) = row.grid {
@@ -618,7 +618,7 @@ fn solve<'py>(
     threads: Option<usize>,
 ) -> PyResult<Packed<'py>> {
     let column = Column::new(puzzles, n, "puzzles")?;
-    answer_into(py, threads, &column, GRIDS, &|_, puzzle| match puzzle {
+    answer_into(py, threads, &column, GRIDS, &|_, puzzle, _| match puzzle {
         Ok(grid) => {
             let a = solver::answer_with(&grid, unique, false);
             Row {
@@ -659,7 +659,7 @@ fn check<'py>(
         }
     }
     let options = Options::default();
-    answer_into(py, threads, &column, GRIDS, &|i, puzzle| {
+    answer_into(py, threads, &column, GRIDS, &|i, puzzle, _| {
         let grid = match puzzle {
             Ok(grid) => grid,
             Err(reason) => return Row::unread(Verdict::Malformed as u8, reason),
@@ -705,7 +705,7 @@ fn canonical<'py>(
     threads: Option<usize>,
 ) -> PyResult<Packed<'py>> {
     let column = Column::new(puzzles, n, "puzzles")?;
-    answer_into(py, threads, &column, GRIDS, &|_, puzzle| match puzzle {
+    answer_into(py, threads, &column, GRIDS, &|_, puzzle, _| match puzzle {
         Ok(grid) => {
             let form = canon::minlex(&grid);
             Row {
@@ -774,7 +774,7 @@ fn rate<'py>(
         max_er,
         explain: false,
     };
-    answer_into(py, threads, &column, RATINGS, &|_, puzzle| {
+    answer_into(py, threads, &column, RATINGS, &|_, puzzle, stop| {
         let grid = match puzzle {
             Ok(grid) => grid,
             Err(reason) => {
@@ -784,8 +784,9 @@ fn rate<'py>(
                 };
             }
         };
-        let (status, rating) = match rater_api::rate(&grid, &options) {
-            Ok(rating) => (Status::Unique, Some(rating)),
+        // a rating given up when stopped (Ctrl-C): its row is dropped with the rest unread
+        let (status, rating) = match rater_api::rate_or_stop(&grid, &options, stop) {
+            Ok(rating) => (Status::Unique, rating),
             Err(e) => (Status::from(e), None),
         };
         Row {

@@ -592,7 +592,11 @@ def _max_er(value):
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"max_er must be a number or None, not {type(value).__name__}")
-    scaled = float(value) * 10
+    # an int too large for a float is out of range like any other (float() raised OverflowError)
+    try:
+        scaled = float(value) * 10
+    except OverflowError:
+        scaled = math.inf
     tenths = round(scaled) if math.isfinite(scaled) else -1
     # a float such as 6.6 is 65.99999999999999 tenths: one decimal within rounding
     if not (0 <= tenths <= 200) or abs(scaled - tenths) > 1e-6:
@@ -677,12 +681,16 @@ def _range(value, name: str):
     (either end None: open) or a str such as ``"20..25"``, ``"50.."`` or ``"..23"``."""
     if value is None or isinstance(value, str):
         return value
+    def end(x):
+        # a bool is refused as an end as it is alone (True was read as 1)
+        if isinstance(x, (bool, np.bool_)) or not hasattr(type(x), "__index__"):
+            raise TypeError(f"{name} must be an int, a (lo, hi) pair or a str such as '20..25'")
+        return str(operator.index(x))
+
     if isinstance(value, tuple) and len(value) == 2:
         lo, hi = value
-        return f"{'' if lo is None else operator.index(lo)}..{'' if hi is None else operator.index(hi)}"
-    if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{name} must be an int, a (lo, hi) pair or a str such as '20..25'")
-    return str(operator.index(value))
+        return f"{'' if lo is None else end(lo)}..{'' if hi is None else end(hi)}"
+    return end(value)
 
 
 def _rating_range(value):
@@ -699,7 +707,14 @@ def _rating_range(value):
             raise TypeError(f"rating must be a number, a (lo, hi) pair or a str such as '7.0..', not {x!r}")
         # one decimal within rounding, as max_er= takes it: np.float32(6.6) is 6.599999904632568
         # and 0.1 * 3 * 10 is 3.0000000000000004, which the Rust side would refuse as two decimals
-        scaled = float(x) * 10
+        try:
+            scaled = float(x) * 10
+        except OverflowError:
+            # an int too large for a float is out of range like any other
+            raise ValueError(
+                f"rating must be a rating from 0 to 20 with one decimal at most, such as 7.2, "
+                f"not {x!r}"
+            ) from None
         tenths = round(scaled) if math.isfinite(scaled) else None
         if tenths is not None and abs(scaled - tenths) <= 1e-6:
             return f"{tenths / 10:.1f}"

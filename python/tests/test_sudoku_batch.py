@@ -697,6 +697,10 @@ def test_generate_with_a_rating_gives_the_records_and_ratings_the_cli_writes():
         sb.generate(1, rating="9.5..")
     with pytest.raises(TypeError, match="rating must be a number"):
         sb.generate(1, rating=("7", None))
+    # too large for a float: a ValueError, as any rating out of range (it was OverflowError)
+    for rating in (10**400, (10**400, None), (None, -(10**400))):
+        with pytest.raises(ValueError, match="rating must be a rating from 0 to 20"):
+            sb.generate(1, rating=rating)
 
 
 def test_generate_refuses_what_no_puzzle_meets_and_stops_at_the_limit():
@@ -708,6 +712,11 @@ def test_generate_refuses_what_no_puzzle_meets_and_stops_at_the_limit():
         sb.generate(1, clues="a..b")
     with pytest.raises(TypeError):
         sb.generate("3")
+    # a bool is no end of a range, as it is no range alone (clues=(True, None) ran as "1..")
+    for kwargs in ({"clues": True}, {"clues": (True, None)}, {"guesses": (False, True)},
+                   {"guesses": (None, np.bool_(True))}):
+        with pytest.raises(TypeError, match="must be an int, a"):
+            sb.generate(1, **kwargs)
     with pytest.raises(RuntimeError, match="record 1 gave up"):
         sb.generate(2, clues=17, max_tries=50)
     assert sb.generate(0)["puzzle"].tolist() == []
@@ -890,7 +899,8 @@ def test_rate_takes_every_input_form_and_refuses_wrong_arguments():
         sb.rate([PUZZLE], max_er="7.0")
     with pytest.raises(TypeError, match="max_er must be a number or None, not bool"):
         sb.rate([PUZZLE], max_er=True)
-    for bad in (7.25, -0.1, 20.1, float("nan"), float("inf")):
+    # 10**400: too large for a float (it was OverflowError)
+    for bad in (7.25, -0.1, 20.1, float("nan"), float("inf"), 10**400):
         with pytest.raises(ValueError, match="from 0 to 20 with one decimal at most"):
             sb.rate([PUZZLE], max_er=bad)
     with pytest.raises(ValueError, match="threads"):
@@ -948,6 +958,14 @@ def test_ctrl_c_stops_solving_a_long_column_soon():
     puzzles = sample("hardest_300.txt") * 400
     late = interrupted_after(0.3, lambda: sb.solve(puzzles, unique=True, threads=1))
     assert late < 2.0, f"KeyboardInterrupt {late:.1f} s after Ctrl-C"
+
+
+def test_ctrl_c_stops_one_long_rating_soon():
+    # ER 11.6: about 5 s to rate on one thread, in steps of at most some tenths of a second;
+    # Ctrl-C waited for the whole rating (the rater was asked to stop between puzzles only)
+    hard = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+    late = interrupted_after(0.5, lambda: sb.rate([hard], threads=1))
+    assert late < 1.5, f"KeyboardInterrupt {late:.1f} s after Ctrl-C"
 
 
 def test_a_call_after_an_interrupted_one_answers_in_full():

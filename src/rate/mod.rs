@@ -29,6 +29,7 @@ pub mod uniqueness;
 pub mod wings;
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use board::Board;
 pub use hint::{Hint, Sink, Technique, tenths};
@@ -312,17 +313,41 @@ pub fn next_hint(board: &Board, bound: Option<u32>) -> Next {
 
 /// Rates a puzzle that has exactly one solution.
 pub fn rate(puzzle: &Grid, options: &Options) -> Result<Rating, RateError> {
-    match solver::solve(puzzle, 2) {
-        Err(_) => return Err(RateError::Contradiction),
-        Ok(o) if o.count == 0 => return Err(RateError::Unsolvable),
-        Ok(o) if o.count > 1 => return Err(RateError::Multiple),
-        Ok(_) => {}
-    }
+    unique(puzzle)?;
     Ok(rate_board(Board::new(puzzle), options))
 }
 
+/// `Ok` when `puzzle` has one solution, else what it has.
+fn unique(puzzle: &Grid) -> Result<(), RateError> {
+    match solver::solve(puzzle, 2) {
+        Err(_) => Err(RateError::Contradiction),
+        Ok(o) if o.count == 0 => Err(RateError::Unsolvable),
+        Ok(o) if o.count > 1 => Err(RateError::Multiple),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// [`rate`], given up between two steps once `stop` is set (`Ok(None)`): a caller that drops
+/// the ratings under way when stopped (Python's Ctrl-C) need not wait for the hardest to end,
+/// which take seconds (an ER 11.6 puzzle 5 s, in steps of at most some tenths of a second).
+pub fn rate_or_stop(
+    puzzle: &Grid,
+    options: &Options,
+    stop: &AtomicBool,
+) -> Result<Option<Rating>, RateError> {
+    unique(puzzle)?;
+    let (rating, stopped) = walk(Board::new(puzzle), options, stop);
+    Ok((!stopped).then_some(rating))
+}
+
 /// Walks Explainer's path from `board`: its rating.
-pub fn rate_board(mut board: Board, options: &Options) -> Rating {
+pub fn rate_board(board: Board, options: &Options) -> Rating {
+    walk(board, options, &AtomicBool::new(false)).0
+}
+
+/// Walks Explainer's path from `board` until it ends or `stop` is set between two steps: the
+/// rating so far, and whether it stopped.
+fn walk(mut board: Board, options: &Options, stop: &AtomicBool) -> (Rating, bool) {
     let mut r = Rating {
         er: 0.0,
         ep: 0.0,
@@ -335,6 +360,9 @@ pub fn rate_board(mut board: Board, options: &Options) -> Rating {
         path: Vec::new(),
     };
     while !board.is_solved() {
+        if stop.load(Ordering::Relaxed) {
+            return (r, true);
+        }
         let hint = match next_hint(&board, options.max_er) {
             Next::Above => {
                 r.end = End::Above;
@@ -372,7 +400,7 @@ pub fn rate_board(mut board: Board, options: &Options) -> Rating {
             break;
         }
     }
-    r
+    (r, false)
 }
 
 /// Reads a line of `serate --format='%g ED=%r/%p/%d'` output: the puzzle and its ER, EP, ED in
