@@ -72,8 +72,18 @@ fn texts(items: &Bound<'_, PyAny>, name: &str) -> PyResult<Texts> {
 fn wrong_item(item: &Bound<'_, PyAny>, name: &str, i: usize) -> PyResult<String> {
     let kind = item.get_type().name()?.to_string();
     let nan = item.cast::<PyFloat>().is_ok_and(|f| f.value().is_nan());
+    // a numpy grid (an array of one or more dimensions, not a numpy number) where the
+    // container is not read as grids: its `__index__` is no sign of a puzzle read as a number
+    let array = item.hasattr("ndim")?
+        && item
+            .getattr("ndim")?
+            .extract::<usize>()
+            .is_ok_and(|ndim| ndim > 0);
     let hint = if nan {
         ": NaN is not a puzzle, and a missing one is None"
+    } else if array {
+        ": numpy grids are read from a list or a pandas Series of them, or from one array \
+         shaped (n, 81) or (n, 9, 9)"
     } else if item.is_instance_of::<PyFloat>() || item.hasattr("__index__")? {
         ": a grid read as a number has lost its leading 0s (blanks); pass it as a str"
     } else if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {

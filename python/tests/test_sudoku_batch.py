@@ -1179,3 +1179,16 @@ def test_a_parquet_file_of_cell_grids_with_a_null_read_back_by_pandas_is_taken(t
     assert sb.solve([None, cells[0]])["status"].tolist() == ["malformed", "solved"]
     with pytest.raises(TypeError, match="array of float64"):
         sb.solve(pd.Series([np.full(81, 2.5)]))
+
+
+def test_numpy_grids_in_a_container_not_read_as_grids_get_the_right_hint():
+    # a tuple or an iterator of numpy grids: told where grids are read from (it said "a grid
+    # read as a number has lost its leading 0s", an ndarray having __index__)
+    grid = np.array([int(c) for c in PUZZLE.replace(".", "0")], dtype=np.uint8).reshape(9, 9)
+    assert sb.solve([grid])["status"].tolist() == ["solved"]
+    for column in ((grid,), iter([grid])):
+        with pytest.raises(TypeError, match="numpy grids are read from a list or a pandas"):
+            sb.solve(column)
+    # a numpy number keeps the hint for a puzzle read as a number
+    with pytest.raises(TypeError, match="lost its leading 0s"):
+        sb.solve((np.int64(5),))
