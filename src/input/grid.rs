@@ -119,7 +119,12 @@ impl<R: BufRead> GridReader<R> {
         };
         // a BOM at the start of a row is the start of a file joined on (`cat a.txt bom.txt`,
         // bom.txt saved with one): dropped, as the first input's is (it was a tenth cell)
-        let row = match self.buf[row.clone()].starts_with(BOM) {
+        let bom = self.buf.get(row.start) == Some(&BOM[0])
+            && self
+                .buf
+                .get(row.clone())
+                .is_some_and(|r| r.starts_with(BOM));
+        let row = match bom {
             true => trimmed(&self.buf, row.start + BOM.len()..row.end),
             false => row,
         };
