@@ -133,6 +133,7 @@ fn reader_options(args: &FormatArgs) -> ReaderOptions {
 /// Opens `sources` with `options`, checking what `args` ask for against what they turn out to be.
 fn open_with(sources: Vec<Source>, args: &FormatArgs, options: &ReaderOptions) -> Result<Reader> {
     if let Some(columns) = &args.csv_columns {
+        let (columns, _) = sudoku_batch::input::headerless_columns(columns);
         let name = |i: usize| columns[i].trim();
         let twice = (0..columns.len()).find(|&j| (0..j).any(|i| name(i) == name(j)));
         if let Some(j) = twice {

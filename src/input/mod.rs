@@ -104,7 +104,9 @@ pub struct ReaderOptions {
     /// row ends with its line whatever its quotes say. `Auto` format is read as line input.
     pub pipe: bool,
     /// The names of the columns of CSV input that has no header row (a chunk of a CSV file, as
-    /// an engine hands it over): every line is then a row. Implies CSV.
+    /// an engine hands it over): every line is then a row. Implies CSV. Its delimiter is a
+    /// comma, or the `;` or tab that separates the names when they come as one (see
+    /// [`headerless_columns`]): never told from a row, whose data may hold any of them.
     pub csv_columns: Option<Vec<String>>,
     /// What records of line input keep of their line besides the puzzle.
     pub echo: Echo,
@@ -284,8 +286,8 @@ pub struct Reader {
     stop: Option<Arc<AtomicBool>>,
     /// See [`ReaderOptions::pipe`].
     pipe: bool,
-    /// See [`ReaderOptions::csv_columns`].
-    csv_columns: Option<Vec<String>>,
+    /// See [`ReaderOptions::csv_columns`]: the names, and the delimiter.
+    csv_columns: Option<(Vec<String>, u8)>,
     /// See [`ReaderOptions::echo`].
     echo: Echo,
     /// The resolved format (meaningful once `resolved`; before, the requested one or Line for Auto).
@@ -376,7 +378,7 @@ impl Reader {
             max_record: options.max_record,
             stop: options.stop.clone(),
             pipe: options.pipe,
-            csv_columns: options.csv_columns.clone(),
+            csv_columns: options.csv_columns.as_deref().map(headerless_columns),
             echo: options.echo.clone(),
             format: match options.format {
                 _ if options.csv_columns.is_some() => InputFormat::Csv,
@@ -977,7 +979,12 @@ impl Reader {
         }
         // the header, for CSV (sniffing tells CSV from the first line only, so it is all of `first`)
         let header_line = first.split(|&b| b == b'\n').next().unwrap_or_default();
-        let delimiter = csv_delimiter(header_line.trim_ascii());
+        // headerless CSV: the delimiter the names were given with, not one a row happens to hold
+        // (a first row `broken;row` made every comma row after it malformed)
+        let delimiter = match &self.csv_columns {
+            Some((_, delimiter)) => *delimiter,
+            None => csv_delimiter(header_line.trim_ascii()),
+        };
         if !self.resolved {
             self.layout = TextLayout {
                 bom,
@@ -1007,7 +1014,7 @@ impl Reader {
             }
             InputFormat::Csv => {
                 let (mut reader, header) = match &self.csv_columns {
-                    Some(columns) => {
+                    Some((columns, _)) => {
                         let reader = CsvReader::headerless(
                             src,
                             skipped,
@@ -1142,6 +1149,20 @@ fn uncompressed_clone(file: &File) -> Option<File> {
 }
 
 /// Two headers name the same columns (spaces around names ignored).
+/// The names `--csv-columns` gives (split at commas) and the delimiter of the rows: a comma; or,
+/// for names given as one separated by `;` or a tab (`--csv-columns 'id;puzzle'`), that.
+pub fn headerless_columns(names: &[String]) -> (Vec<String>, u8) {
+    if let [one] = names {
+        for delimiter in [b';', b'\t'] {
+            if one.as_bytes().contains(&delimiter) {
+                let split = one.split(char::from(delimiter)).map(str::to_string);
+                return (split.collect(), delimiter);
+            }
+        }
+    }
+    (names.to_vec(), b',')
+}
+
 fn same_header(a: &[String], b: &[String]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.trim() == y.trim())
 }

@@ -228,6 +228,45 @@ fn headerless_csv_chunks_are_read_with_named_columns() {
     );
 }
 
+/// Headerless CSV's delimiter is never told from a row: a first row holding a `;` or a tab (and
+/// no comma) made every comma row of the chunk after it malformed, and the output `;`-separated,
+/// so a row's answer depended on where the engine cut the data. A `;` or tab delimiter is said
+/// by separating the names with it.
+#[test]
+fn headerless_csv_takes_its_delimiter_from_the_names_not_a_row() {
+    let args = [
+        "solve",
+        "--pipe",
+        "--no-timings",
+        "-O",
+        "csv",
+        "--csv-columns",
+    ];
+    for first in ["broken;row", "broken\trow"] {
+        let chunk = format!("{first}\nk2,{PUZZLE}\nk3,{PUZZLE}\n");
+        let out = piped(&[&args[..], &["id,puzzle"]].concat(), &chunk);
+        let rows: Vec<&str> = out.lines().collect();
+        assert_eq!(rows.len(), 3, "{out}");
+        assert!(rows[0].contains(",malformed,"), "{out}");
+        for (row, key) in rows[1..].iter().zip(["k2", "k3"]) {
+            assert!(
+                row.starts_with(&format!("{key},{PUZZLE},solved,{SOLUTION},")),
+                "{out}"
+            );
+        }
+    }
+    // a `;` or a tab between the names: the rows' delimiter, kept in the output
+    for delimiter in [";", "\t"] {
+        let names = format!("id{delimiter}puzzle");
+        let chunk = format!("k1{delimiter}{PUZZLE}\nk2,x\n");
+        let out = piped(&[&args[..], &[names.as_str()]].concat(), &chunk);
+        let rows: Vec<&str> = out.lines().collect();
+        let solved = ["k1", PUZZLE, "solved", SOLUTION].join(delimiter);
+        assert!(rows[0].starts_with(&solved), "{out}");
+        assert!(rows[1].contains("malformed"), "{out}");
+    }
+}
+
 #[test]
 fn pipe_runs_on_one_thread_unless_told() {
     let dir = Workdir::new();
