@@ -601,6 +601,55 @@ fn a_quoted_field_past_the_line_end_is_a_malformed_record_in_pipe_mode() {
     );
 }
 
+/// The rest of a quoted field on the next line is a malformed record too, also when it has as
+/// many fields as a row (`x",P` was read as a row of key `x"`, solved; the README said it is
+/// not), and a row after it with its quotes in pairs is a row.
+#[test]
+fn the_rest_of_a_quoted_field_on_the_next_line_is_no_row_in_pipe_mode() {
+    let input = format!(
+        "\"k2\nx\",{PUZZLE}\nk3,{PUZZLE}\n\"k4\n\"\"x\"\" y\",{PUZZLE}\nk5 \"z\",{PUZZLE}\n"
+    );
+    let out = piped(
+        &[
+            "solve",
+            "--pipe",
+            "--csv-columns",
+            "id,puzzle",
+            "-O",
+            "jsonl",
+        ],
+        &input,
+    );
+    let records = jsonl(out.as_bytes());
+    let got: Vec<(&str, &str)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["status"].as_str().unwrap(),
+                r["reason"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(got.len(), 6, "{out}");
+    assert!(
+        got[0]
+            .1
+            .starts_with("a quoted field runs past the end of the line"),
+        "{out}"
+    );
+    assert!(
+        got[1]
+            .1
+            .starts_with("the rest of a quoted field that runs past the end of line 1"),
+        "{out}"
+    );
+    assert_eq!(got[2], ("solved", ""), "{out}");
+    assert!(got[3].1.starts_with("a quoted field runs past"), "{out}");
+    assert!(got[4].1.starts_with("the rest of a quoted field"), "{out}");
+    // a quote inside a field of a row that follows no open quote is a character, as before
+    assert_eq!(got[5], ("solved", ""), "{out}");
+}
+
 /// `--echo` in line and grid output (`solve`, `canon`, `rate`): the kept fields end the
 /// record's first line, and a solved grid gets a `#` line of them. (They were dropped without a
 /// word: `solve --echo 1,3` wrote only the solutions.)
