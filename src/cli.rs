@@ -215,7 +215,8 @@ pub struct InputArgs {
 
     /// The contract of record-pipe engines (Spark's RDD.pipe, SQL TRANSFORM): every input line
     /// gives exactly one output line (blank and # lines are malformed records), no CSV header
-    /// out, the malformed reason in each record, nothing on stderr unless the run fails, exit 0
+    /// out, the malformed reason in each record of -O csv and jsonl (-O line writes the status
+    /// word alone: no reason), nothing on stderr unless the run fails, exit 0
     /// whatever the records hold, one thread unless -j is given, line input unless -I csv or
     /// --csv-columns.
     #[arg(long)]
