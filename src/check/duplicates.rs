@@ -25,6 +25,16 @@ pub enum DuplicateMode {
     Isomorphic,
 }
 
+impl DuplicateMode {
+    /// The word of `--duplicates` for this mode: `exact`, `iso`.
+    pub fn word(self) -> &'static str {
+        match self {
+            DuplicateMode::Exact => "exact",
+            DuplicateMode::Isomorphic => "iso",
+        }
+    }
+}
+
 /// Finds repeated puzzles, in input order (feed it every record, in order, before checking).
 ///
 /// Exact mode files each distinct puzzle under a digest of its cells. Isomorphic mode files a

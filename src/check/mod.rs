@@ -440,6 +440,7 @@ impl Tally {
             stats: self.stats.clone(),
             ratings: options.rate.then(|| self.ratings.clone()),
             max_er: options.max_er.filter(|_| options.rate),
+            duplicates: None,
             interrupted: None,
         }
     }
@@ -650,6 +651,10 @@ pub struct Totals {
         skip_serializing_if = "Option::is_none"
     )]
     pub max_er: Option<u32>,
+    /// With `--duplicates`, which puzzles counted as the same (`"exact"`, `"iso"`); left out
+    /// without. Runs of different modes do not add up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duplicates: Option<String>,
     /// Set when a signal stopped the run before the end of its input (`null` otherwise): the
     /// totals count the records checked up to then.
     pub interrupted: Option<Interruption>,

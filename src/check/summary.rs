@@ -79,6 +79,24 @@ pub enum MergeError {
         /// A part without.
         other: String,
     },
+    /// Runs that looked for repeated puzzles in different ways (`--duplicates=exact`, `iso`, or
+    /// not at all): their `duplicate` counts mean different things, or cover only some parts.
+    #[error(
+        "{first} was made with {} and {second} with {}: the duplicate counts would not add up \
+         (merge the runs of one kind)",
+        duplicates_name(first_mode),
+        duplicates_name(second_mode)
+    )]
+    Duplicates {
+        /// A part.
+        first: String,
+        /// Its mode.
+        first_mode: Option<String>,
+        /// A part of another mode.
+        second: String,
+        /// Its mode.
+        second_mode: Option<String>,
+    },
     /// Runs rated with different `--max-er` bounds (or one with and one without): their counts
     /// above the bound mean different things.
     #[error(
@@ -97,6 +115,14 @@ pub enum MergeError {
         /// Its bound.
         second_bound: Option<u32>,
     },
+}
+
+/// `--duplicates=iso`, or `no --duplicates`.
+fn duplicates_name(mode: &Option<String>) -> String {
+    match mode {
+        Some(word) => format!("--duplicates={word}"),
+        None => "no --duplicates".to_string(),
+    }
 }
 
 /// `--max-er 7.2`, or `no --max-er`.
@@ -127,6 +153,15 @@ pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
         return Err(MergeError::MinimalAndNot {
             minimal: minimal.name.clone(),
             other: other.name.clone(),
+        });
+    }
+    let duplicates = parts.first().and_then(|p| p.totals.duplicates.clone());
+    if let Some(other) = parts.iter().find(|p| p.totals.duplicates != duplicates) {
+        return Err(MergeError::Duplicates {
+            first: parts[0].name.clone(),
+            first_mode: duplicates,
+            second: other.name.clone(),
+            second_mode: other.totals.duplicates.clone(),
         });
     }
     let max_er = parts.first().and_then(|p| p.totals.max_er);
@@ -180,6 +215,7 @@ pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
         minimal,
         ratings,
         max_er,
+        duplicates,
         interrupted: interrupted.first().map(|p| p.interruption.clone()),
     };
     Ok(CheckSummary {

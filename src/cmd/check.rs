@@ -338,6 +338,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         tally.set_duplicates(duplicates);
     }
     let mut totals = tally.totals(&options);
+    totals.duplicates = args
+        .duplicates
+        .map(|mode| DuplicateMode::from(mode).word().to_string());
     totals.interrupted = super::ended_early(&signals, failure.as_ref(), last, &names);
     // a report that failed is not finished; one that fails now is told after the stats
     let reported = match report.as_mut().filter(|_| !report_failed) {

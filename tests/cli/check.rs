@@ -941,6 +941,67 @@ fn merge_stats_refuses_minimal_and_plain_check_runs_together() {
         .stdout(predicate::str::contains("\"checked\": 600"));
 }
 
+/// Runs that looked for repeated puzzles in different ways (exact, iso, not at all) add up to
+/// a `duplicate` count of no one meaning: refused, as `--minimal` mixes are (they were added up,
+/// exit 0). Runs of one mode add up, merged files again too.
+#[test]
+fn merge_stats_refuses_runs_of_different_duplicates_modes() {
+    let dir = Workdir::new();
+    let easy = repo("data/easy_300.txt");
+    let stats = |name: &str, extra: &[&str]| {
+        let path = dir.path(name);
+        let mut args = vec!["-q", "--stats", path.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.push(easy.to_str().unwrap());
+        check(&args, 0);
+        path
+    };
+    let exact = stats("exact.json", &["--duplicates"]);
+    let iso = stats("iso.json", &["--duplicates=iso"]);
+    let plain = stats("plain.json", &[]);
+    let exact2 = stats("exact2.json", &["--duplicates=exact"]);
+    for (a, b, first, second) in [
+        (
+            &exact,
+            &iso,
+            "exact.json was made with --duplicates=exact",
+            "iso.json with --duplicates=iso",
+        ),
+        (
+            &exact,
+            &plain,
+            "exact.json was made with --duplicates=exact",
+            "plain.json with no --duplicates",
+        ),
+        (
+            &plain,
+            &iso,
+            "plain.json was made with no --duplicates",
+            "iso.json with --duplicates=iso",
+        ),
+    ] {
+        bin()
+            .args(["merge-stats", "-q"])
+            .args([a, b])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(first).and(predicate::str::contains(second)));
+    }
+    let merged = dir.path("merged.json");
+    bin()
+        .args(["merge-stats", "-q", "-o"])
+        .args([&merged, &exact, &exact2])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&merged).unwrap();
+    assert!(text.contains("\"duplicates\": \"exact\""), "{text}");
+    bin()
+        .args(["merge-stats", "-q"])
+        .args([&merged, &exact])
+        .assert()
+        .success();
+}
+
 #[test]
 fn max_er_bounds_the_ratings_as_rate_does_and_merge_stats_keeps_bounds_apart() {
     let dir = Workdir::new();
