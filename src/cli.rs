@@ -155,7 +155,7 @@ Verdicts (the same in every output):
   duplicate       same puzzle as an earlier record, or isomorphic to it (--duplicates=iso);
                  not searched again
 
-Given solutions: the CSV column named solution, solutions, answer or answers (or
+Given solutions: the CSV column named solution, else solutions, answer, answers (or
 --solution-column); in line files the field after the puzzle that has 81 characters
 (PUZZLE SOLUTION, tdoku's puzzle:count:solution) or 41+ cell characters. Grids have none.
 
@@ -379,7 +379,8 @@ pub struct CheckArgs {
     pub input: InputArgs,
 
     /// CSV column of the dataset's solutions, by header name or 1-based position (default: the
-    /// first column named solution, solutions, answer or answers; none: solutions not checked).
+    /// column named solution, else solutions, answer, answers, in that order of names; none:
+    /// solutions not checked).
     #[arg(long, value_name = "NAME|INDEX", value_parser = parse_column)]
     pub solution_column: Option<Column>,
 
@@ -957,7 +958,7 @@ pub struct AugmentArgs {
     pub keep_original: bool,
 
     /// CSV column of the dataset's solutions, by header name or 1-based position (default: the
-    /// first column named solution, solutions, answer or answers).
+    /// column named solution, else solutions, answer, answers, in that order of names).
     #[arg(long, value_name = "NAME|INDEX", value_parser = parse_column)]
     pub solution_column: Option<Column>,
 }
