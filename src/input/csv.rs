@@ -776,6 +776,15 @@ impl<R: BufRead> CsvReader<R> {
 
     /// Reads the next record into `record`, reusing its buffers; false at the end of the input.
     pub(crate) fn next_into(&mut self, source: u32, record: &mut Record) -> io::Result<bool> {
+        let read = self.read_into(source, record)?;
+        if read && self.pipe {
+            record.without_cr();
+        }
+        Ok(read)
+    }
+
+    /// [`CsvReader::next_into`] but for pipe mode's CRs.
+    fn read_into(&mut self, source: u32, record: &mut Record) -> io::Result<bool> {
         if self.plain && !self.pipe && self.read_simple_row(source, record)? {
             return Ok(true);
         }

@@ -90,6 +90,17 @@ impl Fields {
         self.quote_free = (!cr).then_some(delimiter);
     }
 
+    /// Puts a space for each CR of the fields (one byte for one: the ends stay); true when there
+    /// was one (see [`super::Record::without_cr`]).
+    pub(crate) fn cr_to_space(&mut self) -> bool {
+        if !self.text.contains('\r') {
+            return false;
+        }
+        self.text = self.text.replace('\r', " ");
+        self.quote_free = None;
+        true
+    }
+
     /// No fields.
     pub fn clear(&mut self) {
         self.quote_free = None;

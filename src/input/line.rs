@@ -116,6 +116,15 @@ impl<R: BufRead> LineReader<R> {
 
     /// Reads the next record into `record`, reusing its buffers; false at the end of the input.
     pub(crate) fn next_into(&mut self, source: u32, record: &mut Record) -> io::Result<bool> {
+        let read = self.read_into(source, record)?;
+        if read && self.pipe {
+            record.without_cr();
+        }
+        Ok(read)
+    }
+
+    /// [`LineReader::next_into`] but for pipe mode's CRs.
+    fn read_into(&mut self, source: u32, record: &mut Record) -> io::Result<bool> {
         loop {
             self.buf.clear();
             let Some(length) = bounded::read_line(&mut self.src, &mut self.buf, self.max)? else {
@@ -214,9 +223,7 @@ fn parse_line(text: &[u8], lead: usize, cells: &mut String) -> Result<Grid, Stri
     // fields around it are not this line's, and the puzzle field found after it was the next
     // line's puzzle, answered for this one
     let reason = if memchr::memchr(b'\r', text).is_some() {
-        "a carriage return (CR) inside the line: the file mixes line ends; convert them to one \
-         kind (dos2unix, mac2unix)"
-            .to_string()
+        super::record::CR_INSIDE.to_string()
     } else if let Some(at) = not_utf8_at(text) {
         // a line that is not UTF-8 is malformed, as a CSV row is, also when its puzzle is
         // sound (it was answered, and `--echo` gave back another key than the line's), and

@@ -92,6 +92,22 @@ pub struct Record {
 }
 
 impl Record {
+    /// Pipe mode: no record carries a CR to the output, where an engine's line reader (Java's
+    /// `readLine`, which Spark SQL's TRANSFORM reads with) would end a line at it, one record
+    /// read as two and every later one paired with the wrong input. A record whose text holds
+    /// one is malformed, as a line of line input that holds one is (its reason says so), and its
+    /// kept text (the fields echoed or written back, the cells) has a space in its place.
+    pub(crate) fn without_cr(&mut self) {
+        let held = self.fields.cr_to_space() | replace_cr(&mut self.cells);
+        if held && self.puzzle.is_ok() {
+            self.puzzle = Err(CR_INSIDE.to_string());
+            self.solution = None;
+        }
+        if let Some(solution) = &mut self.solution {
+            replace_cr(solution);
+        }
+    }
+
     /// A record with nothing read into it yet: a slot for a reader to fill.
     pub fn empty() -> Record {
         Record {
@@ -103,4 +119,17 @@ impl Record {
             solution: None,
         }
     }
+}
+
+/// Why a line (a row) holding a CR that is not its end is malformed.
+pub(crate) const CR_INSIDE: &str = "a carriage return (CR) inside the line: the file mixes line \
+    ends; convert them to one kind (dos2unix, mac2unix)";
+
+/// Puts a space for each CR of `text`; true when there was one.
+fn replace_cr(text: &mut String) -> bool {
+    if !text.contains('\r') {
+        return false;
+    }
+    *text = text.replace('\r', " ");
+    true
 }

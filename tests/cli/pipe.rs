@@ -650,6 +650,46 @@ fn the_rest_of_a_quoted_field_on_the_next_line_is_no_row_in_pipe_mode() {
     assert_eq!(got[5], ("solved", ""), "{out}");
 }
 
+/// No output line of pipe mode holds a CR: a lone CR inside an input line was written back raw
+/// (`-O line --echo`, every `-O csv`), and a line reader that ends lines at a CR (Java's
+/// `readLine`, Spark SQL's TRANSFORM) read two records for one, every later one paired with
+/// the wrong input. Such a record is malformed and its kept text has a space for the CR; CRLF
+/// line ends are line ends as before.
+#[test]
+fn no_output_line_of_pipe_mode_holds_a_cr() {
+    let lines = format!("k1 x\ry {PUZZLE}\n# c\rd\nk3 {PUZZLE}\r\n");
+    let csv = format!("k1,x\ry,{PUZZLE}\nk2,n,{PUZZLE}\r\n");
+    let headerless = |command| {
+        [
+            command,
+            "--pipe",
+            "--csv-columns",
+            "id,n,puzzle",
+            "-O",
+            "csv",
+        ]
+    };
+    let (solve_csv, check_csv) = (headerless("solve"), headerless("check"));
+    let runs: [(&[&str], &str); 4] = [
+        (&["solve", "--pipe", "--echo", "line"], &lines),
+        (&["solve", "--pipe", "--echo", "line", "-O", "csv"], &lines),
+        (&solve_csv, &csv),
+        (&check_csv, &csv),
+    ];
+    for (args, input) in runs {
+        let out = piped(args, input);
+        assert!(!out.contains('\r'), "{args:?}: {out:?}");
+        let records: Vec<&str> = out.lines().collect();
+        assert_eq!(records.len(), input.lines().count(), "{args:?}: {out}");
+        assert!(records[0].contains("x y"), "{args:?}: {out}");
+        assert!(records[0].contains("malformed"), "{args:?}: {out}");
+        assert!(
+            !records[records.len() - 1].contains("malformed"),
+            "{args:?}: {out}"
+        );
+    }
+}
+
 /// `--echo` in line and grid output (`solve`, `canon`, `rate`): the kept fields end the
 /// record's first line, and a solved grid gets a `#` line of them. (They were dropped without a
 /// word: `solve --echo 1,3` wrote only the solutions.)
