@@ -196,9 +196,6 @@ pub(crate) struct CsvReader<R> {
     pipe: bool,
     /// The line being read, in pipe mode.
     pipe_line: Vec<u8>,
-    /// Pipe mode: the line just read ended inside a quoted field (its number), so the next line
-    /// may be the rest of that field.
-    open_quote: Option<u64>,
     /// What records keep of their row (see [`CsvReader::set_keep`]).
     keep: Keep,
     /// The bytes of the row being parsed, as read (at most `max` and its line end).
@@ -280,7 +277,6 @@ impl<R: BufRead> CsvReader<R> {
             plain: false,
             pipe: false,
             pipe_line: Vec::new(),
-            open_quote: None,
             keep: Keep::default(),
             raw: Vec::new(),
             replay: Replay::default(),
@@ -636,7 +632,6 @@ impl<R: BufRead> CsvReader<R> {
         self.core.set_line(self.next_line);
         let content = line.strip_suffix(b"\n").unwrap_or(line);
         let long = length > self.max as u64;
-        let after_open_quote = self.open_quote.take();
         if !long && content.trim_ascii().is_empty() {
             return Row::Blank;
         }
@@ -655,24 +650,23 @@ impl<R: BufRead> CsvReader<R> {
         }
         if quoted && Self::ends_in_quotes(kept, self.delimiter) {
             self.kept = nout;
-            self.open_quote = Some(self.line);
             return Row::OpenQuote(
                 "a quoted field runs past the end of the line (with --pipe a CSV row is one line)"
                     .to_string(),
             );
         }
-        // after a line that ended inside a quoted field, a line with an odd number of quotes
-        // (the one that closes that field, and pairs) is the rest of that field: not a row, whose
-        // fields would be cut where the field's text holds the delimiter (a row of its own holds
-        // its quotes in pairs)
-        if let Some(open) = after_open_quote {
-            if memchr::memchr_iter(b'"', kept).count() % 2 == 1 {
-                self.kept = nout;
-                return Row::OpenQuote(format!(
-                    "the rest of a quoted field that runs past the end of line {open} (with \
-                     --pipe a CSV row is one line)"
-                ));
-            }
+        // a line with an odd number of quotes that opens no field is the rest of a quoted field
+        // that ran past an earlier line's end (the quote that closes it, and pairs): not a row,
+        // whose fields would be cut where that field's text holds the delimiter. Told from the
+        // line alone (a row of its own holds its quotes in pairs), so that a record never depends
+        // on the line before it, which an engine may have put in another chunk.
+        if quoted && memchr::memchr_iter(b'"', kept).count() % 2 == 1 {
+            self.kept = nout;
+            return Row::OpenQuote(
+                "a quote without its pair: the rest of a quoted field that ran past the end of \
+                 an earlier line? (with --pipe a CSV row is one line)"
+                    .to_string(),
+            );
         }
         Row::Fields
     }
