@@ -93,12 +93,11 @@ impl Fields {
     /// Puts a space for each CR of the fields (one byte for one: the ends stay); true when there
     /// was one (see [`super::Record::without_cr`]).
     pub(crate) fn cr_to_space(&mut self) -> bool {
-        if !self.text.contains('\r') {
-            return false;
+        let held = replace_cr(&mut self.text);
+        if held {
+            self.quote_free = None;
         }
-        self.text = self.text.replace('\r', " ");
-        self.quote_free = None;
-        true
+        held
     }
 
     /// No fields.
@@ -202,6 +201,15 @@ impl<S: AsRef<str>, const N: usize> PartialEq<[S; N]> for Fields {
     fn eq(&self, other: &[S; N]) -> bool {
         self.len() == N && self.iter().zip(other).all(|(a, b)| a == b.as_ref())
     }
+}
+
+/// Puts a space for each CR of `text`; true when there was one.
+pub(crate) fn replace_cr(text: &mut String) -> bool {
+    if !text.contains('\r') {
+        return false;
+    }
+    *text = text.replace('\r', " ");
+    true
 }
 
 #[cfg(test)]

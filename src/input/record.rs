@@ -1,7 +1,7 @@
 //! One input record, the shape every reader fills, and what a record keeps of its input besides
 //! the puzzle: of a line ([`Echo`]) or of a CSV row ([`Keep`]).
 
-use super::fields::Fields;
+use super::fields::{Fields, replace_cr};
 use super::text;
 use crate::grid::Grid;
 
@@ -124,12 +124,3 @@ impl Record {
 /// Why a line (a row) holding a CR that is not its end is malformed.
 pub(crate) const CR_INSIDE: &str = "a carriage return (CR) inside the line: the file mixes line \
     ends; convert them to one kind (dos2unix, mac2unix)";
-
-/// Puts a space for each CR of `text`; true when there was one.
-fn replace_cr(text: &mut String) -> bool {
-    if !text.contains('\r') {
-        return false;
-    }
-    *text = text.replace('\r', " ");
-    true
-}
