@@ -279,8 +279,8 @@ pub struct FormatArgs {
     pub column: Option<Column>,
 
     /// The column names of CSV input that has no header row (a chunk of a CSV file, as an
-    /// engine hands it over), separated by commas; implies -I csv. Names separated by `;` or a
-    /// tab instead ('id;puzzle') say the rows are.
+    /// engine hands it over), separated by commas; implies -I csv (-I line or grid is refused).
+    /// Names separated by `;` or a tab instead ('id;puzzle') say the rows are.
     #[arg(long, value_name = "NAME,NAME...", value_delimiter = ',')]
     pub csv_columns: Option<Vec<String>>,
 

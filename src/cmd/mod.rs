@@ -133,6 +133,14 @@ fn reader_options(args: &FormatArgs) -> ReaderOptions {
 /// Opens `sources` with `options`, checking what `args` ask for against what they turn out to be.
 fn open_with(sources: Vec<Source>, args: &FormatArgs, options: &ReaderOptions) -> Result<Reader> {
     if let Some(columns) = &args.csv_columns {
+        let other = match args.input_format {
+            crate::cli::InputFormatArg::Line => Some("line"),
+            crate::cli::InputFormatArg::Grid => Some("grid"),
+            _ => None,
+        };
+        if let Some(other) = other {
+            anyhow::bail!("--csv-columns reads CSV rows, but -I {other} was given: drop one");
+        }
         let (columns, _) = sudoku_batch::input::headerless_columns(columns);
         let name = |i: usize| columns[i].trim();
         let twice = (0..columns.len()).find(|&j| (0..j).any(|i| name(i) == name(j)));

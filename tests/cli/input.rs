@@ -936,3 +936,26 @@ fn a_column_name_held_twice_is_refused_until_one_is_chosen() {
         "{stderr}"
     );
 }
+
+#[test]
+fn csv_columns_with_another_input_format_is_refused() {
+    // rows of CSV and -I line or grid contradict each other: refused, not read as CSV
+    for (format, pipe) in [("line", false), ("grid", false), ("line", true)] {
+        let mut args = vec!["solve", "-I", format, "--csv-columns", "id,puzzle"];
+        if pipe {
+            args.push("--pipe");
+        }
+        let out = bin()
+            .args(&args)
+            .arg("data/kaggle_200.csv")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.contains(&format!("--csv-columns reads CSV rows, but -I {format}")),
+            "{stderr}"
+        );
+    }
+}
