@@ -869,6 +869,14 @@ fn generate<'py>(
             u64::MAX
         )));
     }
+    if dedupe && start > generator_api::MAX_DEDUPED_START {
+        return Err(PyValueError::new_err(format!(
+            "start={start}: a call that leaves out repeats makes every record before its first \
+             (their classes only) and keeps their classes in memory; at most start={} (hours \
+             of work and 16-40 GB), or dedupe=False, which makes nothing before its records",
+            generator_api::MAX_DEDUPED_START
+        )));
+    }
     let options = generator_api::Options {
         seed,
         clues: range(clues, "clues")?,

@@ -708,6 +708,10 @@ def test_generate_refuses_what_no_puzzle_meets_and_stops_at_the_limit():
         sb.generate(1, clues="..16")
     with pytest.raises(ValueError, match="symmetry"):
         sb.generate(1, symmetry="spiral")
+    # a start whose records before it would take hours and gigabytes to make for their classes
+    with pytest.raises(ValueError, match=r"at most start=1000000000 \(hours.*or dedupe=False"):
+        sb.generate(1, start=2**64 - 6)
+    assert len(sb.generate(1, start=2**64 - 6, dedupe=False)["puzzle"]) == 1
     with pytest.raises(ValueError, match="range"):
         sb.generate(1, clues="a..b")
     with pytest.raises(TypeError):

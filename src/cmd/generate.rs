@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use sudoku_batch::check::Prehashed;
 use sudoku_batch::generate::{
@@ -110,6 +110,15 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             u64::MAX
         )
     })?;
+    if !args.no_dedupe && args.start > generate::MAX_DEDUPED_START {
+        bail!(
+            "--start {}: a run that leaves out repeats makes every record before its first \
+             (their classes only) and keeps their classes in memory; at most --start {} (hours \
+             of work and 16-40 GB), or --no-dedupe, which makes nothing before its records",
+            args.start,
+            generate::MAX_DEDUPED_START
+        );
+    }
     let signals = Signals::install()?;
     let pool = super::pool_of(args.threads, args.quiet)?;
     let threads = pool.current_num_threads();

@@ -432,6 +432,11 @@ impl Budget<'_> {
     }
 }
 
+/// The largest start of a run that leaves out repeats: it makes the records before its first
+/// (a billion records take hours on every core) and holds their classes in memory (16 to 40
+/// bytes a record).
+pub const MAX_DEDUPED_START: u64 = 1_000_000_000;
+
 /// Records `start..start + count` of `generator`'s stream as `generate` writes them, in order:
 /// made in parallel (on the current rayon pool, through [`crate::pipeline`]) a chunk at a time,
 /// and with `dedupe` a record isomorphic to an earlier one of the stream left out, which makes

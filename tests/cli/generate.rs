@@ -810,6 +810,21 @@ fn counts_at_the_ends_of_the_range() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("records at most"));
+    // a start whose records before it (made for their classes) would take hours and gigabytes
+    // is refused at once; without dedupe it is made on its own
+    let out = bin()
+        .args(["generate", "-n", "1", "--start", "18446744073709551610"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("at most --start 1000000000") && err.contains("--no-dedupe"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    let far = generate(&["--no-dedupe", "-n", "1", "--start", "18446744073709551610"]);
+    assert_eq!(records(&far).len(), 1);
     // an endless count makes records until stopped: the first one is the stream's
     let (first, _, _) = crate::first_line_then_close(&mut command(&[
         "generate",
