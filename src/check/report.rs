@@ -20,6 +20,7 @@ use serde::Serialize;
 use super::{DatasetStats, Totals, Verdict};
 use crate::input::csv_io_error;
 use crate::ratings::Tenths;
+use crate::report::markdown_cell as cell;
 
 /// Layout of a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -451,22 +452,6 @@ fn xml(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-/// Text for a Markdown table cell: `|`, `\` and `<` escaped, line breaks and other control
-/// characters as spaces, so any file name or detail stays in its cell.
-fn cell(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '|' => out.push_str("\\|"),
-            '\\' => out.push_str("\\\\"),
-            '<' => out.push_str("&lt;"),
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

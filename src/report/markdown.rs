@@ -55,7 +55,7 @@ fn markdown(report: &Report) -> String {
     );
     for d in &report.datasets {
         let mut cells = vec![
-            d.name.replace('|', "\\|"),
+            super::markdown_cell(&d.name),
             d.puzzles.to_string(),
             format!("{:.0}", d.puzzles_per_sec),
             usec(d.usec_per_puzzle),

@@ -16,6 +16,34 @@ pub use self::json::JsonExporter;
 pub use self::markdown::MarkdownExporter;
 pub use self::svg::SvgExporter;
 
+/// Text for a Markdown table cell, shown as it is: `|` and the punctuation Markdown reads as
+/// emphasis, code or links backslash-escaped (`_` only where it could open or close emphasis,
+/// so `easy_300.txt` stays readable as raw text), `&` and `<` as entities, line breaks and other
+/// control characters as spaces: any file name or detail stays in its cell and reads as
+/// written (a file `*hard*.txt` is not `hard.txt` in italics).
+pub(crate) fn markdown_cell(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let word = |i: Option<usize>| {
+        i.and_then(|i| chars.get(i))
+            .is_some_and(|c| c.is_alphanumeric())
+    };
+    let mut out = String::with_capacity(text.len());
+    for (i, &ch) in chars.iter().enumerate() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '_' if word(i.checked_sub(1)) && word(Some(i + 1)) => out.push('_'),
+            '|' | '\\' | '*' | '_' | '`' | '[' | ']' | '~' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// A whole benchmark run: where and how it ran, and one result per dataset.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -166,6 +194,22 @@ pub(crate) mod tests {
     pub(crate) fn sample() -> Report {
         serde_json::from_str(include_str!("../../tests/fixtures/report.json"))
             .expect("fixture report")
+    }
+
+    #[test]
+    fn markdown_cells_show_any_name_as_written() {
+        let cases = [
+            ("easy_300.txt", "easy_300.txt"),
+            ("*hard*.txt", "\\*hard\\*.txt"),
+            ("_x_.txt", "\\_x\\_.txt"),
+            ("a|b\\c", "a\\|b\\\\c"),
+            ("a&amp;b <i>", "a&amp;amp;b &lt;i>"),
+            ("`code` [l](u) ~~s~~", "\\`code\\` \\[l\\](u) \\~\\~s\\~\\~"),
+            ("line\nbreak\t", "line break "),
+        ];
+        for (name, cell) in cases {
+            assert_eq!(markdown_cell(name), cell, "{name}");
+        }
     }
 
     #[test]
