@@ -553,6 +553,14 @@ fn read_starts(path: &Path, args: &GenerateArgs, stop: &Arc<AtomicBool>) -> Resu
             if let Ok(grid) = &record.puzzle {
                 let start =
                     Start::new(*grid).with_context(|| format!("--from {name}:{}", record.line))?;
+                if start.fills_under(args.symmetry) {
+                    anyhow::bail!(
+                        "--from {name}:{}: with --symmetry {}, its givens and the cells they \
+                         map to fill the grid: no puzzle keeps them (81 givens are a solved grid)",
+                        record.line,
+                        args.symmetry.name()
+                    );
+                }
                 starts.push(start);
             }
         }

@@ -353,11 +353,13 @@ impl Generator {
             }
         };
         let orbits = &symmetry.orbits().masks;
-        // a kept given keeps its whole orbit, so the puzzle stays symmetric
-        let kept = orbits
-            .iter()
-            .filter(|&&m| m & kept != 0)
-            .fold(kept, |all, &m| all | m);
+        // a kept given keeps its whole orbit, so the puzzle stays symmetric; a start whose
+        // givens and their images fill the grid makes no puzzle (81 givens are a solved grid):
+        // a failed try (a fixed symmetry that always fills is refused when the start is read)
+        let kept = symmetry.closure(kept);
+        if kept == symmetry::ALL_CELLS {
+            return None;
+        }
         let mut units = [0u128; CELLS];
         let mut len = 0;
         for &orbit in orbits.iter().filter(|&&m| m & kept == 0) {

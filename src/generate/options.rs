@@ -155,6 +155,16 @@ impl Start {
         }
     }
 
+    /// True when no puzzle with `symmetry` keeps its givens: they and their images fill the
+    /// grid (81 givens are a solved grid). For `random`, under every symmetry it draws.
+    pub fn fills_under(&self, symmetry: Symmetry) -> bool {
+        let fills = |s: Symmetry| s.closure(self.kept()) == super::symmetry::ALL_CELLS;
+        match symmetry {
+            Symmetry::Random => Symmetry::DRAWN.into_iter().all(fills),
+            s => fills(s),
+        }
+    }
+
     /// The cells every puzzle made from it keeps (bit `9 * row + column`): none for a grid.
     pub(crate) fn kept(&self) -> u128 {
         match self {

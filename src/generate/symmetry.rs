@@ -134,6 +134,16 @@ impl Symmetry {
             .fold(1u128, |sums, orbit| sums | sums << orbit.count_ones())
     }
 
+    /// The cells `cells` and every cell its maps send them to: what a symmetric puzzle that
+    /// keeps `cells` as givens keeps (not for `random`, which has no maps of its own).
+    pub(crate) fn closure(self, cells: u128) -> u128 {
+        self.orbits()
+            .masks
+            .iter()
+            .filter(|&&orbit| orbit & cells != 0)
+            .fold(cells, |all, &orbit| all | orbit)
+    }
+
     /// The orbits of the symmetry: the sets of cells its maps send onto each other.
     pub(crate) fn orbits(self) -> &'static Orbits {
         static ALL: OnceLock<Vec<Orbits>> = OnceLock::new();

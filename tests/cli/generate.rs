@@ -605,6 +605,69 @@ fn from_grids_gives_their_puzzles_and_from_puzzles_keeps_the_givens() {
 }
 
 #[test]
+fn a_from_puzzle_the_symmetry_fills_is_refused_never_written_solved() {
+    let dir = Workdir::new();
+    // a solution grid with its first cell blank: 80 givens
+    let grid = &records(&generate(&["-n", "1", "--seed", "8"]))[0].solution;
+    let mut cells = *grid;
+    cells[0] = 0;
+    let file = dir.write("p80.txt", line(&cells) + "\n");
+    let file = file.to_str().unwrap();
+    // r1c1's images under these symmetries are givens: the givens fill the grid, and the
+    // record was the solved grid (81 givens), exit 0
+    for symmetry in ["rot180", "rot90", "mirror-h", "dihedral"] {
+        let out = bin()
+            .args([
+                "generate",
+                "-n",
+                "1",
+                "--from",
+                file,
+                "--symmetry",
+                symmetry,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{symmetry}");
+        assert!(out.stdout.is_empty(), "{symmetry}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("p80.txt:1: with --symmetry") && err.contains("fill the grid"),
+            "{err}"
+        );
+    }
+    // r1c1 is its own image under a transpose: random draws until it meets one that keeps
+    // a blank, and the record is that symmetric 80-given puzzle
+    let out = generate(&[
+        "-n",
+        "3",
+        "--from",
+        file,
+        "--symmetry",
+        "random",
+        "-O",
+        "csv",
+    ]);
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.len(),
+        2,
+        "one puzzle three times: repeats left out: {text}"
+    );
+    let fields: Vec<&str> = lines[1].split(',').collect();
+    let blank_as_dot = line(&cells).replace('0', ".");
+    assert_eq!(
+        (fields[0], fields[1], fields[2]),
+        (blank_as_dot.as_str(), line(grid).as_str(), "80")
+    );
+    assert!(
+        ["diagonal", "diagonal-both"].contains(fields.last().unwrap()),
+        "{text}"
+    );
+}
+
+#[test]
 fn guesses_lie_in_range_as_solve_unique_reports_them() {
     let recs = records(&generate(&[
         "-n",
