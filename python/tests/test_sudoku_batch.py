@@ -712,6 +712,10 @@ def test_generate_refuses_what_no_puzzle_meets_and_stops_at_the_limit():
     with pytest.raises(ValueError, match=r"at most start=1000000000 \(hours.*or dedupe=False"):
         sb.generate(1, start=2**64 - 6)
     assert len(sb.generate(1, start=2**64 - 6, dedupe=False)["puzzle"]) == 1
+    # every record is returned in memory: a count past the machine's memory is refused at once
+    # (it ran for hours, then would have failed for want of memory)
+    with pytest.raises(ValueError, match=r"n=1000000000000: the records are returned in memory"):
+        sb.generate(10**12)
     with pytest.raises(ValueError, match="range"):
         sb.generate(1, clues="a..b")
     with pytest.raises(TypeError):
