@@ -227,6 +227,13 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
         }
         super::stderr_line(line);
     }
+    let at = last.map(|(source, line)| (name(source), line));
+    super::tell_pipe_signal(
+        "augment",
+        &args.input,
+        &signals,
+        signals.interruption(at).as_ref(),
+    );
     super::conclude(failure, signals.exit_code().unwrap_or(ExitCode::SUCCESS))
 }
 

@@ -342,6 +342,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         .duplicates
         .map(|mode| DuplicateMode::from(mode).word().to_string());
     totals.interrupted = super::ended_early(&signals, failure.as_ref(), last, &names);
+    super::tell_pipe_signal("check", &args.input, &signals, totals.interrupted.as_ref());
     // a report that failed is not finished; one that fails now is told after the stats
     let reported = match report.as_mut().filter(|_| !report_failed) {
         Some((path, report)) => report

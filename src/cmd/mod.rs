@@ -536,6 +536,23 @@ pub fn output_name(path: Option<&Path>) -> String {
     }
 }
 
+/// Pipe mode writes no summary, but a signal that stopped the run (which then exits 128 plus
+/// its number: the run failed) is told in one line on stderr, where an engine keeps its
+/// program's messages; `-q` keeps even that off.
+pub fn tell_pipe_signal(
+    command: &str,
+    args: &InputArgs,
+    signals: &signals::Signals,
+    interrupted: Option<&Interruption>,
+) {
+    if !args.pipe || args.quiet || signals.exit_code().is_none() {
+        return;
+    }
+    if let Some(interrupted) = interrupted {
+        stderr_line(format_args!("{command} --pipe: {interrupted}"));
+    }
+}
+
 /// Writes `line` and a line end to stderr, ignoring failure: a stderr that cannot be written
 /// (`2>/dev/full`, a closed pipe) must neither panic, as `eprintln!` does, nor change the exit
 /// code the run has earned. Pass `format_args!(..)` to format without allocating.

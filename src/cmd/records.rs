@@ -218,6 +218,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     held.settle(output.placed().as_deref(), &mut count);
     let secs = start.elapsed().as_secs_f64();
     let interrupted = super::ended_early(&signals, failure.as_ref(), last, names);
+    super::tell_pipe_signal(command.name, args, &signals, interrupted.as_ref());
     if !args.silent() {
         let mut line = format!(
             "{}: {records} record{}, {malformed} malformed, in {secs:.3} s ({:.0} records/s, \

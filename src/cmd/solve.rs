@@ -144,6 +144,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     if !args.input.silent() {
         super::stderr_line(&summary);
     }
+    super::tell_pipe_signal("solve", &args.input, &signals, summary.interrupted.as_ref());
     if let (Some(file), Some(path)) = (stats_file, &args.stats) {
         super::write_stats(file, path, &summary)?;
     }

@@ -293,6 +293,39 @@ fn a_run_waiting_on_an_idle_stdin_stops_at_once_with_what_it_read() {
     );
 }
 
+/// Pipe mode writes no summary, but a signal that stops it (a run that then fails, exit 128 +
+/// its number) is told in one line, where an engine keeps its program's messages; `-q` keeps
+/// even that off. (It said nothing: an engine's log held no word of why the task ended.)
+#[test]
+fn a_signal_in_pipe_mode_is_told_in_one_line_unless_quiet() {
+    for (args, name) in [
+        (&["solve", "--pipe"][..], "solve"),
+        (&["check", "--pipe"], "check"),
+        (&["canon", "--pipe"], "canon"),
+        (&["augment", "-n", "1", "--pipe"], "augment"),
+        (&["solve", "--pipe", "-q"], ""),
+    ] {
+        let (mut child, stdin) = spawn_on_open_stdin(&mut command(args), 3);
+        wait_for_handler(&child, libc::SIGTERM);
+        std::thread::sleep(Duration::from_millis(200));
+        send(&child, libc::SIGTERM);
+        let status = child.wait().unwrap();
+        drop(stdin);
+        assert_eq!(status.code(), Some(143), "{args:?}");
+        assert_eq!(read_all(child.stdout.take()).lines().count(), 3, "{args:?}");
+        let err = read_all(child.stderr.take());
+        let want = if name.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "{name} --pipe: interrupted by SIGTERM: the output ends with the record at \
+                 <stdin>:3\n"
+            )
+        };
+        assert_eq!(err, want, "{args:?}");
+    }
+}
+
 /// `generate` reading `--exclude -`, `--from -` or `--pattern -` from a pipe that stays open stops at the
 /// first signal, before its output is touched (it waited for the end of stdin: only a second
 /// signal got out).
