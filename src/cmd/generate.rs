@@ -410,11 +410,16 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         super::stderr_line(line);
     }
     if let Some((index, Failure::GaveUp { tries, reached })) = failure {
+        let advice = match reached.same_every_try {
+            true => "Widen the targets or start from another puzzle",
+            false => "Widen the targets or raise --max-tries",
+        };
         super::stderr_line(format_args!(
             "sudoku-batch: generate: record {} gave up: no puzzle met the targets ({}) in {tries} \
-             tries ({reached}); {ended}. Widen the targets or raise --max-tries.",
+             {} ({reached}); {ended}. {advice}.",
             index + 1,
-            targets(args)
+            targets(args),
+            if tries == 1 { "try" } else { "tries" }
         ));
         return super::conclude(stopped, signals.exit_code().unwrap_or(ExitCode::from(1)));
     }

@@ -101,6 +101,9 @@ pub struct Reached {
     pub er_off: Option<u64>,
     /// Candidates that were unique but not minimal (a symmetric one with a given to spare).
     pub not_minimal: u64,
+    /// Set when the record gave up after one try, since every try from its start makes the
+    /// same puzzle (a `--from` puzzle with one solution).
+    pub same_every_try: bool,
 }
 
 impl Reached {
@@ -143,6 +146,12 @@ impl fmt::Display for Reached {
             Some(u64::MAX) | None => {}
             Some(0) => f.write_str(", ER in range")?,
             Some(off) => write!(f, ", ER {}.{} from the range at best", off / 10, off % 10)?,
+        }
+        if self.same_every_try {
+            f.write_str(
+                "; its start (--from) is a puzzle with one solution, so every try makes that \
+                 same puzzle: no other was tried",
+            )?;
         }
         for (n, what) in [
             (self.not_unique, "with more than one solution"),
@@ -236,12 +245,20 @@ impl Generator {
             (None, true) => hard::climb(self, &mut rng, start.as_ref(), &mut budget)?,
             (None, false) => loop {
                 budget.next()?;
-                let Some(mut found) = self.attempt(&mut rng, start.as_ref(), &mut budget.reached)
-                else {
-                    continue;
-                };
-                if self.accepts(&mut found, &mut budget.reached) {
-                    break found;
+                if let Some(mut found) = self.attempt(&mut rng, start.as_ref(), &mut budget.reached)
+                {
+                    if self.accepts(&mut found, &mut budget.reached) {
+                        break found;
+                    }
+                }
+                // every try from this start makes the same puzzle: the rest would miss alike
+                // (they took a minute, --max-tries of them, before the record gave up)
+                if budget.tries == 1 && self.same_every_try(start.as_ref()) {
+                    budget.reached.same_every_try = true;
+                    return Err(Failure::GaveUp {
+                        tries: budget.tries,
+                        reached: budget.reached,
+                    });
                 }
             },
         };
@@ -250,6 +267,21 @@ impl Generator {
             tries: budget.tries,
             ..found
         })
+    }
+
+    /// True when every try from `start` makes the same puzzle: a `--from` puzzle with one
+    /// solution, carved to a minimal puzzle with a symmetry fixed, is always carved to its own
+    /// givens (and the cells the symmetry puts with them), since no removal can lose its
+    /// uniqueness. (Without minimality each try carves to a floor of its own; `random` draws
+    /// a symmetry a try.)
+    fn same_every_try(&self, start: Option<&Start>) -> bool {
+        let o = &self.options;
+        let Some(Start::Puzzle(puzzle)) = start else {
+            return false;
+        };
+        o.minimal
+            && o.symmetry != Symmetry::Random
+            && solver::solve(puzzle, 2).is_ok_and(|out| out.count == 1)
     }
 
     /// True when a candidate meets the targets the carving does not see to: guesses, not an

@@ -769,6 +769,43 @@ fn nothing_isomorphic_to_an_excluded_file_is_made() {
     assert_eq!(made, 60);
 }
 
+/// A `--from` puzzle with one solution is carved to itself at every try: a record from it that
+/// misses a target gives up after that one try, saying why (it spent every try, a minute with
+/// the default budget, on the same puzzle).
+#[test]
+fn a_from_puzzle_with_one_solution_that_misses_gives_up_at_once() {
+    let dir = Workdir::new();
+    let puzzle = std::fs::read_to_string(crate::repo("data/17clue_300.txt")).unwrap();
+    let puzzle = puzzle.lines().find(|l| !l.starts_with('#')).unwrap();
+    let file = dir.write("p17.txt", format!("{puzzle}\n"));
+    let file = file.to_str().unwrap();
+    for target in [
+        &["--exclude", file][..],
+        &["--clues", "30"],
+        &["--symmetry", "none", "--clues", "20..25"],
+    ] {
+        let out = bin()
+            .args(["generate", "-n", "3", "--max-tries", "1000", "--from", file])
+            .args(target)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{target:?}");
+        assert!(out.stdout.is_empty(), "{target:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("record 1 gave up")
+                && err.contains("in 1 try (")
+                && err.contains("every try makes that same puzzle")
+                && err.contains("start from another puzzle"),
+            "{err}"
+        );
+    }
+    // met, it is the record (the others are repeats of it, left out)
+    let out = String::from_utf8(generate(&["-n", "3", "--from", file])).unwrap();
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.starts_with(&puzzle[..81].replace('0', ".")), "{out}");
+}
+
 #[test]
 fn a_target_no_puzzle_meets_stops_with_a_message_and_the_records_made() {
     // 21 givens in 40 tries: some records make it, one does not
