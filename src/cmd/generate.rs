@@ -24,7 +24,7 @@ use sudoku_batch::check::Prehashed;
 use sudoku_batch::generate::{
     self, ClassKey, Exclusions, Failure, Generated, Generator, Options, Pattern, Start,
 };
-use sudoku_batch::input::{InputError, Record, Source};
+use sudoku_batch::input::{Column, InputError, Record, Source};
 use sudoku_batch::output::{self, GenerateColumns, Output, OutputFormat};
 use sudoku_batch::pipeline::{self, Steps};
 
@@ -586,7 +586,26 @@ fn read_exclusions(
     exclude: &mut Exclusions,
 ) -> Result<()> {
     let mut keys = Vec::new();
-    read_records(path, "--exclude", args, stop, |records, _| {
+    read_records(path, "--exclude", args, stop, |records, name| {
+        // no puzzle is isomorphic to a solved grid: such a record excludes nothing, and is
+        // the column of solutions read by mistake (-c serves --from and --exclude alike), so
+        // the test set it stood for would leak whole
+        if let Some(grid) = records
+            .iter()
+            .find(|r| r.puzzle.as_ref().is_ok_and(|p| p.is_complete()))
+        {
+            anyhow::bail!(
+                "--exclude {name}:{}: a solved grid (81 givens), which no puzzle can match, so \
+                 it would exclude nothing; give puzzles (-c names the column of --from and \
+                 --exclude files alike{})",
+                grid.line,
+                match &args.format.column {
+                    Some(Column::Name(c)) => format!(": -c {c} was given"),
+                    Some(Column::Index(c)) => format!(": -c {c} was given"),
+                    None => String::new(),
+                }
+            );
+        }
         pool.install(|| {
             pipeline::map_into(records, &mut keys, |r| {
                 r.puzzle

@@ -769,6 +769,49 @@ fn nothing_isomorphic_to_an_excluded_file_is_made() {
     assert_eq!(made, 60);
 }
 
+/// A solved grid in an `--exclude` file excludes nothing (no puzzle is isomorphic to one): it
+/// is the column of solutions read by mistake (`-c` serves `--from` and `--exclude` alike), and
+/// the set it stood for leaked whole into the output, exit 0. Refused, naming the line.
+#[test]
+fn an_exclude_file_read_as_solved_grids_is_refused() {
+    let dir = Workdir::new();
+    let base = records(&generate(&["-n", "5", "--seed", "11"]));
+    let rows: String = base
+        .iter()
+        .map(|r| format!("{},{}\n", line(&r.puzzle), line(&r.solution)))
+        .collect();
+    let file = dir.write("test.csv", format!("quizzes,solutions\n{rows}"));
+    let file = file.to_str().unwrap();
+    let out = bin()
+        .args([
+            "generate",
+            "-q",
+            "-n",
+            "5",
+            "--seed",
+            "11",
+            "--exclude",
+            file,
+        ])
+        .args(["-c", "solutions"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("test.csv:2: a solved grid") && err.contains("-c solutions was given"),
+        "{err}"
+    );
+    // the puzzle column excludes them all: five other records
+    let recs = records(&generate(&["-n", "5", "--seed", "11", "--exclude", file]));
+    assert_eq!(recs.len(), 5);
+    assert!(
+        recs.iter()
+            .all(|r| base.iter().all(|b| b.puzzle != r.puzzle))
+    );
+}
+
 /// A `--from` puzzle with one solution is carved to itself at every try: a record from it that
 /// misses a target gives up after that one try, saying why (it spent every try, a minute with
 /// the default budget, on the same puzzle).
