@@ -231,6 +231,15 @@ fn generate(args: &[&str]) -> Vec<u8> {
     stdout_ok(bin().arg("generate").arg("-q").args(args))
 }
 
+/// Runs `generate` with `args`, which must end with exit `code` and nothing on stdout (`what`
+/// names the case in a failure); its stderr.
+fn generate_fails(args: &[&str], code: i32, what: &str) -> String {
+    let out = bin().arg("generate").args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(code), "{what}");
+    assert!(out.stdout.is_empty(), "{what}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// Checks what every record promises whatever the options: one solution (the one written),
 /// the givens counted right, and (when `minimal`) no given to spare.
 fn assert_sound(recs: &[Rec], minimal: bool) {
@@ -616,21 +625,8 @@ fn a_from_puzzle_the_symmetry_fills_is_refused_never_written_solved() {
     // r1c1's images under these symmetries are givens: the givens fill the grid, and the
     // record was the solved grid (81 givens), exit 0
     for symmetry in ["rot180", "rot90", "mirror-h", "dihedral"] {
-        let out = bin()
-            .args([
-                "generate",
-                "-n",
-                "1",
-                "--from",
-                file,
-                "--symmetry",
-                symmetry,
-            ])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{symmetry}");
-        assert!(out.stdout.is_empty(), "{symmetry}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let args = ["-n", "1", "--from", file, "--symmetry", symmetry];
+        let err = generate_fails(&args, 2, symmetry);
         assert!(
             err.contains("p80.txt:1: with --symmetry") && err.contains("fill the grid"),
             "{err}"
@@ -782,23 +778,18 @@ fn an_exclude_file_read_as_solved_grids_is_refused() {
         .collect();
     let file = dir.write("test.csv", format!("quizzes,solutions\n{rows}"));
     let file = file.to_str().unwrap();
-    let out = bin()
-        .args([
-            "generate",
-            "-q",
-            "-n",
-            "5",
-            "--seed",
-            "11",
-            "--exclude",
-            file,
-        ])
-        .args(["-c", "solutions"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(out.stdout.is_empty());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let args = [
+        "-q",
+        "-n",
+        "5",
+        "--seed",
+        "11",
+        "--exclude",
+        file,
+        "-c",
+        "solutions",
+    ];
+    let err = generate_fails(&args, 2, "");
     assert!(
         err.contains("test.csv:2: a solved grid") && err.contains("-c solutions was given"),
         "{err}"
@@ -827,14 +818,12 @@ fn a_from_puzzle_with_one_solution_that_misses_gives_up_at_once() {
         &["--clues", "30"],
         &["--symmetry", "none", "--clues", "20..25"],
     ] {
-        let out = bin()
-            .args(["generate", "-n", "3", "--max-tries", "1000", "--from", file])
-            .args(target)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(1), "{target:?}");
-        assert!(out.stdout.is_empty(), "{target:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let args = [
+            &["-n", "3", "--max-tries", "1000", "--from", file][..],
+            target,
+        ]
+        .concat();
+        let err = generate_fails(&args, 1, &format!("{target:?}"));
         assert!(
             err.contains("record 1 gave up")
                 && err.contains("in 1 try (")
@@ -955,17 +944,11 @@ fn counts_at_the_ends_of_the_range() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("records at most"));
     // a start whose records before it (made for their classes) would take hours and gigabytes
     // is refused at once; without dedupe it is made on its own
-    let out = bin()
-        .args(["generate", "-n", "1", "--start", "18446744073709551610"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = generate_fails(&["-n", "1", "--start", "18446744073709551610"], 2, "");
     assert!(
         err.contains("at most --start 1000000000") && err.contains("--no-dedupe"),
         "{err}"
     );
-    assert!(out.stdout.is_empty());
     let far = generate(&["--no-dedupe", "-n", "1", "--start", "18446744073709551610"]);
     assert_eq!(records(&far).len(), 1);
     // an endless count makes records until stopped: the first one is the stream's
