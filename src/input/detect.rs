@@ -3,7 +3,9 @@
 //! first lines. What a "field of 81 cells" or a "row of 9 cells" is, it asks the `text` module, as
 //! the readers do, so that detection and reading agree.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
+use std::ops::Range;
 
 use super::bounded;
 use super::text::{char_count, fields, row_cells};
@@ -113,17 +115,130 @@ pub(crate) fn read_preamble<R: BufRead>(
     }
 }
 
+/// Lines already past an input's first meaningful line: kept in the buffer that goes back to
+/// the reader, and handed out one by one, first those read ahead (a header's quoted line ends),
+/// then new ones from the source.
+struct Lines<'a, R> {
+    src: &'a mut R,
+    buf: Vec<u8>,
+    max: usize,
+    /// Lines read into `buf` and not handed out yet: where they are and their lengths.
+    ahead: VecDeque<(Range<usize>, u64)>,
+    /// The (1-based) line of the last one handed out or read ahead.
+    line: u64,
+}
+
+impl<R: BufRead> Lines<'_, R> {
+    /// Reads one more line into `buf`: where it is and its length; `None` at the end.
+    fn read(&mut self) -> io::Result<Option<(Range<usize>, u64)>> {
+        let start = self.buf.len();
+        let Some(length) = bounded::read_line(self.src, &mut self.buf, self.max)? else {
+            return Ok(None);
+        };
+        Ok(Some((start..self.buf.len(), length)))
+    }
+
+    /// Reads one more line and keeps it to be handed out later ([`Lines::next`]).
+    fn read_ahead(&mut self) -> io::Result<Option<Range<usize>>> {
+        let Some((range, length)) = self.read()? else {
+            return Ok(None);
+        };
+        self.ahead.push_back((range.clone(), length));
+        self.line += 1;
+        Ok(Some(range))
+    }
+
+    /// The next line (trimmed) and its length, with its line number: `None` at the end.
+    fn next(&mut self) -> io::Result<Option<(&[u8], u64, u64)>> {
+        let (range, length, line) = match self.ahead.pop_front() {
+            Some((range, length)) => {
+                let line = self.line - self.ahead.len() as u64;
+                (range, length, line)
+            }
+            None => match self.read()? {
+                Some((range, length)) => {
+                    self.line += 1;
+                    (range, length, self.line)
+                }
+                None => return Ok(None),
+            },
+        };
+        Ok(Some((self.buf[range].trim_ascii(), length, line)))
+    }
+
+    /// Lines handed out or read ahead, with the first one.
+    fn count(&self, first_line: u64) -> u64 {
+        self.line - first_line + 1
+    }
+}
+
+/// Grid rows are confirmed by the meaningful lines after them, this many at most: a first line
+/// of 9 cells (`123456789`) followed by puzzles a line is a broken record of line input, not
+/// the first row of a grid (four records were read as one malformed grid).
+const CONFIRM_LINES: u64 = 8;
+
 /// Reads the preamble and then lines until one tells the format ([`detect`]): the first meaningful
-/// line may tell any format; later ones only line or grid, since a CSV header is the first line. Looks
-/// at [`SNIFF_LINES`] meaningful lines at most and stops reading once [`SNIFF_BYTES`] are held.
-/// `None` when the input holds no meaningful line. Lines longer than `max` bytes are cut as
-/// [`bounded::read_line`] cuts them (the reader that reads them again still finds them too long).
+/// line may tell any format; later ones only line or grid, since a CSV header is the first line
+/// (it may run over several lines, a quoted name holding a line end). A line that tells grid input
+/// is confirmed by the next one that tells a format, within [`CONFIRM_LINES`]: if that one tells
+/// line input, the input is line input. Looks at [`SNIFF_LINES`] meaningful lines at most (past
+/// the confirming ones) and stops reading once [`SNIFF_BYTES`] are held. `None` when the input
+/// holds no meaningful line. Lines longer than `max` bytes are cut as [`bounded::read_line`] cuts
+/// them (the reader that reads them again still finds them too long).
 pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sniffed>> {
     let Some(mut preamble) = read_preamble(src, max, false)? else {
         return Ok(None);
     };
-    let buf = &mut preamble.first;
-    let first = buf.trim_ascii();
+    let first_line = preamble.skipped + 1;
+    let mut lines = Lines {
+        src,
+        buf: std::mem::take(&mut preamble.first),
+        max,
+        ahead: VecDeque::new(),
+        line: first_line,
+    };
+    let format = sniff_lines(&mut lines, first_line)?;
+    preamble.first = lines.buf;
+    Ok(Some(Sniffed {
+        preamble,
+        format: format.told,
+        last_line: format.last_line,
+    }))
+}
+
+/// What [`sniff_lines`] found.
+struct Told {
+    told: Option<InputFormat>,
+    last_line: u64,
+}
+
+fn sniff_lines<R: BufRead>(lines: &mut Lines<'_, R>, first_line: u64) -> io::Result<Told> {
+    // a header whose quoted name holds a line end (`"my` / `id",puzzle`): the lines up to its
+    // closing quote are one record, a header if they name a puzzle column (a first line that
+    // tells line or grid input is not looked past: a puzzle typed on a terminal is read at once)
+    let mut quotes = count_quotes(&lines.buf);
+    let opens_header = !matches!(
+        detect(lines.buf.trim_ascii()),
+        Some(InputFormat::Line | InputFormat::Grid)
+    );
+    while opens_header
+        && quotes % 2 == 1
+        && lines.count(first_line) < SNIFF_LINES
+        && lines.buf.len() <= SNIFF_BYTES
+    {
+        let Some(range) = lines.read_ahead()? else {
+            break;
+        };
+        quotes += count_quotes(&lines.buf[range]);
+    }
+    if lines.line > first_line && quotes % 2 == 0 && is_csv_header(lines.buf.trim_ascii()) {
+        return Ok(Told {
+            told: Some(InputFormat::Csv),
+            last_line: lines.line,
+        });
+    }
+    let first_end = lines.ahead.front().map_or(lines.buf.len(), |l| l.0.start);
+    let first = lines.buf[..first_end].trim_ascii();
     let mut format = detect(first);
     // a first line with a delimiter and a broken puzzle in it (80 cells, then `,2.6`) but no
     // puzzle column name is more likely a malformed record of line input than a header: the
@@ -135,28 +250,62 @@ pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sn
     {
         fallback = format.take();
     }
-    let mut line = preamble.skipped + 1;
-    let mut last_line = line;
+    let mut last_line = first_line;
     let mut looked = 1;
-    while format.is_none() && looked < SNIFF_LINES && buf.len() <= SNIFF_BYTES {
-        let start = buf.len();
-        let Some(length) = bounded::read_line(src, buf, max)? else {
+    // the count of lines looked at when one told grid input, while the lines after it confirm it
+    let mut grid_at = (format == Some(InputFormat::Grid)).then_some(1);
+    let max = lines.max;
+    loop {
+        let limit = match grid_at {
+            Some(at) => at + CONFIRM_LINES,
+            None if format.is_none() => SNIFF_LINES,
+            None => break,
+        };
+        if looked >= limit || lines.buf.len() > SNIFF_BYTES {
+            break;
+        }
+        let Some((text, length, line)) = lines.next()? else {
             break;
         };
-        line += 1;
-        let text = buf.get(start..).unwrap_or_default().trim_ascii();
         if bounded::carries_no_record(text, length, max) {
             continue;
         }
         looked += 1;
         last_line = line;
-        format = detect(text).filter(|&f| f != InputFormat::Csv);
+        let Some(told) = detect(text).filter(|&f| f != InputFormat::Csv) else {
+            continue;
+        };
+        // a second line telling grid input confirms the first; one telling line input outvotes it
+        grid_at = (grid_at.is_none() && told == InputFormat::Grid).then_some(looked);
+        format = Some(told);
     }
-    Ok(Some(Sniffed {
-        preamble,
-        format: format.or(fallback),
+    Ok(Told {
+        told: format.or(fallback),
         last_line,
-    }))
+    })
+}
+
+/// The number of `"` in `bytes`.
+fn count_quotes(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'"').count()
+}
+
+/// The pieces of a CSV line between `delimiter`s outside quotes (a quote opens or closes a quoted
+/// part; `""` inside one closes and opens it again, which leaves it open).
+fn split_unquoted(line: &[u8], delimiter: u8) -> impl Iterator<Item = &[u8]> {
+    let mut quoted = false;
+    line.split(move |&b| {
+        if b == b'"' {
+            quoted = !quoted;
+        }
+        b == delimiter && !quoted
+    })
+}
+
+/// The first record of CSV text: up to its first LF outside quotes (a quoted header name may hold
+/// one), without it.
+pub(crate) fn header_record(text: &[u8]) -> &[u8] {
+    split_unquoted(text, b'\n').next().unwrap_or_default()
 }
 
 /// True for a trimmed line that is surely a CSV header: [`detect`] says CSV and one of its fields
@@ -167,7 +316,7 @@ pub(crate) fn is_csv_header(line: &[u8]) -> bool {
         return false;
     }
     let delimiter = csv_delimiter(line);
-    line.split(|&b| b == delimiter).any(is_puzzle_column)
+    split_unquoted(line, delimiter).any(is_puzzle_column)
 }
 
 /// True for a header field that names the puzzle column ([`PUZZLE_COLUMNS`], ignoring ASCII
@@ -199,11 +348,12 @@ pub(crate) fn detect(line: &[u8]) -> Option<InputFormat> {
     is_puzzle_column(line).then_some(InputFormat::Csv)
 }
 
-/// The CSV delimiter a header line uses: `,` if present, else `;`, else tab, else `,`.
+/// The CSV delimiter a header line uses: `,` if present outside quotes, else `;`, else tab, else
+/// `,` (so `"a,b";puzzle` is two columns, the first named `a,b`).
 pub(crate) fn csv_delimiter(header: &[u8]) -> u8 {
     [b',', b';', b'\t']
         .into_iter()
-        .find(|d| header.contains(d))
+        .find(|&d| split_unquoted(header, d).nth(1).is_some())
         .unwrap_or(b',')
 }
 
@@ -266,6 +416,97 @@ mod tests {
         // a header naming a puzzle column stays one
         let text = format!("puzzle,{}\n{PUZZLE},2.6\n", &PUZZLE[..80]);
         assert_eq!(sniffed(text.as_bytes()).format, Some(InputFormat::Csv));
+    }
+
+    /// A first line of 9 cells is a grid row only when a line after it says so too: before
+    /// puzzles a line it is a broken record of line input (four records were read as one
+    /// malformed grid, the three good puzzles lost).
+    #[test]
+    fn a_first_line_of_nine_cells_before_puzzles_a_line_is_line_input() {
+        for first in [".........", "123456789", "1 2 3 4 5 6 7 8 9"] {
+            let text = format!("{first}\n{PUZZLE}\n{PUZZLE}\n");
+            let s = sniffed(text.as_bytes());
+            assert_eq!(
+                (s.format, s.last_line),
+                (Some(InputFormat::Line), 2),
+                "{first}"
+            );
+            let text = format!("{first}\n\n# c\nhello\n{PUZZLE}\n");
+            let s = sniffed(text.as_bytes());
+            assert_eq!(
+                (s.format, s.last_line),
+                (Some(InputFormat::Line), 5),
+                "{first}"
+            );
+        }
+        // grids: the second row confirms the first, or a later one past broken rows
+        let s = sniffed(".3.4..6..\n.3.4..6..\n".as_bytes());
+        assert_eq!((s.format, s.last_line), (Some(InputFormat::Grid), 2));
+        let s = sniffed(b"Grid 01\n003020600\n9003\nx\n001806400\n");
+        assert_eq!((s.format, s.last_line), (Some(InputFormat::Grid), 5));
+        // one row alone, or before nothing that tells, is still grid input
+        assert_eq!(sniffed(b"003020600\n").format, Some(InputFormat::Grid));
+        let text = format!("003020600\n{}", "x\n".repeat(20));
+        let s = sniffed(text.as_bytes());
+        assert_eq!((s.format, s.last_line), (Some(InputFormat::Grid), 9));
+        // a grid told past the first line is confirmed the same way
+        let text = format!("hello\n123456789\n{PUZZLE}\n");
+        assert_eq!(sniffed(text.as_bytes()).format, Some(InputFormat::Line));
+    }
+
+    /// Grids drawn with `|` between boxes and lines between bands, in the layouts people paste.
+    #[test]
+    fn tells_grids_drawn_with_box_lines() {
+        for text in [
+            "4 . . | . . . | 8 . 5\n. 3 . | . . . | . . .\n",
+            "*-----------*\n|..3|.2.|6..|\n|9..|3.5|..1|\n",
+            "+-------+-------+-------+\n| 4 . . | . . . | 8 . 5 |\n------+------\n| . 3 . | . . . | . . . |\n",
+        ] {
+            assert_eq!(
+                sniffed(text.as_bytes()).format,
+                Some(InputFormat::Grid),
+                "{text}"
+            );
+        }
+    }
+
+    /// A CSV header whose quoted name holds a line end is one record over two lines: it was
+    /// taken for line input, three records read for one.
+    #[test]
+    fn a_header_over_two_lines_is_one_csv_header() {
+        let text = format!("\"my\nid\",puzzle\n1,{PUZZLE}\n");
+        let s = sniffed(text.as_bytes());
+        assert_eq!((s.format, s.last_line), (Some(InputFormat::Csv), 2));
+        assert_eq!(s.preamble.first, b"\"my\nid\",puzzle\n");
+        assert_eq!(header_record(&s.preamble.first), b"\"my\nid\",puzzle");
+        // a quote that opens no header: the lines read past it for its closing quote are
+        // looked at, in order, and all go back to the reader
+        let text = format!("\"hello\n1 2 3\n{PUZZLE}\nrest\n");
+        let s = sniffed(text.as_bytes());
+        assert_eq!((s.format, s.last_line), (Some(InputFormat::Line), 3));
+        assert_eq!(s.preamble.first, text.as_bytes());
+        let text = "\"a\nb\n".repeat(10);
+        let s = sniffed(text.as_bytes());
+        assert_eq!((s.format, s.last_line), (None, 20));
+        assert_eq!(s.preamble.first, text.as_bytes());
+        // a first line that tells line input is not looked past for a quote's end
+        let text = format!("{PUZZLE} \"note\nrest\n");
+        let mut src = text.as_bytes();
+        let s = sniff(&mut src, DEFAULT_MAX_RECORD).unwrap().unwrap();
+        assert_eq!((s.format, s.last_line), (Some(InputFormat::Line), 1));
+        assert_eq!(src, b"rest\n");
+    }
+
+    /// A delimiter inside a quoted header name is part of the name.
+    #[test]
+    fn a_delimiter_inside_quotes_is_no_delimiter() {
+        assert_eq!(csv_delimiter(b"\"a,b\";puzzle"), b';');
+        assert!(is_csv_header(b"\"a,b\";puzzle"));
+        assert!(is_csv_header(b"\"a;b\";\"x\"\"y\";puzzle"));
+        assert!(!is_csv_header(b"\"a;puzzle\";b"));
+        assert_eq!(csv_delimiter(b"\"a,b\""), b',');
+        assert_eq!(csv_delimiter(b"id\tpuzzle"), b'\t');
+        assert_eq!(header_record(b"id,puzzle\r\n1,2\n"), b"id,puzzle\r");
     }
 
     #[test]

@@ -1,15 +1,18 @@
 //! The grid format: a puzzle is 9 consecutive non-blank rows of 9 cells each, a row written either as
-//! 9 characters (`.3.4..6..`, `035469278`) or with spaces or tabs between cells (`0 3 5 4 6 9 2 7 8`).
-//! Grids may follow each other directly or be separated by blank lines; `#` comment lines are skipped.
+//! 9 characters (`.3.4..6..`, `035469278`) or with spaces, tabs or `|` between cells
+//! (`0 3 5 4 6 9 2 7 8`, `4 . . | . . . | 8 . 5`, `|..3|.2.|6..|`). Grids may follow each other
+//! directly or be separated by blank lines; `#` comment lines and lines drawn between boxes
+//! (`------+-------+------`, `*-----------*`: [`is_divider`]) are skipped, even inside a grid; a
+//! title line before a grid (`Grid 01`, as in Project Euler's file: [`is_title`]) is skipped.
 //!
 //! Recovery rules, so one bad grid never shifts the next: a grid with a bad row still takes exactly 9
-//! rows (and is malformed, the reason naming the first bad row); a blank line or the end of the input
-//! after 1 to 8 rows ends a short, malformed grid.
+//! rows (and is malformed, the reason naming the first bad row); a blank line, a title line or the
+//! end of the input after 1 to 8 rows ends a short, malformed grid.
 //!
 //! Grids are counted by rows, so a short grid followed directly (no blank line between) by another
 //! grid takes rows of the next one: 8 rows then a full grid give one 9-row grid (taking the first row
 //! of the next, which becomes short) and then one short grid ending at the next blank line or the end.
-//! Only a blank line resynchronises.
+//! Only a blank line or a title line resynchronises.
 //!
 //! A CR inside a line ends a row as an LF does (a file that mixes line ends, `cat mac.txt
 //! unix.txt`: its CR-ended rows are rows, not one long row that made its grid malformed and
@@ -24,7 +27,9 @@ use std::ops::Range;
 use super::bounded::{self, DEFAULT_MAX_RECORD};
 use super::detect::BOM;
 use super::record::Record;
-use super::text::{RowError, excerpt, plural, row_cells, to_text};
+use super::text::{
+    RowError, excerpt, is_divider, is_row_separator, is_title, plural, row_cells, to_text,
+};
 use crate::grid::CELLS;
 use crate::grid::Grid;
 
@@ -149,6 +154,16 @@ impl<R: BufRead> GridReader<R> {
             if bounded::carries_no_record(row, length, self.max) {
                 continue; // a comment, even inside a grid
             }
+            if !long && is_divider(row) {
+                continue; // a line drawn between boxes, even inside a grid
+            }
+            if !long && is_title(row) {
+                // a grid's name (`Grid 02`): it ends a grid cut short, as a blank line does
+                if self.count > 0 {
+                    return Ok(Some(self.short_grid(source)));
+                }
+                continue;
+            }
             if self.count == 0 {
                 self.start = self.line;
                 self.rows.clear();
@@ -166,7 +181,7 @@ impl<R: BufRead> GridReader<R> {
                 match row_cells(row) {
                     Ok(()) => self
                         .cells
-                        .extend(row.iter().filter(|&&b| b != b' ' && b != b'\t')),
+                        .extend(row.iter().filter(|&&b| !is_row_separator(b))),
                     Err(RowError::Count(n)) => {
                         self.error =
                             Some(format!("row {}: found {} cells, expected 9", self.count, n));
@@ -388,6 +403,101 @@ mod tests {
             ]
         );
         assert!(recs[1].cells.chars().count() <= 200);
+    }
+
+    /// Grids drawn with `|` between boxes and lines between bands (a common layout; Simple
+    /// Sudoku's frame): each grid was `found 11 cells` and a phantom short grid, or shifted the
+    /// grids after it.
+    #[test]
+    fn reads_grids_drawn_with_box_lines() {
+        let solid = ".3.4..6..".repeat(9);
+        let spaced = [
+            ". 3 . | 4 . . | 6 . .",
+            ". 3 . | 4 . . | 6 . .",
+            ". 3 . | 4 . . | 6 . .",
+            "------+-------+------",
+            ". 3 . | 4 . . | 6 . .",
+            ". 3 . | 4 . . | 6 . .",
+            ". 3 . | 4 . . | 6 . .",
+            "------+-------+------",
+            ". 3 . | 4 . . | 6 . .",
+            ". 3 . | 4 . . | 6 . .",
+            ". 3 . | 4 . . | 6 . .",
+        ]
+        .join("\n");
+        let framed = format!(
+            "*-----------*\n{}*-----------*\n",
+            "|.3.|4..|6..|\n|.3.|4..|6..|\n|.3.|4..|6..|\n|---+---+---|\n".repeat(3)
+        );
+        let text = format!("{spaced}\n{spaced}\n{framed}{framed}\n{spaced}\n");
+        let recs = read_all(&text);
+        assert_eq!(
+            summary(&recs),
+            [
+                (1, Ok(())),
+                (12, Ok(())),
+                (24, Ok(())),
+                (38, Ok(())),
+                (52, Ok(()))
+            ]
+        );
+        assert!(recs.iter().all(|r| r.cells == solid));
+        // a row with one cell too many is still a bad row of its grid, which keeps its 9 rows
+        let bad = spaced.replacen(". 3 . | 4 . .", ". 3 . | 4 . . .", 1);
+        let recs = read_all(&format!("{bad}\n{spaced}\n"));
+        assert_eq!(
+            summary(&recs),
+            [
+                (1, Err("row 1: found 10 cells, expected 9".into())),
+                (12, Ok(()))
+            ]
+        );
+    }
+
+    /// Project Euler's `sudoku.txt`: a title line before each grid. The title was read as a row,
+    /// every grid malformed and shifted; it ends a grid cut short, as a blank line does.
+    #[test]
+    fn a_title_line_names_the_grid_after_it() {
+        let rows = "003020600\n".repeat(9);
+        let short = "003020600\n".repeat(8);
+        let text = format!("Grid 01\n{rows}Grid 02\n{short}Grid 03\n{rows}");
+        assert_eq!(
+            summary(&read_all(&text)),
+            [
+                (2, Ok(())),
+                (12, Err("grid has 8 rows, expected 9".into())),
+                (21, Ok(()))
+            ]
+        );
+    }
+
+    #[test]
+    fn tells_lines_drawn_between_boxes_from_rows() {
+        for divider in [
+            "------+-------+------",
+            "|---+---+---|",
+            "+-------+-------+-------+",
+            "*-----------*",
+            "-------------------------",
+            "=====+=====",
+        ] {
+            assert!(is_divider(divider.as_bytes()), "{divider}");
+        }
+        // rows of blanks `-` and broken rows are not passed over
+        for row in [
+            "---------",
+            "---|---|---",
+            "- - - - - - - - -",
+            "----------",
+            "|----|---|---|",
+            "12-+45678",
+        ] {
+            assert!(!is_divider(row.as_bytes()), "{row}");
+        }
+        assert!(is_title(b"Grid 01") && is_title(b"Puzzle 7:"));
+        for row in ["003020600", "x23456789", ".", "hello", "Grid"] {
+            assert!(!is_title(row.as_bytes()), "{row}");
+        }
     }
 
     #[test]

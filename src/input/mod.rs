@@ -62,7 +62,8 @@ pub(crate) use self::csv::csv_io_error;
 use self::csv::{CsvReader, find_column, find_named};
 pub use self::detect::{InputFormat, SOLUTION_COLUMNS};
 use self::detect::{
-    Preamble, Sniffed, csv_delimiter, detect, format_name, is_csv_header, read_preamble, sniff,
+    Preamble, Sniffed, csv_delimiter, detect, format_name, header_record, is_csv_header,
+    read_preamble, sniff,
 };
 pub use self::fields::Fields;
 use self::grid::GridReader;
@@ -977,8 +978,9 @@ impl Reader {
             io::BufRead::fill_buf(&mut buffered)
                 .map_err(|e| self.io_error(index, first_line, e))?;
         }
-        // the header, for CSV (sniffing tells CSV from the first line only, so it is all of `first`)
-        let header_line = first.split(|&b| b == b'\n').next().unwrap_or_default();
+        // the header, for CSV (sniffing tells CSV from the first record only, so it is all of
+        // `first`; a quoted name in it may hold a line end)
+        let header_line = header_record(&first);
         // headerless CSV: the delimiter the names were given with, not one a row happens to hold
         // (a first row `broken;row` made every comma row after it malformed)
         let delimiter = match &self.csv_columns {

@@ -102,12 +102,19 @@ pub(crate) enum RowError {
     Char(char),
 }
 
-/// Checks that a trimmed row has 9 cells, its characters other than spaces and tabs, and that each is a
-/// digit or a blank: `0 3 5 4 6 9 2 7 8`, `.3.4..6..` and `035 469 278` all qualify.
+/// True for a byte that separates the cells of a grid row: a space, a tab, or the `|` drawn
+/// between boxes (`4 . . | . . . | 8 . 5`, `|..3|.2.|6..|`).
+pub(crate) fn is_row_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'|')
+}
+
+/// Checks that a trimmed row has 9 cells, its characters other than spaces, tabs and `|`
+/// ([`is_row_separator`]), and that each is a digit or a blank: `0 3 5 4 6 9 2 7 8`,
+/// `.3.4..6..`, `035 469 278` and `4 . . | . . . | 8 . 5` all qualify.
 pub(crate) fn row_cells(row: &[u8]) -> Result<(), RowError> {
     let mut count = 0;
     let mut bad = None;
-    let cells = lossy_chars(row).filter(|&ch| ch != ' ' && ch != '\t');
+    let cells = lossy_chars(row).filter(|&ch| !(ch.is_ascii() && is_row_separator(ch as u8)));
     for ch in cells {
         count += 1;
         if bad.is_none() && !(ch.is_ascii() && is_cell(ch as u8)) {
@@ -119,6 +126,31 @@ pub(crate) fn row_cells(row: &[u8]) -> Result<(), RowError> {
         Some(ch) => Err(RowError::Char(ch)),
         None => Ok(()),
     }
+}
+
+/// True for a trimmed line of a grid file that is a line drawn between boxes, not a row:
+/// `------+-------+------`, `|---+---+---|`, `*-----------*` (Simple Sudoku's frame),
+/// `-------------------------`. Such a line is made of `-`, `=`, `+`, `|`, `*`, spaces and tabs,
+/// is not a row of 9 cells (`---|---|---` is nine blanks), and holds a `+` or an `=`, or 13
+/// characters or more besides spaces and `|` (so that a broken row of 10 to 12 blanks `-` is
+/// still a bad row of its grid, not a line passed over).
+pub(crate) fn is_divider(line: &[u8]) -> bool {
+    let drawn = |b: &u8| matches!(b, b'-' | b'=' | b'+' | b'|' | b'*') || is_row_separator(*b);
+    if line.is_empty() || !line.iter().all(drawn) || row_cells(line).is_ok() {
+        return false;
+    }
+    let marks = line.iter().filter(|&&b| !is_row_separator(b)).count();
+    line.iter().any(|&b| b == b'+' || b == b'=') || marks >= 13
+}
+
+/// True for a trimmed line of a grid file that names the grid after it, not a row: it starts
+/// with two ASCII letters and holds a digit (`Grid 01`, as in Project Euler's `sudoku.txt`;
+/// `Puzzle 7:`). Cells are digits and blanks, so no row starts so; a stray word (`hello`) is
+/// still a bad row of its grid, never passed over.
+pub(crate) fn is_title(line: &[u8]) -> bool {
+    line.len() >= 3
+        && line[..2].iter().all(u8::is_ascii_alphabetic)
+        && line.iter().any(u8::is_ascii_digit)
 }
 
 /// Bytes as a String: `Ok` when they are valid UTF-8, else `Err` with each invalid sequence replaced

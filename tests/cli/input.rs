@@ -959,3 +959,81 @@ fn csv_columns_with_another_input_format_is_refused() {
         );
     }
 }
+
+/// Layouts people write that `-I auto` misread, each record of them now one record out: a 9-cell
+/// first line before puzzles a line (four records were one malformed grid), grids drawn with
+/// box lines and Project Euler's titled grids (each grid was malformed and a phantom short grid
+/// followed), and CSV headers with a line end or a delimiter inside a quoted name (three records
+/// for one; no puzzle column found).
+#[test]
+fn layouts_auto_misread_give_one_record_each() {
+    let dir = Workdir::new();
+    let text = |name: &str, contents: String| dir.write(name, contents).display().to_string();
+    let lines = text(
+        "nine.txt",
+        format!(".........\n{PUZZLE}\n{PUZZLE}\n{PUZZLE}\n"),
+    );
+    let out = solved(&["-O", "jsonl", &lines], None);
+    let expected: Vec<(u64, String)> = [
+        (1, "malformed"),
+        (2, "solved"),
+        (3, "solved"),
+        (4, "solved"),
+    ]
+    .map(|(line, status)| (line, status.to_string()))
+    .into();
+    assert_eq!(outcomes(&out, "status"), expected);
+
+    let rows: Vec<String> = PUZZLE
+        .as_bytes()
+        .chunks(9)
+        .map(|r| String::from_utf8(r.to_vec()).unwrap())
+        .collect();
+    let boxed_row = |r: &String| format!("|{}|{}|{}|", &r[..3], &r[3..6], &r[6..]);
+    let framed = format!(
+        "*-----------*\n{}\n|---+---+---|\n{}\n|---+---+---|\n{}\n*-----------*\n",
+        rows[..3]
+            .iter()
+            .map(boxed_row)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        rows[3..6]
+            .iter()
+            .map(boxed_row)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        rows[6..]
+            .iter()
+            .map(boxed_row)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    let euler = format!(
+        "Grid 01\n{}\nGrid 02\n{}\n",
+        rows.join("\n"),
+        rows.join("\n")
+    );
+    let grids = text("grids.txt", format!("{framed}{framed}{euler}"));
+    let out = solved(&["-O", "line", &grids], None);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        format!("{SOLUTION}\n").repeat(4)
+    );
+
+    let header_break = text("break.csv", format!("\"my\nid\",puzzle\n1,{PUZZLE}\n"));
+    let quoted_delimiter = text("quoted.csv", format!("\"a,b\";puzzle\nx;{PUZZLE}\n"));
+    for (csv, header) in [
+        (header_break, "\"my\nid\",puzzle"),
+        (quoted_delimiter, "a,b;puzzle"),
+    ] {
+        let out = String::from_utf8(solved(&["-O", "csv", &csv], None)).unwrap();
+        let (head, rows) = out.split_once("status").unwrap();
+        assert!(head.starts_with(header), "{out}");
+        assert_eq!(rows.matches(SOLUTION).count(), 1, "{out}");
+        assert_eq!(
+            out.matches(",solved,").count() + out.matches(";solved;").count(),
+            1,
+            "{out}"
+        );
+    }
+}
