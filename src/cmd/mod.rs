@@ -141,6 +141,8 @@ fn open_with(sources: Vec<Source>, args: &FormatArgs, options: &ReaderOptions) -
         if let Some(other) = other {
             anyhow::bail!("--csv-columns reads CSV rows, but -I {other} was given: drop one");
         }
+        sudoku_batch::input::check_csv_columns(columns, args.column.as_ref())
+            .map_err(anyhow::Error::msg)?;
         let (columns, _) = sudoku_batch::input::headerless_columns(columns);
         let name = |i: usize| columns[i].trim();
         let twice = (0..columns.len()).find(|&j| (0..j).any(|i| name(i) == name(j)));

@@ -416,6 +416,12 @@ fn text(mut stream: Stream, format: Option<Format>, whole_block: bool) -> Result
             "UTF-16 text, not UTF-8; convert it first (iconv -f UTF-16 -t UTF-8)".to_string(),
         )));
     }
+    if let Some(order) = utf16_without_bom(&block) {
+        return Err(OpenError::Unreadable(within(format!(
+            "UTF-16 text without a byte order mark, not UTF-8; convert it first (iconv -f \
+             {order} -t UTF-8)"
+        ))));
+    }
     if let Some(at) = memchr::memchr(0, &block) {
         let what = looks_like(&block).unwrap_or("binary data");
         return Err(OpenError::Unreadable(within(format!(
@@ -445,6 +451,28 @@ fn text(mut stream: Stream, format: Option<Format>, whole_block: bool) -> Result
         },
         cr_lines,
     })
+}
+
+/// `UTF-16LE` or `UTF-16BE` when the start of `block` is ASCII text in UTF-16 without a byte
+/// order mark (as some Windows tools write it): its first 256 code units or fewer, at least 4,
+/// all ASCII text characters (printable, tab, CR, LF), each with a zero high byte on the same
+/// side. It was called binary data for its NUL at offset 1.
+fn utf16_without_bom(block: &[u8]) -> Option<&'static str> {
+    let units = block.chunks_exact(2).take(256);
+    if units.len() < 4 {
+        return None;
+    }
+    let text = |b: u8| b.is_ascii_graphic() || matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    let (mut le, mut be) = (true, true);
+    for unit in units {
+        le &= unit[1] == 0 && text(unit[0]);
+        be &= unit[0] == 0 && text(unit[1]);
+    }
+    match (le, be) {
+        (true, _) => Some("UTF-16LE"),
+        (_, true) => Some("UTF-16BE"),
+        _ => None,
+    }
 }
 
 /// What a binary input's first bytes say it is, for the error message.
@@ -487,10 +515,21 @@ impl Read for Named {
             if e.kind() == io::ErrorKind::Interrupted {
                 return e;
             }
-            io::Error::new(e.kind(), format!("{} data: {e}", self.format))
+            // flate2 says "checksum" for a length (ISIZE) that does not match as well
+            let message = e.to_string();
+            let told = match message.as_str() {
+                GZIP_TRAILER => {
+                    "the checksum or length at the end of a member does not match its data"
+                }
+                _ => &message,
+            };
+            io::Error::new(e.kind(), format!("{} data: {told}", self.format))
         })
     }
 }
+
+/// flate2's error for a gzip member whose trailer (CRC-32 and length) does not match its data.
+const GZIP_TRAILER: &str = "corrupt gzip stream does not have a matching checksum";
 
 /// The one data file of a zip archive, decoded as a stream.
 fn zip_entry(file: File, count: &impl Fn(Stream) -> Stream) -> Result<Stream, OpenError> {

@@ -785,9 +785,14 @@ impl Reader {
                 None => find_named(header, &SOLUTION_COLUMNS).map(Ok),
             };
             let (input, line) = self.header_at;
+            // names given with --csv-columns are no header of the input's
+            let named = |m: String| match self.csv_columns {
+                Some(_) => m.replace("the header", "--csv-columns"),
+                None => m,
+            };
             let index = found
                 .transpose()
-                .map_err(|m| self.format_error(input, line, m))?;
+                .map_err(|m| self.format_error(input, line, named(m)))?;
             if column.is_some() && index == Some(self.puzzle_column) {
                 let message = "the solution column is the puzzle column".to_string();
                 return Err(self.format_error(input, line, message));
@@ -1148,6 +1153,17 @@ fn uncompressed_clone(file: &File) -> Option<File> {
         return None;
     }
     file.try_clone().ok()
+}
+
+/// Checks that `--csv-columns` names (split as [`headerless_columns`] splits them) hold the puzzle
+/// column (`column`, or one named as [`crate::input::Column`] finding does by default). The error
+/// names the option, not a header the input does not have (it said "the header" at line 1 of
+/// a headerless file).
+pub fn check_csv_columns(names: &[String], column: Option<&Column>) -> Result<(), String> {
+    let (columns, _) = headerless_columns(names);
+    find_column(&columns, column)
+        .map(|_| ())
+        .map_err(|m| m.replace("the header", "--csv-columns"))
 }
 
 /// Two headers name the same columns (spaces around names ignored).

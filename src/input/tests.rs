@@ -577,7 +577,18 @@ fn invalid_utf8_after_the_first_block_is_malformed_not_an_error() {
 
 #[test]
 fn binary_or_non_utf8_first_block_is_an_error_that_says_what_it_is() {
-    let cases: [(&[u8], &str); 5] = [
+    let cases: [(&[u8], &str); 7] = [
+        // UTF-16 with no byte order mark was binary data (a NUL at offset 1)
+        (
+            b"1\x002\x00.\x00\r\x00\n\x00",
+            "in0: UTF-16 text without a byte order mark, not UTF-8; convert it first (iconv -f \
+             UTF-16LE -t UTF-8)",
+        ),
+        (
+            b"\x00#\x00 \x00p\x00u",
+            "in0: UTF-16 text without a byte order mark, not UTF-8; convert it first (iconv -f \
+             UTF-16BE -t UTF-8)",
+        ),
         (
             b"\x89PNG\r\n\x1a\n\x00\x00",
             "in0: a PNG image, not puzzle text (a NUL byte at offset 8)",

@@ -357,6 +357,14 @@ fn a_cut_or_damaged_compressed_file_is_an_error_after_the_records_before_it() {
             && stderr.contains("the archive is damaged"),
         "{stderr}"
     );
+    // a gzip member whose length field (its last byte) was changed: not called a checksum alone
+    let mut gz = gzipped("data/hardest_300.txt", 1);
+    *gz.last_mut().unwrap() ^= 0x55;
+    let (_, stderr) = fails(&dir.write("length.txt.gz", &gz));
+    assert!(
+        stderr.contains("gzip data: the checksum or length at the end of a member does not match"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -937,6 +945,49 @@ fn a_column_name_held_twice_is_refused_until_one_is_chosen() {
     );
 }
 
+/// Runs ARGS on `data/kaggle_200.csv`, which must be refused (exit 2, nothing on stdout); its
+/// stderr.
+fn refused_on_kaggle(args: &[&str]) -> String {
+    let out = bin()
+        .args(args)
+        .arg("data/kaggle_200.csv")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+/// Columns named with --csv-columns are the option's, not a header's: a missing puzzle or
+/// solution column said "in the header" at line 1 of a file that has none.
+#[test]
+fn a_column_missing_from_csv_columns_names_the_option() {
+    for (args, message) in [
+        (
+            vec!["solve", "--csv-columns", "id,foo"],
+            "error: no puzzle column in --csv-columns (id, foo); name it puzzle/",
+        ),
+        (
+            vec!["solve", "--csv-columns", "id,foo", "-c", "3"],
+            "error: no column 3: --csv-columns has 2 columns (id, foo)",
+        ),
+        (
+            vec![
+                "check",
+                "--csv-columns",
+                "quizzes,x",
+                "--solution-column",
+                "y",
+            ],
+            "no column named \"y\" in --csv-columns (quizzes, x)",
+        ),
+    ] {
+        let stderr = refused_on_kaggle(&args);
+        assert!(stderr.contains(message), "{stderr}");
+        assert!(!stderr.contains("header"), "{stderr}");
+    }
+}
+
 #[test]
 fn csv_columns_with_another_input_format_is_refused() {
     // rows of CSV and -I line or grid contradict each other: refused, not read as CSV
@@ -945,14 +996,7 @@ fn csv_columns_with_another_input_format_is_refused() {
         if pipe {
             args.push("--pipe");
         }
-        let out = bin()
-            .args(&args)
-            .arg("data/kaggle_200.csv")
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-        let stderr = String::from_utf8(out.stderr).unwrap();
+        let stderr = refused_on_kaggle(&args);
         assert!(
             stderr.contains(&format!("--csv-columns reads CSV rows, but -I {format}")),
             "{stderr}"
