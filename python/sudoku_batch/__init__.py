@@ -67,7 +67,7 @@ import operator
 import os
 import sys
 import warnings
-from collections.abc import Mapping, Set as AbstractSet
+from collections.abc import Iterator, Mapping, Set as AbstractSet
 
 import numpy as np
 
@@ -529,10 +529,15 @@ def check(puzzles, solutions=None, *, threads: int | None = None, output: str = 
     """
     threads = _threads(threads)
     arrow = _output(output)
+    # puzzles that can be read only once (a generator) are read after the solutions, so that
+    # solutions refused leave them unread
+    given = None
+    if solutions is not None and isinstance(puzzles, Iterator):
+        given = _column(solutions, "solutions")
     kind, payload, n, shape = _column(puzzles, "puzzles")
     s_payload, s_n = None, None
     if solutions is not None:
-        s_kind, s_payload, s_count, _ = _column(solutions, "solutions")
+        s_kind, s_payload, s_count, _ = given or _column(solutions, "solutions")
         if s_count != n:
             raise ValueError(f"{s_count} solutions for {n} puzzles")
         s_n = _count(s_kind, s_count)

@@ -256,6 +256,20 @@ def test_check_rejects_int_solutions_with_type_error():
         sb.check(df["quizzes"])
 
 
+def test_check_refuses_bad_solutions_before_reading_puzzles_that_read_once():
+    # a generator of puzzles was read to its end before solutions that are no column were
+    # refused: the caller's generator was spent by a call that failed
+    puzzles = (p for p in [PUZZLE, PUZZLE])
+    for solutions in [SOLUTION, pd.DataFrame({"s": [SOLUTION]}), {SOLUTION}]:
+        with pytest.raises(TypeError, match=r"^solutions "):
+            sb.check(puzzles, solutions)
+    assert list(puzzles) == [PUZZLE, PUZZLE]
+    out = sb.check((p for p in [PUZZLE]), (s for s in [SOLUTION]))
+    assert out["verdict"].tolist() == ["unique"]
+    with pytest.raises(ValueError, match=r"^2 solutions for 1 puzzles$"):
+        sb.check((p for p in [PUZZLE]), [SOLUTION, SOLUTION])
+
+
 def test_int_columns_of_puzzles_are_refused_with_type_error_asking_for_str():
     for column in [
         np.array([4300209005, 40100050]),
