@@ -212,6 +212,8 @@ struct Told {
     last_line: u64,
 }
 
+/// [`sniff`]'s work on the lines from the first meaningful one (`first_line`), all of them left
+/// in `lines`' buffer for the reader.
 fn sniff_lines<R: BufRead>(lines: &mut Lines<'_, R>, first_line: u64) -> io::Result<Told> {
     // a header whose quoted name holds a line end (`"my` / `id",puzzle`): the lines up to its
     // closing quote are one record, a header if they name a puzzle column (a first line that
