@@ -79,6 +79,9 @@ pub(crate) struct Sniffed {
     pub format: Option<InputFormat>,
     /// The (1-based) line of the last meaningful line looked at.
     pub last_line: u64,
+    /// The format was told by a line, and for grid input confirmed by a second one (not a
+    /// fallback, nor one row before nothing that tells).
+    pub sure: bool,
 }
 
 /// Reads up to the first line that is neither blank nor a `#` comment, dropping a leading BOM.
@@ -203,6 +206,7 @@ pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sn
         preamble,
         format: format.told,
         last_line: format.last_line,
+        sure: format.sure,
     }))
 }
 
@@ -210,6 +214,7 @@ pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sn
 struct Told {
     told: Option<InputFormat>,
     last_line: u64,
+    sure: bool,
 }
 
 /// [`sniff`]'s work on the lines from the first meaningful one (`first_line`), all of them left
@@ -237,6 +242,7 @@ fn sniff_lines<R: BufRead>(lines: &mut Lines<'_, R>, first_line: u64) -> io::Res
         return Ok(Told {
             told: Some(InputFormat::Csv),
             last_line: lines.line,
+            sure: true,
         });
     }
     let first_end = lines.ahead.front().map_or(lines.buf.len(), |l| l.0.start);
@@ -250,6 +256,12 @@ fn sniff_lines<R: BufRead>(lines: &mut Lines<'_, R>, first_line: u64) -> io::Res
         && !is_csv_header(first)
         && fields(first).any(super::text::is_cell_string)
     {
+        fallback = format.take();
+    }
+    // a puzzle column's name alone (`Grid`, `Sudoku`) is a one-column CSV header, or a title
+    // before grid rows: the next line that tells says which
+    let bare_name = format == Some(InputFormat::Csv) && delimiter(first).is_none();
+    if bare_name {
         fallback = format.take();
     }
     let mut last_line = first_line;
@@ -277,6 +289,9 @@ fn sniff_lines<R: BufRead>(lines: &mut Lines<'_, R>, first_line: u64) -> io::Res
         let Some(told) = detect(text).filter(|&f| f != InputFormat::Csv) else {
             continue;
         };
+        if bare_name && grid_at.is_none() && told != InputFormat::Grid {
+            break; // puzzles a row under the name: CSV
+        }
         // a second line telling grid input confirms the first; one telling line input outvotes it
         grid_at = (grid_at.is_none() && told == InputFormat::Grid).then_some(looked);
         format = Some(told);
@@ -284,6 +299,7 @@ fn sniff_lines<R: BufRead>(lines: &mut Lines<'_, R>, first_line: u64) -> io::Res
     Ok(Told {
         told: format.or(fallback),
         last_line,
+        sure: format.is_some() && grid_at.is_none(),
     })
 }
 
@@ -343,7 +359,8 @@ pub(crate) fn detect(line: &[u8]) -> Option<InputFormat> {
     if row_cells(line).is_ok() {
         return Some(InputFormat::Grid);
     }
-    if line.iter().any(|&b| matches!(b, b',' | b';' | b'\t')) {
+    // (outside quotes: `"Puzzle set, 2024"` is a title, not two columns)
+    if delimiter(line).is_some() {
         return Some(InputFormat::Csv);
     }
     // A one-column CSV file: its header is just the puzzle column's name (quoted or not).
@@ -353,10 +370,35 @@ pub(crate) fn detect(line: &[u8]) -> Option<InputFormat> {
 /// The CSV delimiter a header line uses: `,` if present outside quotes, else `;`, else tab, else
 /// `,` (so `"a,b";puzzle` is two columns, the first named `a,b`).
 pub(crate) fn csv_delimiter(header: &[u8]) -> u8 {
+    delimiter(header).unwrap_or(b',')
+}
+
+/// The first of `,`, `;` and tab found outside quotes in a line, if any.
+fn delimiter(line: &[u8]) -> Option<u8> {
     [b',', b';', b'\t']
         .into_iter()
-        .find(|&d| split_unquoted(header, d).nth(1).is_some())
-        .unwrap_or(b',')
+        .find(|&d| split_unquoted(line, d).nth(1).is_some())
+}
+
+/// Reads on, into `first` (a CSV input's first meaningful line), the lines of a header whose
+/// quoted name holds a line end, up to its closing quote: at most [`SNIFF_LINES`] lines and
+/// [`SNIFF_BYTES`] bytes (a quote never closed is the CSV reader's to report).
+pub(crate) fn read_header_on<R: BufRead>(
+    src: &mut R,
+    first: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<()> {
+    let mut quotes = count_quotes(first);
+    let mut lines = 1;
+    while quotes % 2 == 1 && lines < SNIFF_LINES && first.len() <= SNIFF_BYTES {
+        let start = first.len();
+        if bounded::read_line(src, first, max)?.is_none() {
+            break;
+        }
+        quotes += count_quotes(&first[start..]);
+        lines += 1;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -497,6 +539,20 @@ mod tests {
         let s = sniff(&mut src, DEFAULT_MAX_RECORD).unwrap().unwrap();
         assert_eq!((s.format, s.last_line), (Some(InputFormat::Line), 1));
         assert_eq!(src, b"rest\n");
+    }
+
+    /// A puzzle column's name alone before grid rows is a title (`Grid`): all the rows were
+    /// records of a one-column CSV; before puzzles a row it is still that CSV's header. And a
+    /// quoted title with a comma is no CSV header.
+    #[test]
+    fn a_name_alone_before_grid_rows_is_a_title() {
+        let s = sniffed(b"Grid\n003020600\n900305001\n");
+        assert_eq!(s.format, Some(InputFormat::Grid));
+        let text = format!("Puzzle\n{PUZZLE}\n");
+        assert_eq!(sniffed(text.as_bytes()).format, Some(InputFormat::Csv));
+        assert_eq!(sniffed(b"sudoku\n\"x\"\n").format, Some(InputFormat::Csv));
+        let text = format!("\"Puzzle set, 2024\"\n{PUZZLE}\n");
+        assert_eq!(sniffed(text.as_bytes()).format, Some(InputFormat::Line));
     }
 
     /// A delimiter inside a quoted header name is part of the name.

@@ -28,10 +28,15 @@ use super::bounded::{self, DEFAULT_MAX_RECORD};
 use super::detect::BOM;
 use super::record::Record;
 use super::text::{
-    RowError, excerpt, is_divider, is_row_separator, is_title, plural, row_cells, to_text,
+    RowError, excerpt, is_divider, is_label, is_row_separator, is_title, plural, row_cells, to_text,
 };
 use crate::grid::CELLS;
 use crate::grid::Grid;
+
+/// The most rows a framed grid takes when the line below it is missing: a few more than 9, so
+/// that rows too many are its own (it is malformed) and yet the rest of the input is not one
+/// record.
+const FRAMED_ROWS: usize = 12;
 
 /// Reads grid-format records from a buffered source.
 pub(crate) struct GridReader<R> {
@@ -48,6 +53,17 @@ pub(crate) struct GridReader<R> {
     cells: Vec<u8>,
     /// Why the grid being read is malformed, from its first bad row.
     error: Option<String>,
+    /// The grid being read began right after a line drawn above it (a top border): it ends at
+    /// a line drawn below it.
+    framed: bool,
+    /// The last line was drawn above a grid (between grids).
+    framed_next: bool,
+    /// A line drawn inside the grid has ended a band: the grid is read by bands.
+    banded: bool,
+    /// Bands of the grid ended by a line drawn.
+    bands: usize,
+    /// Rows of the grid since the last line drawn in it.
+    band_rows: usize,
     /// The rows of `buf` not read yet, after a CR inside its line (up to its trimmed end).
     rest: Option<Range<usize>>,
     /// Bytes a row may hold (see the `bounded` module).
@@ -66,6 +82,11 @@ impl<R: BufRead> GridReader<R> {
             start: 0,
             cells: Vec::with_capacity(CELLS),
             error: None,
+            framed: false,
+            framed_next: false,
+            banded: false,
+            bands: 0,
+            band_rows: 0,
             rest: None,
             max: DEFAULT_MAX_RECORD,
         }
@@ -141,13 +162,14 @@ impl<R: BufRead> GridReader<R> {
     pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
         loop {
             let Some((row, length)) = self.next_row()? else {
-                return Ok((self.count > 0).then(|| self.short_grid(source)));
+                return Ok((self.count > 0).then(|| self.finish(source)));
             };
             let row = &self.buf[row];
             let long = length > self.max as u64;
             if row.is_empty() && !long {
+                self.framed_next = false;
                 if self.count > 0 {
-                    return Ok(Some(self.short_grid(source)));
+                    return Ok(Some(self.finish(source)));
                 }
                 continue;
             }
@@ -155,12 +177,17 @@ impl<R: BufRead> GridReader<R> {
                 continue; // a comment, even inside a grid
             }
             if !long && is_divider(row) {
-                continue; // a line drawn between boxes, even inside a grid
+                if self.drawn_line() {
+                    return Ok(Some(self.finish(source)));
+                }
+                continue;
             }
-            if !long && is_title(row) {
-                // a grid's name (`Grid 02`): it ends a grid cut short, as a blank line does
+            if !long && (is_title(row) || (self.count == 0 && is_label(row))) {
+                // a grid's name (`Grid 02`, `Easy`): it ends a grid cut short, as a blank line
+                // does; a number alone (`12`, `(3)`) names one only between grids
+                self.framed_next = false;
                 if self.count > 0 {
-                    return Ok(Some(self.short_grid(source)));
+                    return Ok(Some(self.finish(source)));
                 }
                 continue;
             }
@@ -169,8 +196,13 @@ impl<R: BufRead> GridReader<R> {
                 self.rows.clear();
                 self.cells.clear();
                 self.error = None;
+                self.framed = std::mem::take(&mut self.framed_next);
+                self.banded = false;
+                self.bands = 0;
+                self.band_rows = 0;
             }
             self.count += 1;
+            self.band_rows += 1;
             self.rows.extend_from_slice(row);
             self.rows.push(b'/');
             if self.error.is_none() && long {
@@ -183,45 +215,72 @@ impl<R: BufRead> GridReader<R> {
                         .cells
                         .extend(row.iter().filter(|&&b| !is_row_separator(b))),
                     Err(RowError::Count(n)) => {
-                        self.error =
-                            Some(format!("row {}: found {} cells, expected 9", self.count, n));
+                        let found = plural(n, "cell");
+                        self.error = Some(format!("row {}: found {found}, expected 9", self.count));
                     }
                     Err(RowError::Char(ch)) => {
                         self.error = Some(format!("row {}: invalid character {ch:?}", self.count));
                     }
                 }
             }
-            if self.count == 9 {
-                self.count = 0;
-                let puzzle = match self.error.take() {
-                    Some(reason) => Err(reason),
-                    None => Grid::parse(&self.cells).map_err(|e| e.to_string()),
-                };
-                let cells = match puzzle {
-                    Ok(_) => to_text(&self.cells),
-                    Err(_) => self.joined_rows(),
-                };
-                return Ok(Some(Record {
-                    source,
-                    line: self.start,
-                    fields: Default::default(),
-                    cells,
-                    puzzle,
-                    solution: None,
-                }));
+            // a framed grid ends at its bottom line (rows past its ninth are its own, too many),
+            // or after a few rows too many when that line is missing; any other at its ninth row
+            // or its third band's third
+            let third_band = self.banded && self.bands == 2 && self.band_rows == 3;
+            if (!self.framed && (self.count == 9 || third_band)) || self.count == FRAMED_ROWS {
+                return Ok(Some(self.finish(source)));
             }
         }
     }
 
-    /// The malformed record for a grid cut short after `self.count` rows; resets the grid.
-    fn short_grid(&mut self, source: u32) -> Record {
+    /// What a line drawn between boxes does: whether it ends the grid being read. Between grids it is a
+    /// grid's top line (the grid after it is framed). Inside a grid, it ends a band: a band
+    /// that is not 3 rows makes the grid malformed, and the grid ends with its third band, so a
+    /// grid missing a row ends at its own line, never taking the next grid's first row. A first
+    /// line inside a grid after 6 rows or more is drawn around grids only (there are no lines
+    /// between bands): it ends the grid.
+    fn drawn_line(&mut self) -> bool {
+        if self.count == 0 {
+            self.framed_next = true;
+            return false;
+        }
+        if self.band_rows == 0 {
+            return false; // two lines in a row
+        }
+        if !self.banded && self.count > 5 {
+            return true;
+        }
+        self.banded = true;
+        self.bands += 1;
+        if self.band_rows != 3 && self.error.is_none() {
+            self.error = Some(format!(
+                "band {}: {}, expected 3",
+                self.bands,
+                plural(self.band_rows, "row")
+            ));
+        }
+        self.band_rows = 0;
+        self.bands == 3 || self.count >= 9
+    }
+
+    /// The record of the grid read (malformed unless it has 9 good rows); resets the grid.
+    fn finish(&mut self, source: u32) -> Record {
         let count = std::mem::take(&mut self.count);
+        let puzzle = match self.error.take() {
+            Some(reason) => Err(reason),
+            None if count != 9 => Err(format!("grid has {}, expected 9", plural(count, "row"))),
+            None => Grid::parse(&self.cells).map_err(|e| e.to_string()),
+        };
+        let cells = match puzzle {
+            Ok(_) => to_text(&self.cells),
+            Err(_) => self.joined_rows(),
+        };
         Record {
             source,
             line: self.start,
             fields: Default::default(),
-            cells: self.joined_rows(),
-            puzzle: Err(format!("grid has {}, expected 9", plural(count, "row"))),
+            cells,
+            puzzle,
             solution: None,
         }
     }
@@ -471,6 +530,121 @@ mod tests {
         );
     }
 
+    /// The rows of a grid drawn with `+` frames and lines between bands, `missing` (0-based)
+    /// left out.
+    fn framed(missing: Option<usize>) -> String {
+        let border = "+-------+-------+-------+\n";
+        let mut out = String::from(border);
+        for r in 0..9 {
+            if Some(r) != missing {
+                out.push_str("| . 3 . | 4 . . | 6 . . |\n");
+            }
+            if r % 3 == 2 {
+                out.push_str(border);
+            }
+        }
+        out
+    }
+
+    /// A framed or banded grid missing a row ends at its own lines: it took the next grid's
+    /// first row, came out `solved` or `contradiction`, and the next grid was the short one.
+    #[test]
+    fn a_grid_drawn_in_bands_ends_with_its_bands() {
+        let ok = framed(None);
+        for missing in [0, 4, 8] {
+            let text = format!("{}{ok}{ok}", framed(Some(missing)));
+            let recs = read_all(&text);
+            let reasons: Vec<_> = recs.iter().map(|r| r.puzzle.clone().err()).collect();
+            let band = missing / 3 + 1;
+            assert_eq!(
+                reasons,
+                [Some(format!("band {band}: 2 rows, expected 3")), None, None],
+                "row {missing} missing"
+            );
+            assert_eq!(
+                (recs[1].line, recs[2].line),
+                (14, 27),
+                "row {missing} missing"
+            );
+        }
+        // a row too many is the grid's own, not the next grid's first
+        let extra = ok.replacen(
+            "| . 3 . | 4 . . | 6 . . |\n",
+            "| . 3 . | 4 . . | 6 . . |\n".repeat(2).as_str(),
+            1,
+        );
+        let recs = read_all(&format!("{extra}{ok}"));
+        assert_eq!(
+            summary(&recs),
+            [(2, Err("band 1: 4 rows, expected 3".into())), (16, Ok(()))]
+        );
+        // lines between bands only, no frame and no blank line between grids: a band short of
+        // a row ends at its line (but the last band's, which has none, takes the next row)
+        let banded = |missing: Option<usize>| {
+            let mut out = String::new();
+            for r in 0..9 {
+                if Some(r) != missing {
+                    out.push_str(". 3 . | 4 . . | 6 . .\n");
+                }
+                if r == 2 || r == 5 {
+                    out.push_str("------+-------+------\n");
+                }
+            }
+            out
+        };
+        for missing in [1, 3] {
+            let text = format!("{}{}{}", banded(None), banded(Some(missing)), banded(None));
+            let recs = read_all(&text);
+            let reasons: Vec<_> = recs.iter().map(|r| r.puzzle.clone().err()).collect();
+            let band = missing / 3 + 1;
+            let reason = format!("band {band}: 2 rows, expected 3");
+            assert_eq!(reasons, [None, Some(reason), None], "row {missing} missing");
+        }
+        // a frame missing its bottom line: the grid takes a few rows more, not the whole input
+        let open = format!(
+            "{}{}",
+            ok.trim_end_matches("+-------+-------+-------+\n"),
+            "123456789\n".repeat(30)
+        );
+        let recs = read_all(&open);
+        assert_eq!(recs[0].puzzle, Err("grid has 12 rows, expected 9".into()));
+        assert!(recs.len() > 2);
+    }
+
+    /// Titles of all kinds end the grid before them and are no row; a number alone names a
+    /// grid only between grids; a line holding a whole puzzle is never a title.
+    #[test]
+    fn titles_and_numbers_before_grids() {
+        let rows = "003020600\n".repeat(9);
+        for title in [
+            "Easy",
+            "Grid A",
+            "----- Grid 1 -----",
+            "17 clues",
+            "1",
+            "(3)",
+            "1/300",
+        ] {
+            let text = format!("{title}\n{rows}\n{title}\n{rows}");
+            assert_eq!(
+                summary(&read_all(&text)),
+                [(2, Ok(())), (13, Ok(()))],
+                "{title}"
+            );
+        }
+        // a number inside a grid is a bad row of it
+        let text = format!("{}7\n{}", "003020600\n".repeat(4), "003020600\n".repeat(4));
+        assert_eq!(
+            summary(&read_all(&text)),
+            [(1, Err("row 5: found 1 cell, expected 9".into()))]
+        );
+        // puzzles a line read as grid input: each line a bad row, none passed over as a title
+        let line = format!("Puzzle 1: {}\n", "003020600".repeat(9));
+        let recs = read_all(&line.repeat(2));
+        assert_eq!(recs.len(), 1);
+        assert!(recs[0].puzzle.is_err());
+    }
+
     #[test]
     fn tells_lines_drawn_between_boxes_from_rows() {
         for divider in [
@@ -494,9 +668,24 @@ mod tests {
         ] {
             assert!(!is_divider(row.as_bytes()), "{row}");
         }
-        assert!(is_title(b"Grid 01") && is_title(b"Puzzle 7:"));
-        for row in ["003020600", "x23456789", ".", "hello", "Grid"] {
+        for title in [
+            "Grid 01",
+            "Puzzle 7:",
+            "Easy",
+            "----- Grid 1 -----",
+            "17 clues",
+        ] {
+            assert!(is_title(title.as_bytes()), "{title}");
+        }
+        let line = format!("Puzzle 1: {}", "003020600".repeat(9));
+        for row in ["003020600", "x23456789", ".", "1 2 3", &line] {
             assert!(!is_title(row.as_bytes()), "{row}");
+        }
+        for label in ["1", "001", "(3)", "[12]", "1/300", "No. 5"] {
+            assert!(is_label(label.as_bytes()), "{label}");
+        }
+        for row in ["1 2 3 4 5 6", "123456", "Easy", "...", "123456789"] {
+            assert!(!is_label(row.as_bytes()), "{row}");
         }
     }
 

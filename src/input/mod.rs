@@ -63,7 +63,7 @@ use self::csv::{CsvReader, find_column, find_named};
 pub use self::detect::{InputFormat, SOLUTION_COLUMNS};
 use self::detect::{
     Preamble, Sniffed, csv_delimiter, detect, format_name, header_record, is_csv_header,
-    read_preamble, sniff,
+    read_header_on, read_preamble, sniff,
 };
 pub use self::fields::Fields;
 use self::grid::GridReader;
@@ -924,54 +924,73 @@ impl Reader {
         // pipe mode and named CSV columns tell the format (line, or CSV) without looking
         let told_already = self.pipe || self.csv_columns.is_some();
         let sniffing = self.requested == InputFormat::Auto && !self.resolved && !told_already;
-        let (skipped, first, bom, format) = if sniffing {
+        // a later input after line or grid input is looked at as the first was, and refused
+        // when it is clearly another format (a file of grids after puzzles a line was read as
+        // rows of one grid, its puzzles merged into malformed records)
+        let later =
+            self.requested == InputFormat::Auto && !told_already && self.format != InputFormat::Csv;
+        let (skipped, first, bom, format) = if sniffing || later {
             let sniffed =
                 sniff(&mut buffered, self.max_record).map_err(|e| self.io_error(index, 0, e))?;
+            // empty: no records, the next input decides (or there is nothing to agree with)
             let Some(Sniffed {
-                preamble:
-                    Preamble {
-                        skipped,
-                        first,
-                        bom,
-                    },
-                format,
+                preamble,
+                format: told,
                 last_line,
+                sure,
             }) = sniffed
             else {
-                return Ok(()); // empty: no records, the next input decides
+                return Ok(());
             };
+            let Preamble {
+                skipped,
+                first,
+                bom,
+            } = preamble;
             let first_line = skipped + 1;
-            let Some(format) = format else {
-                let lines = if last_line == first_line {
-                    format!("line {first_line}")
-                } else {
-                    format!("lines {first_line}..{last_line}")
+            if sniffing {
+                let Some(format) = told else {
+                    let lines = if last_line == first_line {
+                        format!("line {first_line}")
+                    } else {
+                        format!("lines {first_line}..{last_line}")
+                    };
+                    return Err(self.format_error(
+                        index,
+                        first_line,
+                        format!("cannot tell the input format from {lines}; use --input-format"),
+                    ));
                 };
-                return Err(self.format_error(
-                    index,
-                    first_line,
-                    format!("cannot tell the input format from {lines}; use --input-format"),
-                ));
-            };
-            (skipped, first, bom, format)
+                (skipped, first, bom, format)
+            } else {
+                if is_csv_header(header_record(&first).trim_ascii()) {
+                    return Err(self.mixed_error(index, first_line, InputFormat::Csv));
+                }
+                let other = told.filter(|&f| sure && f != InputFormat::Csv && f != self.format);
+                if let Some(told) = other {
+                    return Err(self.mixed_error(index, first_line, told));
+                }
+                (skipped, first, bom, self.format)
+            }
         } else {
             let preamble = read_preamble(&mut buffered, self.max_record, self.pipe)
                 .map_err(|e| self.io_error(index, 0, e))?;
             let Some(Preamble {
                 skipped,
-                first,
+                mut first,
                 bom,
             }) = preamble
             else {
                 return Ok(()); // empty: no records, nothing to agree with
             };
-            // the requested format, or the one the first input fixed
-            let format = self.format;
-            let detecting = self.requested == InputFormat::Auto && !told_already;
-            if detecting && format != InputFormat::Csv && is_csv_header(first.trim_ascii()) {
-                return Err(self.mixed_error(index, skipped + 1, InputFormat::Csv));
+            // a header whose quoted name holds a line end is read whole (`-I csv`)
+            if self.format == InputFormat::Csv && self.csv_columns.is_none() && !self.pipe {
+                read_header_on(&mut buffered, &mut first, self.max_record)
+                    .map_err(|e| self.io_error(index, skipped + 1, e))?;
             }
-            (skipped, first, bom, format)
+            // the requested format, or the one the first input fixed (CSV: its header is
+            // compared below)
+            (skipped, first, bom, self.format)
         };
         let first_line = skipped + 1;
         // a CSV header is not a record: the first input of a stream that may block is read on to

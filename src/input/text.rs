@@ -143,14 +143,24 @@ pub(crate) fn is_divider(line: &[u8]) -> bool {
     line.iter().any(|&b| b == b'+' || b == b'=') || marks >= 13
 }
 
-/// True for a trimmed line of a grid file that names the grid after it, not a row: it starts
-/// with two ASCII letters and holds a digit (`Grid 01`, as in Project Euler's `sudoku.txt`;
-/// `Puzzle 7:`). Cells are digits and blanks, so no row starts so; a stray word (`hello`) is
-/// still a bad row of its grid, never passed over.
+/// True for a trimmed line of a grid file that names the grid after it, not a row: it holds two
+/// ASCII letters in a row (`Grid 01`, as in Project Euler's `sudoku.txt`; `Easy`, `Puzzle 7:`,
+/// `----- Grid 1 -----`) and no field that is a puzzle (`Puzzle 1: 003020600...` is a line of
+/// line input, a bad row). Cells are digits and blanks, so no row holds two letters; a broken
+/// row that does (`ab3456789`) is read as a title.
 pub(crate) fn is_title(line: &[u8]) -> bool {
-    line.len() >= 3
-        && line[..2].iter().all(u8::is_ascii_alphabetic)
+    line.windows(2)
+        .any(|w| w[0].is_ascii_alphabetic() && w[1].is_ascii_alphabetic())
+        && !fields(line).any(is_cell_string)
+}
+
+/// True for a trimmed line that numbers the grid after it (`1`, `001`, `(3)`, `[12]`, `1/300`):
+/// at most 5 characters besides spaces, a digit among them, and not a row. Only between grids:
+/// inside one, such a line is a bad row of it.
+pub(crate) fn is_label(line: &[u8]) -> bool {
+    line.iter().filter(|b| !b.is_ascii_whitespace()).count() <= 5
         && line.iter().any(u8::is_ascii_digit)
+        && row_cells(line).is_err()
 }
 
 /// Bytes as a String: `Ok` when they are valid UTF-8, else `Err` with each invalid sequence replaced

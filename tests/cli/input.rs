@@ -1004,6 +1004,11 @@ fn csv_columns_with_another_input_format_is_refused() {
     }
 }
 
+/// The cells of `row` with a space between each two.
+fn spaced(row: &str) -> String {
+    row.chars().map(String::from).collect::<Vec<_>>().join(" ")
+}
+
 /// Layouts people write that `-I auto` misread, each record of them now one record out: a 9-cell
 /// first line before puzzles a line (four records were one malformed grid), grids drawn with
 /// box lines and Project Euler's titled grids (each grid was malformed and a phantom short grid
@@ -1062,6 +1067,64 @@ fn layouts_auto_misread_give_one_record_each() {
     assert_eq!(
         String::from_utf8(out).unwrap(),
         format!("{SOLUTION}\n").repeat(4)
+    );
+
+    // a framed grid missing a row, then titles no number names: each grid one record, the
+    // broken one malformed (it took the next grid's first row and came out solved; each title
+    // was a row)
+    let plus = "+-------+-------+-------+\n";
+    let framed_rows: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "| {} | {} | {} |",
+                spaced(&r[..3]),
+                spaced(&r[3..6]),
+                spaced(&r[6..])
+            )
+        })
+        .collect();
+    let frame = |rows: &[String]| {
+        format!(
+            "{plus}{}\n{plus}{}\n{plus}{}\n{plus}",
+            rows[..3].join("\n"),
+            rows[3..6].join("\n"),
+            rows[6..].join("\n")
+        )
+    };
+    let mut short = framed_rows.clone();
+    short[7] = short[8].clone();
+    let short = frame(&short).replacen(&format!("{}\n{}", short[8], short[8]), &short[8], 1);
+    let titled = format!("Easy\n{}\n\nHard\n{}\n", rows.join("\n"), rows.join("\n"));
+    let grids = text(
+        "boxes.txt",
+        format!("{short}{}{titled}", frame(&framed_rows)),
+    );
+    for args in [vec!["solve", "-O", "jsonl"], vec!["check", "-O", "jsonl"]] {
+        let out = bin().args(&args).arg(&grids).output().unwrap();
+        let key = if args[0] == "solve" {
+            "status"
+        } else {
+            "verdict"
+        };
+        let first = if args[0] == "solve" {
+            "solved"
+        } else {
+            "unique"
+        };
+        let expected: Vec<(u64, String)> =
+            [(2, "malformed"), (14, first), (27, first), (38, first)]
+                .map(|(line, status)| (line, status.to_string()))
+                .into();
+        assert_eq!(outcomes(&out.stdout, key), expected, "{args:?}");
+    }
+    // puzzles a line after grids, read as rows of one grid before: refused
+    let out = bin().args(["solve", &grids, &lines]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("nine.txt:1: detected line but the first input is grid"),
+        "{stderr}"
     );
 
     let header_break = text("break.csv", format!("\"my\nid\",puzzle\n1,{PUZZLE}\n"));
