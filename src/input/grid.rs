@@ -176,13 +176,17 @@ impl<R: BufRead> GridReader<R> {
             if bounded::carries_no_record(row, length, self.max) {
                 continue; // a comment, even inside a grid
             }
-            if !long && is_divider(row) {
+            // a good row is neither a line drawn nor a title: nearly every line is told by
+            // this one look
+            let cells = row_cells(row);
+            let other = !long && cells.is_err();
+            if other && is_divider(row) {
                 if self.drawn_line() {
                     return Ok(Some(self.finish(source)));
                 }
                 continue;
             }
-            if !long && (is_title(row) || (self.count == 0 && is_label(row))) {
+            if other && (is_title(row) || (self.count == 0 && is_label(row))) {
                 // a grid's name (`Grid 02`, `Easy`): it ends a grid cut short, as a blank line
                 // does; a number alone (`12`, `(3)`) names one only between grids
                 self.framed_next = false;
@@ -210,7 +214,7 @@ impl<R: BufRead> GridReader<R> {
                 self.error = Some(format!("row {}: {long}", self.count));
             }
             if self.error.is_none() {
-                match row_cells(row) {
+                match cells {
                     Ok(()) => self
                         .cells
                         .extend(row.iter().filter(|&&b| !is_row_separator(b))),
