@@ -12,7 +12,11 @@
 //! Grids are counted by rows, so a short grid followed directly (no blank line between) by another
 //! grid takes rows of the next one: 8 rows then a full grid give one 9-row grid (taking the first row
 //! of the next, which becomes short) and then one short grid ending at the next blank line or the end.
-//! Only a blank line or a title line resynchronises.
+//! Only a blank line or a title line resynchronises. Once a blank or title line has come right
+//! after a grid of 9 rows, the input sets its grids apart: from then on a grid ends at such a line
+//! (or a few rows past the ninth, [`FRAMED_ROWS`]), so a grid of 10 rows is one malformed record,
+//! not a grid of its first 9 (read as good) and a short one. Lines drawn between boxes end grids
+//! too: see [`GridReader::drawn_line`].
 //!
 //! A CR inside a line ends a row as an LF does (a file that mixes line ends, `cat mac.txt
 //! unix.txt`: its CR-ended rows are rows, not one long row that made its grid malformed and
@@ -60,6 +64,12 @@ pub(crate) struct GridReader<R> {
     framed_next: bool,
     /// A line drawn inside the grid has ended a band: the grid is read by bands.
     banded: bool,
+    /// A blank or title line came right after a grid of 9 rows: this input sets its grids
+    /// apart, so a grid ends at such a line, not at its ninth row (a row too many is the
+    /// grid's own, not a record of its own after a grid read wrong).
+    separated: bool,
+    /// The last line was the ninth row of a grid not yet known to be set apart.
+    just_done: bool,
     /// Bands of the grid ended by a line drawn.
     bands: usize,
     /// Rows of the grid since the last line drawn in it.
@@ -84,6 +94,8 @@ impl<R: BufRead> GridReader<R> {
             error: None,
             framed: false,
             framed_next: false,
+            separated: false,
+            just_done: false,
             banded: false,
             bands: 0,
             band_rows: 0,
@@ -168,6 +180,7 @@ impl<R: BufRead> GridReader<R> {
             let long = length > self.max as u64;
             if row.is_empty() && !long {
                 self.framed_next = false;
+                self.separated |= std::mem::take(&mut self.just_done);
                 if self.count > 0 {
                     return Ok(Some(self.finish(source)));
                 }
@@ -190,6 +203,7 @@ impl<R: BufRead> GridReader<R> {
                 // a grid's name (`Grid 02`, `Easy`): it ends a grid cut short, as a blank line
                 // does; a number alone (`12`, `(3)`) names one only between grids
                 self.framed_next = false;
+                self.separated |= std::mem::take(&mut self.just_done);
                 if self.count > 0 {
                     return Ok(Some(self.finish(source)));
                 }
@@ -205,6 +219,7 @@ impl<R: BufRead> GridReader<R> {
                 self.bands = 0;
                 self.band_rows = 0;
             }
+            self.just_done = false;
             self.count += 1;
             self.band_rows += 1;
             self.rows.extend_from_slice(row);
@@ -227,11 +242,17 @@ impl<R: BufRead> GridReader<R> {
                     }
                 }
             }
-            // a framed grid ends at its bottom line (rows past its ninth are its own, too many),
-            // or after a few rows too many when that line is missing; any other at its ninth row
-            // or its third band's third
+            // a framed grid ends at its bottom line, a grid of an input whose grids are set
+            // apart at the blank or title line after it (rows past its ninth are its own, too
+            // many), or after a few rows too many when that line is missing; any other at its
+            // ninth row or its third band's third
             let third_band = self.banded && self.bands == 2 && self.band_rows == 3;
-            if (!self.framed && (self.count == 9 || third_band)) || self.count == FRAMED_ROWS {
+            let ends_at_a_line = self.framed || self.separated;
+            if !ends_at_a_line && (self.count == 9 || third_band) {
+                self.just_done = true;
+                return Ok(Some(self.finish(source)));
+            }
+            if self.count == FRAMED_ROWS {
                 return Ok(Some(self.finish(source)));
             }
         }
@@ -701,13 +722,27 @@ mod tests {
         let good = "1 2 3 4 5 6 7 8 9\n".repeat(9);
         let text = format!("{bad}\n{too_long}\n{good}");
         let recs = read_all(&text);
+        // the blank line after the first grid says grids are set apart: the grid of ten rows
+        // is one malformed record (it was a good grid of its first nine and a short one)
         assert_eq!(
             summary(&recs),
             [
                 (1, Err("row 1: invalid character '?'".into())),
-                (11, Ok(())),
-                (20, Err("grid has 1 row, expected 9".into())),
+                (11, Err("grid has 10 rows, expected 9".into())),
                 (22, Ok(())),
+            ]
+        );
+        // before any blank line, grids are 9 rows each; once one has followed a grid, two
+        // grids with none between them are one of 12 rows and a short one: told, not read as
+        // good grids of wrong rows
+        let text = format!("{good}{good}\n{good}{good}\n");
+        assert_eq!(
+            summary(&read_all(&text)),
+            [
+                (1, Ok(())),
+                (10, Ok(())),
+                (20, Err("grid has 12 rows, expected 9".into())),
+                (32, Err("grid has 6 rows, expected 9".into())),
             ]
         );
     }
