@@ -199,9 +199,11 @@ impl<R: BufRead> GridReader<R> {
                 }
                 continue;
             }
-            if other && (is_title(row) || (self.count == 0 && is_label(row))) {
+            let between = self.count == 0 || self.count >= 9;
+            if other && (is_title(row) || (between && is_label(row))) {
                 // a grid's name (`Grid 02`, `Easy`): it ends a grid cut short, as a blank line
-                // does; a number alone (`12`, `(3)`) names one only between grids
+                // does; a number alone (`12`, `(3)`) names one only between grids (or after a
+                // ninth row, where a grid that ends at a line may end)
                 self.framed_next = false;
                 self.separated |= std::mem::take(&mut self.just_done);
                 if self.count > 0 {
@@ -657,6 +659,12 @@ mod tests {
                 "{title}"
             );
         }
+        // numbers alone set grids apart as titles do
+        let text = format!("1\n{rows}2\n{rows}3\n{rows}");
+        assert_eq!(
+            summary(&read_all(&text)),
+            [(2, Ok(())), (12, Ok(())), (22, Ok(()))]
+        );
         // a number inside a grid is a bad row of it
         let text = format!("{}7\n{}", "003020600\n".repeat(4), "003020600\n".repeat(4));
         assert_eq!(
