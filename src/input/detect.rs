@@ -3,9 +3,7 @@
 //! first lines. What a "field of 81 cells" or a "row of 9 cells" is, it asks the `text` module, as
 //! the readers do, so that detection and reading agree.
 
-use std::collections::VecDeque;
 use std::io::{self, BufRead};
-use std::ops::Range;
 
 use super::bounded;
 use super::text::{char_count, fields, row_cells};
@@ -118,60 +116,36 @@ pub(crate) fn read_preamble<R: BufRead>(
     }
 }
 
-/// Lines already past an input's first meaningful line: kept in the buffer that goes back to
-/// the reader, and handed out one by one, first those read ahead (a header's quoted line ends),
-/// then new ones from the source.
+/// The lines of an input from its first meaningful one: those already in `buf` (the first, and
+/// a header's lines read on with it) handed out from `pos`, then new ones read into `buf` from
+/// the source; all of them stay in `buf`, for the reader.
 struct Lines<'a, R> {
     src: &'a mut R,
     buf: Vec<u8>,
     max: usize,
-    /// Lines read into `buf` and not handed out yet: where they are and their lengths.
-    ahead: VecDeque<(Range<usize>, u64)>,
-    /// The (1-based) line of the last one handed out or read ahead.
+    /// Where in `buf` the next line to hand out starts.
+    pos: usize,
+    /// The (1-based) line of the last one handed out.
     line: u64,
 }
 
 impl<R: BufRead> Lines<'_, R> {
-    /// Reads one more line into `buf`: where it is and its length; `None` at the end.
-    fn read(&mut self) -> io::Result<Option<(Range<usize>, u64)>> {
-        let start = self.buf.len();
-        let Some(length) = bounded::read_line(self.src, &mut self.buf, self.max)? else {
-            return Ok(None);
-        };
-        Ok(Some((start..self.buf.len(), length)))
-    }
-
-    /// Reads one more line and keeps it to be handed out later ([`Lines::next`]).
-    fn read_ahead(&mut self) -> io::Result<Option<Range<usize>>> {
-        let Some((range, length)) = self.read()? else {
-            return Ok(None);
-        };
-        self.ahead.push_back((range.clone(), length));
-        self.line += 1;
-        Ok(Some(range))
-    }
-
-    /// The next line (trimmed) and its length, with its line number: `None` at the end.
+    /// The next line (trimmed) and its length, with its line number: `None` at the end. A line
+    /// held in `buf` says its length by itself: a cut one keeps `max + 1` bytes, so it is too
+    /// long by what it keeps as by its whole length (see the `bounded` module).
     fn next(&mut self) -> io::Result<Option<(&[u8], u64, u64)>> {
-        let (range, length, line) = match self.ahead.pop_front() {
-            Some((range, length)) => {
-                let line = self.line - self.ahead.len() as u64;
-                (range, length, line)
-            }
-            None => match self.read()? {
-                Some((range, length)) => {
-                    self.line += 1;
-                    (range, length, self.line)
-                }
-                None => return Ok(None),
-            },
-        };
-        Ok(Some((self.buf[range].trim_ascii(), length, line)))
-    }
-
-    /// Lines handed out or read ahead, with the first one.
-    fn count(&self, first_line: u64) -> u64 {
-        self.line - first_line + 1
+        if self.pos == self.buf.len()
+            && bounded::read_line(self.src, &mut self.buf, self.max)?.is_none()
+        {
+            return Ok(None);
+        }
+        let rest = &self.buf[self.pos..];
+        let end = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        let line = &rest[..end];
+        self.pos += end;
+        self.line += 1;
+        let length = line.strip_suffix(b"\n").unwrap_or(line).len() as u64;
+        Ok(Some((line.trim_ascii(), length, self.line)))
     }
 }
 
@@ -197,8 +171,8 @@ pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sn
         src,
         buf: std::mem::take(&mut preamble.first),
         max,
-        ahead: VecDeque::new(),
-        line: first_line,
+        pos: 0,
+        line: first_line - 1,
     };
     let format = sniff_lines(&mut lines, first_line)?;
     preamble.first = lines.buf;
@@ -223,30 +197,31 @@ fn sniff_lines<R: BufRead>(lines: &mut Lines<'_, R>, first_line: u64) -> io::Res
     // a header whose quoted name holds a line end (`"my` / `id",puzzle`): the lines up to its
     // closing quote are one record, a header if they name a puzzle column (a first line that
     // tells line or grid input is not looked past: a puzzle typed on a terminal is read at once)
-    let mut quotes = count_quotes(&lines.buf);
     let opens_header = !matches!(
         detect(lines.buf.trim_ascii()),
         Some(InputFormat::Line | InputFormat::Grid)
     );
-    while opens_header
-        && quotes % 2 == 1
-        && lines.count(first_line) < SNIFF_LINES
-        && lines.buf.len() <= SNIFF_BYTES
-    {
-        let Some(range) = lines.read_ahead()? else {
-            break;
-        };
-        quotes += count_quotes(&lines.buf[range]);
+    if opens_header {
+        read_header_on(lines.src, &mut lines.buf, lines.max)?;
+        let read_on = bounded::count_lines(&lines.buf) - 1;
+        let closed = count_quotes(&lines.buf) % 2 == 0;
+        if read_on > 0 && closed && is_csv_header(lines.buf.trim_ascii()) {
+            return Ok(Told {
+                told: Some(InputFormat::Csv),
+                last_line: first_line + read_on,
+                sure: true,
+            });
+        }
     }
-    if lines.line > first_line && quotes % 2 == 0 && is_csv_header(lines.buf.trim_ascii()) {
+    // the lines read on with it are looked at one by one below, as any after them
+    let Some((first, _, _)) = lines.next()? else {
+        // (never: the first line is in the buffer)
         return Ok(Told {
-            told: Some(InputFormat::Csv),
-            last_line: lines.line,
-            sure: true,
+            told: None,
+            last_line: first_line,
+            sure: false,
         });
-    }
-    let first_end = lines.ahead.front().map_or(lines.buf.len(), |l| l.0.start);
-    let first = lines.buf[..first_end].trim_ascii();
+    };
     let mut format = detect(first);
     // a first line with a delimiter and a broken puzzle in it (80 cells, then `,2.6`) but no
     // puzzle column name is more likely a malformed record of line input than a header: the
