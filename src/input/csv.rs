@@ -738,7 +738,33 @@ impl<R: BufRead> CsvReader<R> {
     /// After a row has taken `max` bytes without ending (its first `nout` bytes of fields read, in
     /// `nend` whole fields and a part): reads past the rest of the line where reading stopped
     /// (unless it stopped just after a line end) and starts a fresh parser there.
+    ///
+    /// A row that has gone past a line end by then (a quoted field holding line ends) is instead
+    /// a malformed record of its first line, and the lines after it are read again as rows of
+    /// their own, as a row whose quote never closes is ([`Replay`]): reading past them would lose
+    /// every row in them to one stray quote, and whether the quote would have closed a real field
+    /// or run on through the rest of the input is not known without reading on, past the cap.
+    /// (Before, such a row was read past up to where the cap was reached: a stray quote in a file
+    /// of 20,000 rows cost the 400 rows after it.)
     fn too_long(&mut self, at_line_start: bool, nout: usize, nend: usize) -> io::Result<Row> {
+        if let Some(first) = memchr::memchr(b'\n', &self.raw) {
+            let through = self.next_line - u64::from(at_line_start);
+            let raw = std::mem::take(&mut self.raw);
+            self.replay.start(&raw[first + 1..]);
+            self.next_line = self.line + 1;
+            self.core.reset();
+            let (nout, nend) = self.parse_whole(&raw[..first]);
+            self.fresh = true;
+            self.raw = raw;
+            self.fields = nend;
+            self.kept = nout;
+            return Ok(Row::OpenQuote(format!(
+                "{} (lines {} to {through} would be one row: a quote that never closes?): the \
+                 lines after the first are read as rows of their own",
+                bounded::too_long("row", self.max),
+                self.line
+            )));
+        }
         if !at_line_start && self.replay.skip_line(&mut self.src)? {
             self.next_line += 1;
         }
@@ -796,7 +822,10 @@ impl<R: BufRead> CsvReader<R> {
                     }
                     record.source = source;
                     record.line = self.line;
-                    record.fields.clear();
+                    // the fields read whole before the cap stay (a key before a long note)
+                    let ends = &self.ends[..self.fields];
+                    let last_end = ends.last().copied().unwrap_or(0);
+                    record.fields.set_row(&self.out, ends, last_end);
                     record.cells = excerpt(&self.kept_text());
                     record.puzzle = Err(reason);
                     record.solution = None;
@@ -1520,17 +1549,88 @@ mod tests {
         for i in 3..200 {
             text.push_str(&format!("{i},{p}\n"));
         }
+        // the quote's row reaches the cap on line 14: its lines after the first are read again
         let recs = read_capped(text.as_bytes(), 1000);
-        // the quote swallows rows up to the cap; reading resumes at the next line
         assert_eq!(recs[0].line, 2);
+        assert_eq!(recs[1].line, 3);
         assert_eq!(
             recs[1].puzzle,
-            Err("row longer than 1000 bytes (lines 3 to 14: an unclosed quote?)".into())
+            Err(
+                "row longer than 1000 bytes (lines 3 to 14 would be one row: a quote that never \
+                 closes?): the lines after the first are read as rows of their own"
+                    .into()
+            )
         );
-        assert_eq!(recs[2].line, 15);
+        assert_eq!(recs[1].fields, [format!("2,{p}\n").trim_end()]);
+        let lines: Vec<u64> = recs[2..].iter().map(|r| r.line).collect();
+        assert_eq!(lines, (4..=200).collect::<Vec<u64>>());
         assert!(recs[2..].iter().all(|r| r.puzzle.is_ok()));
-        assert_eq!(recs.last().unwrap().line, 200);
-        assert_eq!(recs.len(), 2 + (200 - 15 + 1));
+        // the same records as when the cap lets the quote run on to the end of the input
+        let whole = read_capped(text.as_bytes(), 1 << 20);
+        assert_eq!(whole.len(), recs.len());
+        assert!(
+            whole[1]
+                .puzzle
+                .as_ref()
+                .unwrap_err()
+                .contains("never closes")
+        );
+        for (a, b) in whole.iter().zip(&recs).filter(|(a, _)| a.line != 3) {
+            assert_eq!(
+                (a.line, &a.puzzle, &a.fields),
+                (b.line, &b.puzzle, &b.fields)
+            );
+        }
+    }
+
+    #[test]
+    fn a_row_that_reaches_the_cap_in_a_quoted_field_holding_line_ends_starts_again_in_blocks() {
+        // the reader's rows and the blocks' boundaries agree on a row read again after the cap
+        let p = "1".repeat(81);
+        let mut text = format!("id,puzzle,note\n1,{p},\"a\n");
+        for i in 2..60 {
+            text.push_str(&format!("{i},{p},\"x\"\n"));
+        }
+        for max in [100, 300, 1000, 5000] {
+            let recs = read_capped(text.as_bytes(), max);
+            assert_eq!(recs.len(), 59, "max {max}");
+            assert!(
+                recs[0]
+                    .puzzle
+                    .as_ref()
+                    .unwrap_err()
+                    .contains("read as rows")
+            );
+            assert!(recs[1..].iter().all(|r| r.puzzle.is_ok()), "max {max}");
+            // fed a line at a time, the boundaries say a row may start only where a record
+            // does (not on line 3, inside the row read again), and do after the last
+            let mut ends = Boundaries::new(b',', max);
+            let lines: Vec<u64> = recs.iter().map(|r| r.line).collect();
+            for (i, line) in text.split_inclusive('\n').enumerate() {
+                ends.feed(line.as_bytes());
+                let next = i as u64 + 2;
+                if ends.at_row_start() && next <= 60 {
+                    assert!(
+                        lines.contains(&next),
+                        "max {max}: a row start on line {next}"
+                    );
+                }
+            }
+            assert!(ends.at_row_start(), "max {max}");
+        }
+    }
+
+    #[test]
+    fn a_row_over_the_cap_keeps_the_fields_read_whole_before_it() {
+        let p = "1".repeat(81);
+        let long = "x".repeat(2000);
+        for quote in ["", "\""] {
+            let text = format!("id,puzzle,note\n1,{p},a\n2,{p},{quote}{long}{quote}\n3,{p},c\n");
+            let recs = read_capped(text.as_bytes(), 1000);
+            let got: Vec<_> = recs.iter().map(|r| (r.line, r.puzzle.is_ok())).collect();
+            assert_eq!(got, [(2, true), (3, false), (4, true)], "{quote}");
+            assert_eq!(recs[1].fields, ["2", p.as_str()], "{quote}");
+        }
     }
 
     #[test]

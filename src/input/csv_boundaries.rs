@@ -5,10 +5,10 @@
 /// Where rows end in CSV bytes, told without parsing their fields: the quoting rules of csv-core
 /// as the `csv` module sets it up (`"` quotes, doubled inside quotes; rows end at LF; blank lines
 /// skipped) and [`CsvReader`](super::csv::CsvReader)'s cap (a row that takes `max + 1` bytes
-/// without ending is read past to the end of the line where that happens) and its rows read
-/// again (a row with a quoted field spanning lines that is followed by more than a delimiter, a
-/// stray quote's sign, ends after its first line: the bytes after that are rows again; see
-/// `Replay` in the `csv` module). Fed the input in
+/// without ending is read past to the end of the line where that happens, unless it spans lines
+/// by then) and its rows read again (a row with a quoted field spanning lines that is followed by
+/// more than a delimiter, a stray quote's sign, or that reaches the cap, ends after its first
+/// line: the bytes after that are rows again; see `Replay` in the `csv` module). Fed the input in
 /// pieces, it says whether the bytes fed so far end where a row may start, which is where a block
 /// can be cut.
 #[derive(Debug, Clone)]
@@ -123,6 +123,20 @@ impl Boundaries {
                 }
             }
             Quoting::RowStart if lf => {}
+            _ if self.taken == self.limit && self.spanned => {
+                // too long past a line end (inside quotes): the row's bytes after its first
+                // line are read again, then this byte
+                let first = memchr::memchr(b'\n', &self.row).unwrap_or(self.row.len());
+                let mut again = self.row.get(first + 1..).unwrap_or_default().to_vec();
+                again.push(b);
+                self.taken = 0;
+                self.row.clear();
+                self.spanned = false;
+                self.stray = false;
+                self.state = Quoting::RowStart;
+                self.after_lf = true;
+                return Some(again);
+            }
             _ if self.taken == self.limit => {
                 // the row is too long (and not read again): the reader goes on at this byte
                 // when it stopped just after an LF, else after the end of this line

@@ -114,7 +114,8 @@ fn a_record_longer_than_the_cap_is_malformed_and_the_run_goes_on() {
         "{stderr}"
     );
 
-    // CSV: a long row, and a row whose quote never closes, each cost one record
+    // CSV: a long row, and a row whose quote never closes, each cost one record (the lines
+    // after the quote's are read again as rows: none lost, however long the input)
     let mut csv = format!("id,puzzle\n1,{PUZZLE}\n2,{huge}\n3,{PUZZLE}\n\"4,{PUZZLE}\n");
     for i in 5..20 {
         csv.push_str(&format!("{i},{PUZZLE}\n"));
@@ -138,10 +139,16 @@ fn a_record_longer_than_the_cap_is_malformed_and_the_run_goes_on() {
             (3, "row longer than 1024 bytes"),
             (
                 5,
-                "row longer than 1024 bytes (lines 5 to 17: an unclosed quote?)"
+                "row longer than 1024 bytes (lines 5 to 17 would be one row: a quote that never \
+                 closes?): the lines after the first are read as rows of their own"
             ),
         ]
     );
+    let lines_out: Vec<u64> = records
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines_out, (2..=20).collect::<Vec<u64>>());
     let last = records.last().unwrap();
     assert_eq!(
         (last["line"].as_u64(), last["verdict"].as_str()),
