@@ -217,8 +217,9 @@ pub struct InputArgs {
     /// gives exactly one output line (blank and # lines are malformed records), no CSV header
     /// out, the malformed reason in each record of -O csv and jsonl (-O line writes the status
     /// word alone: no reason), nothing on stderr unless the run fails, exit 0
-    /// whatever the records hold, one thread unless -j is given, line input unless -I csv or
-    /// --csv-columns.
+    /// whatever the records hold, one thread unless -j is given, line input unless
+    /// --csv-columns names the columns of headerless CSV rows (-I csv alone is refused: no
+    /// header line comes with an engine's chunk).
     #[arg(long)]
     pub pipe: bool,
 

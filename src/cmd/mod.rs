@@ -67,6 +67,14 @@ pub fn open_reader_echo(args: &InputArgs, stop: Arc<AtomicBool>, echo: Echo) -> 
     if args.pipe && options.format == InputFormat::Grid {
         anyhow::bail!("--pipe reads line or CSV input: a grid is not one line");
     }
+    // a header read from each chunk an engine hands over would be its first row, unanswered
+    if args.pipe && options.format == InputFormat::Csv && args.format.csv_columns.is_none() {
+        anyhow::bail!(
+            "--pipe reads CSV rows with no header (an engine's chunks have none, so every line \
+             is a row): name the columns with --csv-columns (e.g. --csv-columns id,puzzle) \
+             instead of -I csv"
+        );
+    }
     let reader = open_with(sources(&args.inputs), &args.format, &options)?;
     // --echo picks from the fields of a line; CSV output keeps every column of CSV input
     if args.echo.is_some() && matches!(reader.format(), InputFormat::Csv | InputFormat::Grid) {

@@ -143,7 +143,14 @@ fn echo_is_refused_where_it_cannot_be_honoured() {
         ("data/kaggle_200.csv", &["canon", "--echo", "1"]),
         (
             "data/kaggle_200.csv",
-            &["solve", "--pipe", "-I", "csv", "--echo", "1"],
+            &[
+                "solve",
+                "--pipe",
+                "--csv-columns",
+                "quizzes,solutions",
+                "--echo",
+                "1",
+            ],
         ),
         ("tests/fixtures/grids.txt", &["solve", "--echo", "line"]),
     ] {
@@ -160,6 +167,25 @@ fn echo_is_refused_where_it_cannot_be_honoured() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("field 1 is named twice"));
+}
+
+#[test]
+fn csv_in_pipe_mode_needs_its_columns_named_not_a_header_line() {
+    // a chunk of a CSV file has no header: read as one, its first row would go unanswered
+    let chunk = format!("7,{PUZZLE}\n8,{PUZZLE}\n");
+    for command in ["solve", "check", "canon", "rate"] {
+        let out = bin()
+            .args([command, "--pipe", "-I", "csv"])
+            .write_stdin(chunk.as_str())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(out.stdout.is_empty(), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("--csv-columns"), "{command}: {stderr}");
+        let out = piped(&[command, "--pipe", "--csv-columns", "id,puzzle"], &chunk);
+        assert_eq!(out.lines().count(), 2, "{command}");
+    }
 }
 
 #[test]
