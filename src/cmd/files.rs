@@ -68,14 +68,15 @@ fn is_stdout_pipe(_meta: &Metadata) -> bool {
     false
 }
 
-/// The metadata of a standard stream (0 stdin, 1 stdout), read through a duplicate of it so
+/// The metadata of a standard stream (0 stdin, 1 stdout, 2 stderr), read through a duplicate of it so
 /// that the stream itself stays open and untouched.
 #[cfg(unix)]
 fn std_stream_metadata(fd: i32) -> Option<Metadata> {
     use std::os::fd::AsFd;
     let owned = match fd {
         0 => io::stdin().as_fd().try_clone_to_owned(),
-        _ => io::stdout().as_fd().try_clone_to_owned(),
+        1 => io::stdout().as_fd().try_clone_to_owned(),
+        _ => io::stderr().as_fd().try_clone_to_owned(),
     };
     File::from(owned.ok()?).metadata().ok()
 }
@@ -83,6 +84,25 @@ fn std_stream_metadata(fd: i32) -> Option<Metadata> {
 #[cfg(not(unix))]
 fn std_stream_metadata(_fd: i32) -> Option<Metadata> {
     None
+}
+
+/// True when standard error goes to the regular file `id` and writes there at its own place
+/// (`2>FILE`, not `2>>FILE`): the run's messages would then be written over what it writes into
+/// that file by name. (Opened for appending, each message goes after whatever the file holds by
+/// then, and both stay whole.)
+#[cfg(unix)]
+fn stderr_overwrites(id: FileId) -> bool {
+    if std_stream_metadata(2).as_ref().and_then(identity) != Some(id) {
+        return false;
+    }
+    // SAFETY: F_GETFL only reads the flags of descriptor 2, open since the runtime started.
+    let flags = unsafe { libc::fcntl(2, libc::F_GETFL) };
+    flags != -1 && flags & libc::O_APPEND == 0
+}
+
+#[cfg(not(unix))]
+fn stderr_overwrites(_id: FileId) -> bool {
+    false
 }
 
 /// Which of the standard streams were closed when the process started, probed before the Rust
@@ -398,6 +418,13 @@ impl OutputPlan {
         }
         if let Some(id) = before.as_ref().and_then(identity) {
             self.refuse_clash(&name, what, id)?;
+            if stderr_overwrites(id) {
+                anyhow::bail!(
+                    "{name}: standard error goes to the {what} file too (`2>` it, not `2>>`): \
+                     the run's messages would be written over it (send standard error to \
+                     another file, or append it with `2>>`)"
+                );
+            }
         }
         let existed = before.is_some();
         let file = open_output(path, before.as_ref(), &name)?;

@@ -285,4 +285,22 @@ fn records_and_messages_sharing_one_file_both_stay_whole() {
     let text = fs::read_to_string(&log).unwrap();
     assert!(text.contains("in.txt:20001: "), "{}", &text[..200]);
     assert_eq!(solved(&text), 20_000);
+    // -o log 2>log: the messages would be written over the records, at their own place
+    for args in [&["solve", "-o"][..], &["check", "--stats"]] {
+        let log = dir.path("log3");
+        let stderr = File::create(&log).unwrap();
+        let status = command(args)
+            .arg(&log)
+            .arg(&input)
+            .stderr(Stdio::from(stderr))
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "{args:?}");
+        let text = fs::read_to_string(&log).unwrap();
+        assert!(
+            text.contains("standard error goes to the"),
+            "{args:?}: {text}"
+        );
+        assert_eq!(solved(&text), 0, "{args:?}");
+    }
 }
