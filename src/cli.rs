@@ -224,10 +224,11 @@ pub struct InputArgs {
     pub pipe: bool,
 
     /// Keep, from each line of line input, the whole line (`line`: output key/column `input`)
-    /// or some of its fields (`1,3`: `field1`, `field3`; split on whitespace, `:` and `,`), so
-    /// keys, hashes and ratings come back with the answers: after the puzzle (csv, jsonl), at
-    /// the end of the record's line (line; grid: its `#` line, one made for a solved grid).
-    /// Line input only: CSV output keeps every column of CSV input.
+    /// or some of its fields (`1,3`: `field1`, `field3`; split on whitespace, `:` and `,`, a
+    /// run of them one split, so `a::b` has two fields), so keys, hashes and ratings come back
+    /// with the answers: after the puzzle (csv, jsonl), at the end of the record's line (line;
+    /// grid: its `#` line, one made for a solved grid). Line input only: CSV output keeps every
+    /// column of CSV input; the whole line comes back without the spaces around it.
     #[arg(long, value_name = "line|N,N...", value_parser = parse_echo)]
     pub echo: Option<Echo>,
 }
