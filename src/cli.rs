@@ -135,7 +135,8 @@ order, and the summary says where the output ends. A second one exits at once (o
 
 Exit status: 0 when every record was read and written (a record's failure is its status),
 2 for usage, I/O or format errors; 130, 143, 129 when stopped by SIGINT, SIGTERM, SIGHUP.
-A closed output pipe ends the run quietly with 0.
+A closed output pipe (`| head`) ends the run with 0, no error: the summary (unless -q) says
+which records were written whole (the reader may have read some of the next batch).
 
 Examples:
   sudoku-batch solve < data/baekjoon_example1.in
