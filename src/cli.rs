@@ -920,7 +920,7 @@ Copies are streamed: memory stays bounded for any -n (a few MiB), and Ctrl-C sto
 record's copies, the summary saying which copy the output ends with.
 
 Output per copy (status ok), or once for a record without copies: malformed (the puzzle), or
-bad_solution (the given solution is not a grid); such records are listed on stderr as
+bad_solution (the given solution is not a grid, or does not solve the puzzle); such records are listed on stderr as
 FILE:LINE: reason (even with -q) and counted in the summary.
   csv    input columns (puzzle and solution replaced), status, copy, transform
   line   PUZZLE [SOLUTION] TRANSFORM

@@ -285,7 +285,7 @@ fn wrong_solution(
 
 /// The first thing that keeps `given` from solving `puzzle`: a blank cell, a changed given, two
 /// equal digits in a unit. `None` when it solves it.
-fn flaw(given: &Grid, puzzle: &Grid) -> Option<String> {
+pub fn flaw(given: &Grid, puzzle: &Grid) -> Option<String> {
     let (g, p) = (given.cells(), puzzle.cells());
     let blanks = g.iter().filter(|&&v| v == 0).count();
     if let Some(first) = g.iter().position(|&v| v == 0) {

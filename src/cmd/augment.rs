@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
+use sudoku_batch::check::flaw;
 use sudoku_batch::grid::Grid;
 use sudoku_batch::input::{Block, InputError, InputFormat, Reader, Record};
 use sudoku_batch::output::{self, AugmentColumns, Augmented, Format, Output};
@@ -195,7 +196,7 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
         } = total;
         let mut line = format!(
             "augment: {records} record{}, {copies} cop{}, {malformed} malformed, \
-             {bad_solutions} with a solution that is not a grid, in {secs:.3} s \
+             {bad_solutions} with a solution that is none, in {secs:.3} s \
              ({:.0} copies/s, {threads} thread{})",
             if records == 1 { "" } else { "s" },
             if copies == 1 { "y" } else { "ies" },
@@ -254,7 +255,7 @@ struct Tally {
     /// Records whose output is complete.
     records: u64,
     malformed: u64,
-    /// Records whose given solution is not a grid.
+    /// Records whose given solution is not a grid or does not solve the puzzle.
     bad_solutions: u64,
     /// Copies written.
     copies: u64,
@@ -449,12 +450,18 @@ impl Writer<'_, '_> {
     }
 }
 
-/// The record's given solution: none, a grid, or why it is not one (`solution: REASON`).
+/// The record's given solution: none, a grid that solves its puzzle, or why it is not one
+/// (`solution: REASON`, or what keeps it from solving the puzzle: a copy is as valid as its
+/// original, so a wrong solution is told, never carried over as `ok`).
 fn given_solution(record: &Record) -> Result<Option<Grid>, String> {
-    match record.solution.as_deref().map(str::parse::<Grid>) {
-        None => Ok(None),
-        Some(Ok(grid)) => Ok(Some(grid)),
-        Some(Err(e)) => Err(format!("solution: {e}")),
+    let grid = match record.solution.as_deref().map(str::parse::<Grid>) {
+        None => return Ok(None),
+        Some(Ok(grid)) => grid,
+        Some(Err(e)) => return Err(format!("solution: {e}")),
+    };
+    match record.puzzle.as_ref().ok().and_then(|p| flaw(&grid, p)) {
+        Some(why) => Err(why),
+        None => Ok(Some(grid)),
     }
 }
 

@@ -1,5 +1,5 @@
 //! The writers of `augment`: one output record per copy of an input record, or one for the
-//! record itself when it has no copies (malformed, or its given solution is not a grid), with
+//! record itself when it has no copies (malformed, or its given solution is not a grid or not the puzzle's), with
 //! its status. A copy is formatted alone ([`Augmented::Copy`]), so a record's copies can be made
 //! and written a few at a time, in bounded memory, however many it has.
 //!
@@ -43,7 +43,7 @@ pub enum Augmented {
     },
     /// The puzzle is malformed (the reason is the record's): no copies.
     Malformed,
-    /// The given solution is not a grid (why, as `solution: REASON`): nothing to transform it
+    /// The given solution is not a grid or does not solve the puzzle (why): nothing to transform it
     /// with, no copies.
     BadSolution(String),
 }

@@ -256,7 +256,7 @@ fn a_solution_that_is_not_a_grid_is_reported_and_counted() {
     assert_eq!(lines[..2], reasons, "{stderr}");
     assert!(
         lines[2].starts_with(
-            "augment: 3 records, 2 copies, 1 malformed, 1 with a solution that is not a grid, in "
+            "augment: 3 records, 2 copies, 1 malformed, 1 with a solution that is none, in "
         ),
         "{stderr}"
     );
@@ -271,6 +271,44 @@ fn a_solution_that_is_not_a_grid_is_reported_and_counted() {
         stderr.ends_with(":1: solution: found 80 cells, expected 81\n"),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_solution_that_does_not_solve_its_puzzle_is_a_bad_solution_not_copied() {
+    // a grid of another row, one breaking the rules, one with a blank: each told, none `ok`
+    let dir = Workdir::new();
+    let rows = kaggle_lines(3);
+    let rows_of_one = "123456789".repeat(9);
+    let blank = format!("0{}", &rows[2].1[1..]);
+    let csv = format!(
+        "quizzes,solutions\n{},{}\n{},{rows_of_one}\n{},{blank}\n{},{}\n",
+        rows[0].0, rows[1].1, rows[1].0, rows[2].0, rows[2].0, rows[2].1
+    );
+    let input = dir.write("in.csv", csv);
+    let input = input.to_str().unwrap();
+    let (out, stderr) = run(&["augment", "-q", "-n", "2", input], 0);
+    let statuses: Vec<&str> = out.lines().map(|l| l.split(',').nth(2).unwrap()).collect();
+    assert_eq!(
+        statuses,
+        [
+            "status",
+            "bad_solution",
+            "bad_solution",
+            "bad_solution",
+            "ok",
+            "ok"
+        ]
+    );
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    for (line, (n, why)) in lines.iter().zip([
+        (2, "where the puzzle gives"),
+        (3, "given solution has"),
+        (4, "given solution leaves r1c1 blank"),
+    ]) {
+        assert!(line.starts_with(&format!("{input}:{n}: ")), "{line}");
+        assert!(line.contains(why), "{line}");
+    }
 }
 
 /// A partition as an engine hands it over: keys and ratings around the puzzles, a blank line,
