@@ -48,6 +48,7 @@ impl Signals {
                         // whole process group, the run included)
                         if now.saturating_sub(first_at.load(Ordering::SeqCst)) >= SAME_SIGNAL_NANOS
                         {
+                            say_stopped_at_once();
                             signal_hook::low_level::exit(128 + signal);
                         }
                         return;
@@ -57,8 +58,8 @@ impl Signals {
                     stop.store(true, Ordering::SeqCst);
                 };
                 // SAFETY: the action only reads the monotonic clock (clock_gettime is
-                // async-signal-safe), loads and stores atomics, and calls `_exit`; it allocates
-                // nothing and takes no lock.
+                // async-signal-safe), loads and stores atomics, writes a static message with
+                // `write` and calls `_exit`; it allocates nothing and takes no lock.
                 unsafe { signal_hook::low_level::register(signal, action) }
                     .map(|_| ())
                     .context("installing the signal handlers")?;
@@ -165,6 +166,19 @@ pub fn stopped_before_start(err: &anyhow::Error) -> Option<ExitCode> {
 /// at the soonest).
 #[cfg(unix)]
 const SAME_SIGNAL_NANOS: u64 = 100_000_000;
+
+/// Tells, on stderr, that a second signal stopped the run where it stood: without a word, a
+/// run that had finished records but not yet written them (`rate` finishing its ratings under
+/// way) left its outputs empty and looked as if the first signal had done it. A static message
+/// by `write`, which is async-signal-safe; a stderr that cannot take it changes nothing.
+#[cfg(unix)]
+fn say_stopped_at_once() {
+    const MESSAGE: &[u8] = b"stopped at once by a second signal: records not yet written are \
+        lost, and the outputs (--stats and --report too) hold what was written before, or \
+        nothing\n";
+    // SAFETY: writes a static buffer of its own length to descriptor 2.
+    let _ = unsafe { libc::write(2, MESSAGE.as_ptr().cast(), MESSAGE.len()) };
+}
 
 /// The monotonic clock in nanoseconds (0 if it cannot be read), safe to read in a signal
 /// handler.

@@ -431,10 +431,11 @@ fn a_second_signal_exits_at_once_when_finishing_hangs() {
     let input = dir.write("many.txt", text.repeat(REPEAT));
     // nobody reads stdout: once the pipe is full the writer waits for ever, and so does the
     // orderly finish the first signal asks for
+    let err = dir.path("err.txt");
     let mut child = command(&["solve", "-j2", "-q"])
         .arg(&input)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::from(std::fs::File::create(&err).unwrap()))
         .spawn()
         .unwrap();
     let stdout = child.stdout.take().unwrap();
@@ -475,6 +476,9 @@ fn a_second_signal_exits_at_once_when_finishing_hangs() {
     let mut first = String::new();
     BufReader::new(stdout).read_line(&mut first).unwrap();
     assert_eq!(first.len(), 82);
+    // and the stop is told (-q or not): the outputs may hold nothing
+    let err = std::fs::read_to_string(&err).unwrap();
+    assert!(err.contains("stopped at once by a second signal"), "{err}");
 }
 
 /// A signal ignored when the run starts stays ignored: `nohup` ignores SIGHUP so that a run
