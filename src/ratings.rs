@@ -103,7 +103,12 @@ impl RatingCounts {
         }
         text += ")";
         if let Some(h) = &self.hardest {
-            text += &format!("; hardest {} ({})", Tenths(h.er), h.technique);
+            // with ratings known only from below, the hardest exact one is not the run's hardest
+            let exact = match self.above_max_er + self.nested {
+                0 => "",
+                _ => " rated exactly",
+            };
+            text += &format!("; hardest{exact} {} ({})", Tenths(h.er), h.technique);
         }
         text
     }
@@ -210,6 +215,15 @@ mod tests {
         b.merge(&a);
         assert_eq!((b.rated, b.below_6_5, b.above_max_er), (3, 2, 1));
         assert_eq!(b.hardest, Some(h));
+        // beside ratings above the bound, the hardest exact one is said to be that
+        let line = a.line(Some(10));
+        assert!(
+            line.contains("above 1.0: 1); hardest rated exactly "),
+            "{line}"
+        );
+        let mut c = RatingCounts::default();
+        c.add(&easy);
+        assert!(c.line(None).contains("); hardest "), "{}", c.line(None));
     }
 
     #[test]

@@ -236,7 +236,11 @@ impl<W: Write> Report for Markdown<W> {
             writeln!(self.out, "| all rated | {} |", r.rated)?;
             if let Some(h) = &r.hardest {
                 let (er, name) = (Tenths(h.er), cell(&h.technique));
-                writeln!(self.out, "\nHardest: {er} ({name}).")?;
+                let exact = match r.above_max_er + r.nested {
+                    0 => "",
+                    _ => " rated exactly",
+                };
+                writeln!(self.out, "\nHardest{exact}: {er} ({name}).")?;
             }
         }
         if let Some(interruption) = &totals.interrupted {
