@@ -38,7 +38,8 @@ pub enum Symmetry {
     DiagonalBoth,
     /// All eight maps of the square: the quarter turns and the four mirrors.
     Dihedral,
-    /// One of the nine symmetries above (not `None`), drawn for each puzzle.
+    /// One of the nine symmetries above (not `None`), drawn for each try of a record (so the
+    /// symmetries whose tries rarely succeed are rare among the records).
     Random,
 }
 
