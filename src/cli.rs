@@ -621,6 +621,8 @@ summary says where the output ends; exit 130, 143, 129. A second one exits at on
 
 Exit status: 0 when every record was made; 1 when a record met no target within --max-tries; 2
 for usage, I/O or format errors (a malformed --from or --exclude file); 130, 143, 129 as above.
+A closed output pipe (`| head`) stops the run with 0, as for solve: the summary says which
+records were written whole.
 
 Examples:
   sudoku-batch generate -n 1000 --seed 7 -o puzzles.txt
