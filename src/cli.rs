@@ -814,7 +814,9 @@ same time), so puzzles/s is the whole job's; threads add up. The result can be m
 Takes the --stats files of solve runs, or of check runs (verdicts, givens, guesses add up; with
 check --rate the ratings by band too, and rated and unrated runs are refused together), not
 both. A part stopped by a signal or an input error leaves `interrupted` set and is named in
-`interrupted_parts`, and the summary says INCOMPLETE.
+`interrupted_parts`, and the summary says INCOMPLETE. Each run names itself in its stats
+(`runs`), so a run counted twice (a copy of a part, a merged file beside one of its parts) is
+refused.
 
 Example:
   sudoku-batch merge-stats part-*.json > job.json";

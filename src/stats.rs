@@ -199,6 +199,7 @@ impl Stats {
             interrupted_parts: None,
             counts: self.counts(),
             parts: None,
+            runs: None,
         }
     }
 
@@ -359,6 +360,43 @@ pub struct Summary {
     pub counts: Counts,
     /// Runs added up into this summary (`null` for one run's own).
     pub parts: Option<u64>,
+    /// The names of the runs counted ([`run_id`]): one for a run's own, every part's for a
+    /// merge, so that `merge-stats` can refuse a run counted twice (a copy of a part, or a merged
+    /// file with one of its own parts). `null` when none is known (a summary not written by a
+    /// run, or merged from files of versions before these names).
+    pub runs: Option<Vec<String>>,
+}
+
+/// A name for one run, unlike any other's: 32 hex digits from the clock, the process and the
+/// per-process random keys of the standard library's hasher. Written in `--stats` JSON
+/// ([`Summary::runs`]) so that `merge-stats` tells a part it has counted already, whatever file
+/// it comes from.
+pub fn run_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let time = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut id = String::with_capacity(32);
+    for half in 0..2u8 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(time);
+        h.write_u32(std::process::id());
+        h.write_u8(half);
+        id.push_str(&format!("{:016x}", h.finish()));
+    }
+    id
+}
+
+/// The run names of merged parts, in their order (`None` when no part has any).
+pub fn merged_runs<'a>(
+    parts: impl Iterator<Item = &'a Option<Vec<String>>>,
+) -> Option<Vec<String>> {
+    let mut runs: Option<Vec<String>> = None;
+    for part in parts.flatten() {
+        runs.get_or_insert_with(Vec::new)
+            .extend(part.iter().cloned());
+    }
+    runs
 }
 
 /// The counts of a run, as written in its `--stats` JSON: enough to rebuild its [`Stats`] and
@@ -394,6 +432,9 @@ pub struct SummaryFile {
     /// Runs it adds up already (`null` for one run).
     #[serde(default)]
     pub parts: Option<u64>,
+    /// The names of the runs it counts ([`Summary::runs`]).
+    #[serde(default)]
+    pub runs: Option<Vec<String>>,
     /// How a signal stopped the run (`null` when it ran to the end).
     #[serde(default)]
     pub interrupted: Option<Interruption>,
@@ -452,6 +493,7 @@ pub fn merge(parts: &[SummaryFile]) -> Result<Summary, MergeError> {
     );
     let mut summary = total.summary(Duration::from_secs_f64(wall.max(0.0)), threads);
     summary.parts = Some(runs);
+    summary.runs = merged_runs(parts.iter().map(|p| &p.runs));
     summary.interrupted = interrupted.first().map(|p| p.interruption.clone());
     summary.interrupted_parts = Some(interrupted);
     Ok(summary)

@@ -25,6 +25,9 @@ pub struct CheckSummary {
     /// Runs added up into this summary (`null` for one run's own).
     #[serde(default)]
     pub parts: Option<u64>,
+    /// The names of the runs counted (see [`crate::stats::Summary::runs`]).
+    #[serde(default)]
+    pub runs: Option<Vec<String>>,
     /// Merged summaries only: every part a signal stopped (see
     /// [`crate::stats::Summary::interrupted_parts`]).
     #[serde(default)]
@@ -46,6 +49,7 @@ impl CheckSummary {
             threads,
             wall_seconds,
             parts: None,
+            runs: None,
             interrupted_parts: None,
             name: String::new(),
         }
@@ -220,6 +224,7 @@ pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
     };
     Ok(CheckSummary {
         parts: Some(runs),
+        runs: stats::merged_runs(parts.iter().map(|p| &p.runs)),
         interrupted_parts: Some(interrupted),
         ..CheckSummary::new(totals, threads, wall)
     })

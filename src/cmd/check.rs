@@ -355,7 +355,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         listing.finish(args.report.is_some() && !report_failed && reported.is_ok());
     }
     let problems = totals.problems;
-    let summary = CheckSummary::new(totals, threads, start.elapsed().as_secs_f64());
+    let summary = CheckSummary {
+        runs: Some(vec![sudoku_batch::stats::run_id()]),
+        ..CheckSummary::new(totals, threads, start.elapsed().as_secs_f64())
+    };
     if !args.input.silent() {
         super::stderr_line(&summary);
         if problems_uncounted {

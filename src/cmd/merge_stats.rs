@@ -1,5 +1,6 @@
 //! `merge-stats`: the `--stats` JSON of runs made side by side, added up into one summary.
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 
 use anyhow::{Context, Result};
@@ -24,6 +25,8 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
     let (mut solves, mut checks) = (Vec::new(), Vec::new());
     // every count of every part added up: when that fits, no sum the merge makes overflows
     let mut everything = 0u64;
+    // the runs counted so far, by name, and the file each came in
+    let mut counted: HashMap<String, String> = HashMap::new();
     for path in &args.inputs {
         let name = super::sources(std::slice::from_ref(path))
             .first()
@@ -57,6 +60,14 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         everything = add_counts(&value, everything).with_context(|| {
             format!("{name}: the counts of the parts are too large to add up (2^64 or more)")
         })?;
+        // the runs it counts, looked at once its counts are known to be a run's
+        let runs: Vec<String> = value
+            .get("runs")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.as_str().map(str::to_string))
+            .collect();
         let command = value.get("command").and_then(|c| c.as_str());
         if let Some(other) = command.filter(|c| *c != summary::COMMAND && *c != "solve") {
             anyhow::bail!(
@@ -78,15 +89,28 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
             // what cannot be added up is told with the file's name
             summary::merge(std::slice::from_ref(&part))
                 .with_context(|| format!("{name}: not the --stats JSON of a check run"))?;
-            part.name = name;
+            part.name = name.clone();
             checks.push(part);
         } else {
             let mut part: SummaryFile = serde_json::from_value(value)
                 .with_context(|| format!("{name}: not the --stats JSON of a run"))?;
             stats::merge(std::slice::from_ref(&part))
                 .with_context(|| format!("{name}: not the --stats JSON of a run"))?;
-            part.name = name;
+            part.name = name.clone();
             solves.push(part);
+        }
+        // a run counted twice: a copy of a part, or a merged file beside one of its parts
+        for run in &runs {
+            if let Some(first) = counted.insert(run.clone(), name.clone()) {
+                let within = match first == name {
+                    true => "twice in it".to_string(),
+                    false => format!("in {first} already"),
+                };
+                anyhow::bail!(
+                    "{name}: counts run {run}, which is counted {within}: its records would add \
+                     up twice (name each run's stats once, and a merged file without its parts)"
+                );
+            }
         }
     }
     let (json, text) = if checks.is_empty() {

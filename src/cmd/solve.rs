@@ -140,6 +140,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     held.settle(output.placed().as_deref(), &mut count);
 
     let mut summary = stats.summary(start.elapsed(), threads);
+    summary.runs = Some(vec![sudoku_batch::stats::run_id()]);
     summary.interrupted = super::ended_early(&signals, failure.as_ref(), last, names);
     if !args.input.silent() {
         super::stderr_line(&summary);

@@ -932,7 +932,16 @@ fn merge_stats_refuses_minimal_and_plain_check_runs_together() {
                 .and(predicate::str::contains("p.json without")),
         );
     // two --minimal runs add up
-    std::fs::copy(&m, dir.path("m2.json")).unwrap();
+    check(
+        &[
+            "-q",
+            "--minimal",
+            "--stats",
+            dir.path("m2.json").to_str().unwrap(),
+            easy.to_str().unwrap(),
+        ],
+        0,
+    );
     bin()
         .args(["merge-stats", "-q"])
         .args([&m, &dir.path("m2.json")])
@@ -995,11 +1004,23 @@ fn merge_stats_refuses_runs_of_different_duplicates_modes() {
         .success();
     let text = std::fs::read_to_string(&merged).unwrap();
     assert!(text.contains("\"duplicates\": \"exact\""), "{text}");
+    let exact3 = stats("exact3.json", &["--duplicates"]);
+    bin()
+        .args(["merge-stats", "-q"])
+        .args([&merged, &exact3])
+        .assert()
+        .success();
+    // a merged file beside one of its own parts would count that run twice
     bin()
         .args(["merge-stats", "-q"])
         .args([&merged, &exact])
         .assert()
-        .success();
+        .code(2)
+        .stderr(
+            predicate::str::contains("which is counted in").and(predicate::str::contains(
+                "merged.json already: its records would add up twice",
+            )),
+        );
 }
 
 #[test]
@@ -1075,10 +1096,21 @@ fn max_er_bounds_the_ratings_as_rate_does_and_merge_stats_keeps_bounds_apart() {
         .stderr(predicate::str::contains(
             "bounded.json was rated with --max-er 6.5 and",
         ));
-    // two runs of one bound add up, and keep it (two files: one file named twice is refused)
+    // two runs of one bound add up, and keep it (two runs: one run counted twice is refused)
     let merged = dir.path("merged.json");
     let again = dir.path("bounded-again.json");
-    std::fs::copy(&stats, &again).unwrap();
+    check(
+        &[
+            "--rate",
+            "--max-er",
+            "6.5",
+            "-q",
+            "--stats",
+            again.to_str().unwrap(),
+            hard,
+        ],
+        0,
+    );
     bin()
         .args(["merge-stats", "-q", "-o", merged.to_str().unwrap()])
         .args([&stats, &again])

@@ -400,6 +400,25 @@ fn stats_of_partitions_merge_into_the_stats_of_the_whole() {
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(again["counts"], merged["counts"]);
     assert_eq!(again["parts"], 2);
+    // each run is named in its stats, so a copy of a part is not counted as a run of its own
+    let runs = merged["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_ne!(runs[0], runs[1]);
+    let copy = dir.write("a-copy.json", std::fs::read(&a).unwrap());
+    let out = bin()
+        .arg("merge-stats")
+        .arg(&a)
+        .arg(&b)
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("a-copy.json: counts run ") && stderr.contains("a.json already"),
+        "{stderr}"
+    );
     // a file that is not a run's stats is an error naming it
     let bad = dir.write("bad.json", "{\"records\": 1}");
     let out = bin().arg("merge-stats").arg(&bad).output().unwrap();
