@@ -369,7 +369,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub stats: Option<PathBuf>,
 
-    /// Leave per-record solve times out of csv and jsonl output, so runs give identical bytes.
+    /// Leave per-record solve times out of csv and jsonl output (the column stays, empty in csv,
+    /// null in jsonl), so runs give identical bytes.
     #[arg(long)]
     pub no_timings: bool,
 }
@@ -907,7 +908,8 @@ pub struct RateArgs {
     #[arg(long, value_name = "FILE")]
     pub stats: Option<PathBuf>,
 
-    /// Leave per-record rating times out of csv and jsonl output, so runs give identical bytes.
+    /// Leave per-record rating times out of csv and jsonl output (the column stays, empty in
+    /// csv, null in jsonl), so runs give identical bytes.
     #[arg(long)]
     pub no_timings: bool,
 }

@@ -48,7 +48,9 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
                 MAX_STATS_BYTES >> 20
             );
         }
-        let value: serde_json::Value = serde_json::from_str(&text)
+        // a file saved by an editor that marks UTF-8 starts with a BOM, which JSON does not allow
+        let json = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let value: serde_json::Value = serde_json::from_str(json)
             .with_context(|| format!("{name}: not the --stats JSON of a run"))?;
         let wall = value.get("wall_seconds").and_then(|w| w.as_f64());
         if wall.is_some_and(|w| !(0.0..=MAX_WALL_SECONDS).contains(&w)) {

@@ -404,6 +404,21 @@ fn stats_of_partitions_merge_into_the_stats_of_the_whole() {
     let runs = merged["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2);
     assert_ne!(runs[0], runs[1]);
+    // a BOM before the JSON (an editor's) is read past
+    let mut marked = b"\xEF\xBB\xBF".to_vec();
+    marked.extend(std::fs::read(&b).unwrap());
+    let marked = dir.write("b-bom.json", marked);
+    let out = bin()
+        .arg("merge-stats")
+        .arg(&a)
+        .arg(&marked)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let copy = dir.write("a-copy.json", std::fs::read(&a).unwrap());
     let out = bin()
         .arg("merge-stats")
