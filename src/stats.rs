@@ -259,6 +259,22 @@ impl Stats {
                 counts.no_guess, counts.searched
             )));
         }
+        // every record of a searching status reached the search, and no other did
+        let reached: u64 = [
+            Status::Solved,
+            Status::Unique,
+            Status::Multiple,
+            Status::Unsolvable,
+        ]
+        .iter()
+        .map(|&s| stats.by_status.0[s as usize])
+        .fold(0, u64::saturating_add);
+        if reached != counts.searched {
+            return Err(MergeError::Inconsistent(format!(
+                "{} searched, where its records solved, unique, multiple or unsolvable are {reached}",
+                counts.searched
+            )));
+        }
         if stats.times.total != counts.searched {
             return Err(MergeError::Inconsistent(format!(
                 "the solve-time histogram holds {} puzzles, {} were searched",

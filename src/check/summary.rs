@@ -101,6 +101,10 @@ pub enum MergeError {
         /// Its mode.
         second_mode: Option<String>,
     },
+    /// A part whose counts no check run writes (edited by hand): what does not add up (the
+    /// part is named by the caller, which looks at each file on its own first).
+    #[error("{0}")]
+    Inconsistent(String),
     /// Runs rated with different `--max-er` bounds (or one with and one without): their counts
     /// above the bound mean different things.
     #[error(
@@ -143,6 +147,11 @@ fn bound_name(bound: Option<u32>) -> String {
 /// runs has no count of distinct puzzles (`distinct` is `null`). Runs with ratings (`--rate`)
 /// and runs without do not mix: [`MergeError::RatedAndNot`].
 pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
+    for part in parts {
+        if let Some(why) = inconsistency(&part.totals) {
+            return Err(MergeError::Inconsistent(why));
+        }
+    }
     let rated = parts.iter().find(|p| p.totals.ratings.is_some());
     let unrated = parts.iter().find(|p| p.totals.ratings.is_none());
     if let (Some(rated), Some(unrated)) = (rated, unrated) {
@@ -228,6 +237,61 @@ pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
         interrupted_parts: Some(interrupted),
         ..CheckSummary::new(totals, threads, wall)
     })
+}
+
+/// What does not add up in one run's totals, as a check run writes them: every record has one
+/// verdict, a problem is a record whose verdict is not `unique`, and the other counts are of
+/// some of the records (minimality and ratings by their parts). A file edited by hand (`records`
+/// 5 beside 300 verdicts, a million problems) was added up as it stood, exit 0.
+fn inconsistency(t: &Totals) -> Option<String> {
+    let verdicts: u64 = t.verdicts.iter().map(|(_, n)| n).sum();
+    if verdicts != t.records {
+        return Some(format!(
+            "its verdicts add up to {verdicts}, not its {} records",
+            t.records
+        ));
+    }
+    let unique = t.verdicts.get(super::Verdict::Unique);
+    if t.problems != t.records - unique {
+        return Some(format!(
+            "{} problems, where its records other than unique are {}",
+            t.problems,
+            t.records - unique
+        ));
+    }
+    let givens: u64 = t.stats.givens.iter().sum();
+    let guesses: u64 = t.stats.guesses.iter().sum();
+    let repeated = (t.stats.duplicate_classes.iter()).fold(0u64, |sum, (size, n)| {
+        sum.saturating_add(size.saturating_mul(*n))
+    });
+    for (what, n) in [
+        ("given solutions", t.given_solutions),
+        ("puzzles counted by givens", givens),
+        ("puzzles counted by guesses", guesses),
+        ("records in classes of repeated puzzles", repeated),
+    ] {
+        if n > t.records {
+            return Some(format!("{n} {what}, of {} records", t.records));
+        }
+    }
+    if let Some(m) = &t.minimal {
+        if m.minimal + m.not_minimal != m.checked || m.checked > t.records {
+            return Some(format!(
+                "{} minimal and {} not minimal of {} checked, of {} records",
+                m.minimal, m.not_minimal, m.checked, t.records
+            ));
+        }
+    }
+    if let Some(r) = &t.ratings {
+        let parts = r.below_6_5 + r.from_6_5_to_7_9 + r.from_8_0 + r.above_max_er + r.nested;
+        if parts != r.rated || r.rated > t.records {
+            return Some(format!(
+                "ratings by band add up to {parts} of {} rated, of {} records",
+                r.rated, t.records
+            ));
+        }
+    }
+    None
 }
 
 impl std::fmt::Display for CheckSummary {

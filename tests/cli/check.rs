@@ -1153,3 +1153,88 @@ fn solution_column_none_leaves_the_solutions_unread() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("given solutions: none"), "{stderr}");
 }
+
+/// Stats edited by hand so that they contradict themselves were added up as they stood:
+/// `records` 5 beside 300 verdicts gave "305 records: 600 unique", a million problems among
+/// 600 unique records, exit 0. Each file is refused, named, with what does not add up.
+#[test]
+fn merge_stats_refuses_counts_that_contradict_each_other() {
+    let dir = Workdir::new();
+    let easy = repo("data/easy_300.txt");
+    let stats = dir.path("c.json");
+    check(
+        &[
+            "-q",
+            "--stats",
+            stats.to_str().unwrap(),
+            easy.to_str().unwrap(),
+        ],
+        0,
+    );
+    let other = dir.path("d.json");
+    check(
+        &[
+            "-q",
+            "--stats",
+            other.to_str().unwrap(),
+            easy.to_str().unwrap(),
+        ],
+        0,
+    );
+    let json: serde_json::Value = serde_json::from_str(&dir.read("c.json")).unwrap();
+    for (key, value, why) in [
+        (
+            "records",
+            5,
+            "its verdicts add up to 300, not its 5 records",
+        ),
+        (
+            "problems",
+            1_000_000,
+            "1000000 problems, where its records other than unique are 0",
+        ),
+        (
+            "given_solutions",
+            1000,
+            "1000 given solutions, of 300 records",
+        ),
+    ] {
+        let mut edited = json.clone();
+        edited[key] = value.into();
+        let bad = dir.write("bad.json", serde_json::to_string(&edited).unwrap());
+        bin()
+            .args(["merge-stats", "-q"])
+            .args([&bad, &other])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "bad.json: not the --stats JSON of a check run: {why}"
+            )));
+    }
+    // solve's: records of a searching status and the puzzles searched
+    let solved = dir.path("s.json");
+    bin()
+        .args([
+            "solve",
+            "-q",
+            "-o",
+            "/dev/null",
+            "--stats",
+            solved.to_str().unwrap(),
+        ])
+        .arg(&easy)
+        .assert()
+        .success();
+    let mut json: serde_json::Value = serde_json::from_str(&dir.read("s.json")).unwrap();
+    json["counts"]["statuses"] = serde_json::json!({"solved": 1});
+    let bad = dir.write("bad.json", serde_json::to_string(&json).unwrap());
+    bin()
+        .args(["merge-stats", "-q"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "300 searched, where its records solved, unique, multiple or unsolvable are 1",
+        ));
+}
