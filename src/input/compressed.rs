@@ -422,10 +422,13 @@ fn text(mut stream: Stream, format: Option<Format>, whole_block: bool) -> Result
              {order} -t UTF-8)"
         ))));
     }
+    // where a stray byte is, by line too: a text file with one is fixed in an editor
+    let line = |at: usize| memchr::memchr_iter(b'\n', &block[..at]).count() + 1;
     if let Some(at) = memchr::memchr(0, &block) {
         let what = looks_like(&block).unwrap_or("binary data");
         return Err(OpenError::Unreadable(within(format!(
-            "{what}, not puzzle text (a NUL byte at offset {at})"
+            "{what}, not puzzle text (a NUL byte at offset {at}, on line {})",
+            line(at)
         ))));
     }
     if let Err(e) = std::str::from_utf8(&block) {
@@ -434,9 +437,10 @@ fn text(mut stream: Stream, format: Option<Format>, whole_block: bool) -> Result
             let at = e.valid_up_to();
             let what = looks_like(&block).unwrap_or("not UTF-8 text");
             return Err(OpenError::Unreadable(within(format!(
-                "{what} (byte 0x{:02X} at offset {at}); puzzle text must be UTF-8 (iconv -f \
-                 LATIN1 -t UTF-8 converts Latin-1)",
-                block[at]
+                "{what} (byte 0x{:02X} at offset {at}, on line {}); puzzle text must be UTF-8 \
+                 (iconv -f LATIN1 -t UTF-8 converts Latin-1)",
+                block[at],
+                line(at)
             ))));
         }
     }

@@ -648,16 +648,16 @@ fn binary_or_non_utf8_first_block_is_an_error_that_says_what_it_is() {
         ),
         (
             b"\x89PNG\r\n\x1a\n\x00\x00",
-            "in0: a PNG image, not puzzle text (a NUL byte at offset 8)",
+            "in0: a PNG image, not puzzle text (a NUL byte at offset 8, on line 3)",
         ),
         (
             b"puzzle\x00\n",
-            "in0: binary data, not puzzle text (a NUL byte at offset 6)",
+            "in0: binary data, not puzzle text (a NUL byte at offset 6, on line 1)",
         ),
         (
             b"# caf\xe9\n",
-            "in0: not UTF-8 text (byte 0xE9 at offset 5); puzzle text must be UTF-8 (iconv -f \
-             LATIN1 -t UTF-8 converts Latin-1)",
+            "in0: not UTF-8 text (byte 0xE9 at offset 5, on line 1); puzzle text must be UTF-8 \
+             (iconv -f LATIN1 -t UTF-8 converts Latin-1)",
         ),
         (
             b"\xff\xfe#\x00",
@@ -665,7 +665,7 @@ fn binary_or_non_utf8_first_block_is_an_error_that_says_what_it_is() {
         ),
         (
             b"%PDF-1.7\n\xe2\xe3\xcf\xd3",
-            "in0: a PDF document (byte 0xE2 at offset 9); puzzle text must be UTF-8 (iconv -f LATIN1 -t UTF-8 converts Latin-1)",
+            "in0: a PDF document (byte 0xE2 at offset 9, on line 2); puzzle text must be UTF-8 (iconv -f LATIN1 -t UTF-8 converts Latin-1)",
         ),
     ];
     for (bytes, message) in cases {

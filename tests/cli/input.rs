@@ -419,17 +419,17 @@ fn binary_input_is_an_error_that_says_what_it_looks_like() {
         (
             "image.png",
             b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
-            "a PNG image, not puzzle text (a NUL byte at offset 8)",
+            "a PNG image, not puzzle text (a NUL byte at offset 8, on line 3)",
         ),
         (
             "nul.txt",
             b"0 0 0\x00\n",
-            "binary data, not puzzle text (a NUL byte at offset 5)",
+            "binary data, not puzzle text (a NUL byte at offset 5, on line 1)",
         ),
         (
             "latin1.txt",
             b"# caf\xe9\n",
-            "not UTF-8 text (byte 0xE9 at offset 5)",
+            "not UTF-8 text (byte 0xE9 at offset 5, on line 1)",
         ),
         ("utf16.txt", b"\xff\xfe#\x00 \x00", "UTF-16 text, not UTF-8"),
         (
@@ -838,7 +838,7 @@ fn a_compressed_files_first_block_is_checked_as_the_plain_ones() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
         assert!(
-            stderr.contains("not UTF-8 text (byte 0xFF at offset 41000)"),
+            stderr.contains("not UTF-8 text (byte 0xFF at offset 41000, on line 501)"),
             "{name}: {stderr}"
         );
     }
