@@ -105,6 +105,40 @@ fn stderr_overwrites(_id: FileId) -> bool {
     false
 }
 
+/// True when standard output and standard error are the same regular file opened twice
+/// (`> out 2> out`): each writes at its own place, so the messages are written over the
+/// records. One open file shared (`> out 2>&1`) or standard error appending is fine. Told by
+/// `kcmp` (Linux), which says whether two descriptors share one open file; where it is not
+/// allowed, nothing is refused.
+#[cfg(target_os = "linux")]
+fn stdout_overwritten_by_stderr() -> bool {
+    let Some(id) = std_stream_metadata(1).as_ref().and_then(identity) else {
+        return false;
+    };
+    if !stderr_overwrites(id) {
+        return false;
+    }
+    const KCMP_FILE: libc::c_long = 0;
+    let pid = libc::c_long::from(std::process::id() as i32);
+    // SAFETY: kcmp only compares the two descriptors' open files; it reads no memory of ours.
+    let order = unsafe {
+        libc::syscall(
+            libc::SYS_kcmp,
+            pid,
+            pid,
+            KCMP_FILE,
+            1 as libc::c_long,
+            2 as libc::c_long,
+        )
+    };
+    order > 0
+}
+
+#[cfg(not(target_os = "linux"))]
+fn stdout_overwritten_by_stderr() -> bool {
+    false
+}
+
 /// Which of the standard streams were closed when the process started, probed before the Rust
 /// runtime reopens them onto `/dev/null`: bit `fd` is set for a closed stream.
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
@@ -400,6 +434,13 @@ impl OutputPlan {
                 "<stdout>: standard output is closed, so the {what} would be lost; send it to \
                  a file (`> FILE`, or -o FILE where the command has it), or to /dev/null to \
                  discard it"
+            );
+        }
+        if stdout_overwritten_by_stderr() {
+            anyhow::bail!(
+                "<stdout>: standard output and standard error go to one file, opened twice (`> \
+                 FILE 2> FILE`): the run's messages would be written over the {what} (use `> \
+                 FILE 2>&1` to share it, or another file for standard error)"
             );
         }
         let id = std_stream_metadata(1).as_ref().and_then(identity);

@@ -285,6 +285,18 @@ fn records_and_messages_sharing_one_file_both_stay_whole() {
     let text = fs::read_to_string(&log).unwrap();
     assert!(text.contains("in.txt:20001: "), "{}", &text[..200]);
     assert_eq!(solved(&text), 20_000);
+    // > log 2> log: the same, on standard output (one file opened twice, not shared)
+    let log = dir.path("log4");
+    let status = command(&["solve"])
+        .arg(&input)
+        .stdout(Stdio::from(File::create(&log).unwrap()))
+        .stderr(Stdio::from(File::create(&log).unwrap()))
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(text.contains("opened twice"), "{text}");
+    assert_eq!(solved(&text), 0);
     // -o log 2>log: the messages would be written over the records, at their own place
     for args in [&["solve", "-o"][..], &["check", "--stats"]] {
         let log = dir.path("log3");
