@@ -285,7 +285,12 @@ fn records_and_messages_sharing_one_file_both_stay_whole() {
     let text = fs::read_to_string(&log).unwrap();
     assert!(text.contains("in.txt:20001: "), "{}", &text[..200]);
     assert_eq!(solved(&text), 20_000);
-    // > log 2> log: the same, on standard output (one file opened twice, not shared)
+    // > log 2> log: the same, on standard output (one file opened twice, not shared), told by
+    // kcmp; where this machine does not allow it (a seccomp filter), the run is not refused,
+    // as the README says
+    // SAFETY: kcmp compares descriptor 0 of this process with itself; it reads no memory.
+    let pid = libc::c_long::from(std::process::id() as i32);
+    let kcmp = unsafe { libc::syscall(libc::SYS_kcmp, pid, pid, 0 as libc::c_long, 0, 0) } == 0;
     let log = dir.path("log4");
     let status = command(&["solve"])
         .arg(&input)
@@ -293,10 +298,15 @@ fn records_and_messages_sharing_one_file_both_stay_whole() {
         .stderr(Stdio::from(File::create(&log).unwrap()))
         .status()
         .unwrap();
-    assert_eq!(status.code(), Some(2));
     let text = fs::read_to_string(&log).unwrap();
-    assert!(text.contains("opened twice"), "{text}");
-    assert_eq!(solved(&text), 0);
+    if kcmp {
+        assert_eq!(status.code(), Some(2));
+        assert!(text.contains("opened twice"), "{text}");
+        assert_eq!(solved(&text), 0);
+    } else {
+        eprintln!("kcmp not allowed here: > log 2> log is not told apart, as documented");
+        assert_eq!(status.code(), Some(0));
+    }
     // -o log 2>log: the messages would be written over the records, at their own place
     for args in [&["solve", "-o"][..], &["check", "--stats"]] {
         let log = dir.path("log3");
