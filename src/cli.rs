@@ -287,8 +287,9 @@ pub struct FormatArgs {
     #[arg(long, value_name = "NAME,NAME...", value_delimiter = ',')]
     pub csv_columns: Option<Vec<String>>,
 
-    /// Longest record (a line, a grid row, a CSV row) read, in bytes (K, M, G: KiB, MiB, GiB).
-    /// A longer one is a malformed record, read past in bounded memory.
+    /// Longest record (a line, a grid row, a CSV row) read, in bytes (K, M, G: KiB, MiB, GiB),
+    /// the CR of a CRLF line end counted, its LF not. A longer one is a malformed record, read
+    /// past in bounded memory.
     #[arg(long, value_name = "SIZE", default_value_t = ByteSize(DEFAULT_MAX_RECORD),
           value_parser = parse_size)]
     pub max_record: ByteSize,
