@@ -457,6 +457,19 @@ impl OutputPlan {
         if before.as_ref().is_some_and(is_stdout_pipe) {
             return self.add_stdout(what);
         }
+        // a file named as compressed would hold plain text: a reader that goes by the name fails
+        let compressed = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .filter(|e| ["gz", "bz2", "xz", "zst", "zip"].contains(&e.as_str()));
+        if let Some(ext) = compressed.filter(|_| before.as_ref().is_none_or(Metadata::is_file)) {
+            anyhow::bail!(
+                "{name}: the {what} would be plain text under a .{ext} name: name it without \
+                 .{ext} (and compress it afterwards, or pipe standard output through gzip, xz or \
+                 zstd)"
+            );
+        }
         if let Some(id) = before.as_ref().and_then(identity) {
             self.refuse_clash(&name, what, id)?;
             if stderr_overwrites(id) {

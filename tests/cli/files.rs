@@ -621,3 +621,27 @@ fn stdout_named_by_a_path_is_standard_output() {
     ];
     assert_eq!(command(&args).status().unwrap().code(), Some(0));
 }
+
+/// `-o out.gz` wrote plain text under a compressed file's name: a reader that goes by the name
+/// (`zcat`, pandas) failed on it later. Refused, nothing made; a device or pipe may be named so.
+#[test]
+fn an_output_named_as_compressed_is_refused() {
+    let dir = workdir();
+    for (flag, name) in [
+        ("-o", "out.gz"),
+        ("--stats", "s.json.ZST"),
+        ("-o", "o.csv.xz"),
+    ] {
+        let args: Vec<String> = ["solve", "-q", "in.txt", flag, name, "-o"]
+            .iter()
+            .map(|s| s.to_string())
+            .take(if flag == "-o" { 5 } else { 6 })
+            .chain((flag != "-o").then(|| "plain.txt".to_string()))
+            .collect();
+        let out = run_in(&dir, &args, |_| {});
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("would be plain text under a ."), "{stderr}");
+        assert!(!dir.path(name).exists(), "{name} made");
+    }
+}
