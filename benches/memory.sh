@@ -24,7 +24,8 @@ puzzle='..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9
 # a 200 MiB CSV row, its puzzle field quoted
 { echo 'id,puzzle'; printf '1,"'; head -c $((200 << 20)) /dev/zero | tr '\0' '1'; echo '"';
   echo "2,$puzzle"; } > "$work/row200m.csv"
-# a quote that never closes, then 999,999 good rows: it may swallow one record's worth only
+# a quote that never closes, then 999,999 good rows: none of them lost (the row that reaches the
+# cap is one malformed record, its lines after the first read again), memory bounded
 { echo 'id,puzzle'; echo "1,\"$puzzle";
   awk -v p="$puzzle" 'BEGIN { for (i = 2; i <= 1000000; i++) print i "," p }'; } > "$work/unclosed.csv"
 

@@ -422,8 +422,15 @@ fn text(mut stream: Stream, format: Option<Format>, whole_block: bool) -> Result
              {order} -t UTF-8)"
         ))));
     }
-    // where a stray byte is, by line too: a text file with one is fixed in an editor
-    let line = |at: usize| memchr::memchr_iter(b'\n', &block[..at]).count() + 1;
+    // where a stray byte is, by line too: a text file with one is fixed in an editor (a line
+    // ends at an LF, or at a CR not before an LF, as the readers count lines of CR files)
+    let line = |at: usize| {
+        let before = &block[..at];
+        let lone_crs = memchr::memchr_iter(b'\r', before)
+            .filter(|&i| block.get(i + 1) != Some(&b'\n'))
+            .count();
+        memchr::memchr_iter(b'\n', before).count() + lone_crs + 1
+    };
     if let Some(at) = memchr::memchr(0, &block) {
         let what = looks_like(&block).unwrap_or("binary data");
         return Err(OpenError::Unreadable(within(format!(

@@ -634,7 +634,7 @@ fn invalid_utf8_after_the_first_block_is_malformed_not_an_error() {
 
 #[test]
 fn binary_or_non_utf8_first_block_is_an_error_that_says_what_it_is() {
-    let cases: [(&[u8], &str); 7] = [
+    let cases: [(&[u8], &str); 8] = [
         // UTF-16 with no byte order mark was binary data (a NUL at offset 1)
         (
             b"1\x002\x00.\x00\r\x00\n\x00",
@@ -662,6 +662,12 @@ fn binary_or_non_utf8_first_block_is_an_error_that_says_what_it_is() {
         (
             b"\xff\xfe#\x00",
             "in0: UTF-16 text, not UTF-8; convert it first (iconv -f UTF-16 -t UTF-8)",
+        ),
+        // lines ended by a lone CR (old Mac files) count as the readers count them
+        (
+            b"# a\r# b\r\n# caf\xe9\r",
+            "in0: not UTF-8 text (byte 0xE9 at offset 14, on line 3); puzzle text must be UTF-8 \
+             (iconv -f LATIN1 -t UTF-8 converts Latin-1)",
         ),
         (
             b"%PDF-1.7\n\xe2\xe3\xcf\xd3",
