@@ -63,13 +63,9 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
             format!("{name}: the counts of the parts are too large to add up (2^64 or more)")
         })?;
         // the runs it counts, looked at once its counts are known to be a run's
-        let runs: Vec<String> = value
-            .get("runs")
-            .and_then(|r| r.as_array())
-            .into_iter()
-            .flatten()
-            .filter_map(|r| r.as_str().map(str::to_string))
-            .collect();
+        let runs = run_names(&value).map_err(|why| {
+            anyhow::anyhow!("{name}: not the --stats JSON of a run: its runs {why}")
+        })?;
         let command = value.get("command").and_then(|c| c.as_str());
         if let Some(other) = command.filter(|c| *c != summary::COMMAND && *c != "solve") {
             anyhow::bail!(
@@ -134,6 +130,43 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         super::stderr_line(&text);
     }
     Ok(())
+}
+
+/// The run names a `--stats` file lists (`runs`: see `stats::run_id`), checked: none for a file
+/// of a version before them (no key, or `null`); else a name for its one run, or up to one for
+/// each part of a merge (fewer when some parts had none), each 32 lowercase hex digits as runs
+/// write them, so that a name edited into another spelling (`ABC...`, ` abc...`) or a list
+/// emptied by hand cannot let a run count twice.
+fn run_names(value: &serde_json::Value) -> Result<Vec<String>, String> {
+    let runs = match value.get("runs") {
+        None | Some(serde_json::Value::Null) => return Ok(Vec::new()),
+        Some(serde_json::Value::Array(runs)) => runs,
+        Some(other) => return Err(format!("are {other}, not a list")),
+    };
+    let parts = value.get("parts").and_then(|p| p.as_u64());
+    let most = parts.unwrap_or(1);
+    if runs.is_empty() || runs.len() as u64 > most {
+        return Err(format!(
+            "list {} names for {most} run{}",
+            runs.len(),
+            if most == 1 { "" } else { "s" }
+        ));
+    }
+    if parts.is_none() && runs.len() != 1 {
+        return Err(format!("list {} names for one run", runs.len()));
+    }
+    runs.iter()
+        .map(|run| match run.as_str() {
+            Some(id)
+                if id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) =>
+            {
+                Ok(id.to_string())
+            }
+            _ => Err(format!(
+                "hold {run}, not a run's name (32 lowercase hex digits)"
+            )),
+        })
+        .collect()
 }
 
 /// The largest `--stats` file read. A run's is a few kilobytes; a check's with its duplicate

@@ -419,6 +419,30 @@ fn stats_of_partitions_merge_into_the_stats_of_the_whole() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // a name edited away or into another spelling cannot let the run count twice
+    let part: serde_json::Value = serde_json::from_slice(&std::fs::read(&a).unwrap()).unwrap();
+    let id = part["runs"][0].as_str().unwrap().to_string();
+    for (runs, why) in [
+        (serde_json::json!([]), "its runs list 0 names for 1 run"),
+        (serde_json::json!([id.to_uppercase()]), "not a run's name"),
+        (
+            serde_json::json!([id, id]),
+            "its runs list 2 names for 1 run",
+        ),
+    ] {
+        let mut edited = part.clone();
+        edited["runs"] = runs;
+        let edited = dir.write("edited.json", serde_json::to_vec(&edited).unwrap());
+        let out = bin()
+            .arg("merge-stats")
+            .arg(&edited)
+            .arg(&a)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(why), "{stderr}");
+    }
     let copy = dir.write("a-copy.json", std::fs::read(&a).unwrap());
     let out = bin()
         .arg("merge-stats")
