@@ -541,16 +541,7 @@ impl<R: BufRead> CsvReader<R> {
             return Row::Fields;
         };
         let through = self.next_line - u64::from(self.raw.last() == Some(&b'\n'));
-        let first = memchr::memchr(b'\n', &self.raw).unwrap_or(self.raw.len());
-        let raw = std::mem::take(&mut self.raw);
-        self.replay.start(raw.get(first + 1..).unwrap_or_default());
-        // the lines after the first are read again, with a fresh parser
-        self.next_line = self.line + u64::from(first < raw.len());
-        let (nout, nend) = self.parse_whole(&raw[..first]);
-        self.fresh = true;
-        self.raw = raw;
-        self.fields = nend;
-        self.kept = nout;
+        self.first_line_only();
         let again = match through > self.line {
             true => format!(
                 " (lines {} to {through} would be one row): the lines after the first are read \
@@ -566,6 +557,21 @@ impl<R: BufRead> CsvReader<R> {
                  quote?{again}"
             ),
         })
+    }
+
+    /// Makes the row just read (its bytes in `raw`) the fields of its first line, and sets the
+    /// bytes after that line to be read again, with a fresh parser (see [`Replay`]).
+    fn first_line_only(&mut self) {
+        let first = memchr::memchr(b'\n', &self.raw).unwrap_or(self.raw.len());
+        let raw = std::mem::take(&mut self.raw);
+        self.replay.start(raw.get(first + 1..).unwrap_or_default());
+        self.next_line = self.line + u64::from(first < raw.len());
+        self.core.reset();
+        let (nout, nend) = self.parse_whole(&raw[..first]);
+        self.fresh = true;
+        self.raw = raw;
+        self.fields = nend;
+        self.kept = nout;
     }
 
     /// [`CsvReader::read_row`] for input with no quote in it (see [`CsvReader::set_plain`]), past
@@ -747,17 +753,9 @@ impl<R: BufRead> CsvReader<R> {
     /// (Before, such a row was read past up to where the cap was reached: a stray quote in a file
     /// of 20,000 rows cost the 400 rows after it.)
     fn too_long(&mut self, at_line_start: bool, nout: usize, nend: usize) -> io::Result<Row> {
-        if let Some(first) = memchr::memchr(b'\n', &self.raw) {
+        if memchr::memchr(b'\n', &self.raw).is_some() {
             let through = self.next_line - u64::from(at_line_start);
-            let raw = std::mem::take(&mut self.raw);
-            self.replay.start(&raw[first + 1..]);
-            self.next_line = self.line + 1;
-            self.core.reset();
-            let (nout, nend) = self.parse_whole(&raw[..first]);
-            self.fresh = true;
-            self.raw = raw;
-            self.fields = nend;
-            self.kept = nout;
+            self.first_line_only();
             return Ok(Row::OpenQuote(format!(
                 "{} (lines {} to {through} would be one row: a quote that never closes?): the \
                  lines after the first are read as rows of their own",
