@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::bounded::{self, Src};
-use super::csv_boundaries::Boundaries;
+use super::csv_boundaries::{Boundaries, RowShape};
 
 /// A regular file's bytes from `pos`, ending (reads give 0) at `limit`; what is read is counted
 /// in `scanned`.
@@ -226,8 +226,9 @@ pub(crate) struct Chunk {
     exact: bool,
     /// Bytes a record may hold.
     max: usize,
-    /// CSV's delimiter, telling where rows may start; `None` for lines (every line start).
-    csv: Option<u8>,
+    /// CSV's delimiter and the columns of its rows, telling where rows may start; `None` for
+    /// lines (every line start).
+    csv: Option<(u8, RowShape)>,
 }
 
 /// What a chunk read.
@@ -332,9 +333,11 @@ impl Chunk {
             scanned: &self.chain.scanned,
         };
         let mut src = Src::new(Vec::new(), BufReader::with_capacity(LINE_BUFFER, file));
-        let mut ends = self
-            .csv
-            .map(|delimiter| Boundaries::new(delimiter, self.max));
+        let mut ends = self.csv.map(|(delimiter, shape)| {
+            let mut ends = Boundaries::new(delimiter, self.max);
+            ends.set_shape(shape);
+            ends
+        });
         let size = self.to.saturating_sub(self.from).max(1);
         // nothing is handed back here: what is pending is the file's bytes
         let position =
@@ -398,18 +401,18 @@ pub(crate) struct Chunks {
     /// Bytes a chunk spans.
     size: u64,
     max: usize,
-    csv: Option<u8>,
+    csv: Option<(u8, RowShape)>,
 }
 
 impl Chunks {
     /// The chunks of `file` (whose length was `opened` when it was opened) from `start`, a row
     /// start on line `line`: `size` bytes each, records of at most `max` bytes, CSV rows with
-    /// `csv` as delimiter (`None`: lines).
+    /// `csv`'s delimiter and columns (`None`: lines).
     pub(crate) fn new(
         (file, opened): (File, u64),
         (start, line): (u64, u64),
         size: u64,
-        (max, csv): (usize, Option<u8>),
+        (max, csv): (usize, Option<(u8, RowShape)>),
         progress: Arc<AtomicU64>,
     ) -> io::Result<Chunks> {
         let len = file.metadata()?.len();

@@ -29,7 +29,7 @@
 use std::io::{self, BufRead};
 
 use super::bounded;
-use super::csv_boundaries::Boundaries;
+use super::csv_boundaries::{Boundaries, Misshapen, QuoteTrouble, RowShape, quote_trouble};
 use super::detect::PUZZLE_COLUMNS;
 use super::record::{Keep, Record};
 use super::text::{excerpt, names_excerpt, plural, set_optional_text, to_text};
@@ -117,50 +117,6 @@ impl Replay {
     }
 }
 
-/// What is wrong with the quotes of a row (its bytes as read, its own line end included).
-#[derive(Debug, PartialEq)]
-enum QuoteTrouble {
-    /// The row ends inside quotes.
-    Unclosed,
-    /// A quoted field holding a line end is followed by more than a delimiter or the row's end.
-    Stray,
-}
-
-/// The trouble with `row`'s quotes, as csv-core reads them: a field that starts with a quote is
-/// quoted, a doubled quote in it is a quote, and it ends at the next single quote; a quote
-/// anywhere else is a character. (csv-core goes on reading a field after its closing quote:
-/// fine on one line, `"ab"c`, but after a field spanning lines it is the sign of a stray quote.)
-fn quote_trouble(row: &[u8], delimiter: u8) -> Option<QuoteTrouble> {
-    let (mut quoted, mut at_start, mut spanned) = (false, true, false);
-    let mut bytes = row.iter().peekable();
-    while let Some(&b) = bytes.next() {
-        if quoted {
-            match b {
-                b'"' if bytes.peek() == Some(&&b'"') => {
-                    bytes.next();
-                }
-                b'"' => {
-                    quoted = false;
-                    let next = bytes.peek().map(|&&b| b);
-                    let ends = next.is_none_or(|n| n == delimiter || n == b'\n' || n == b'\r');
-                    if spanned && !ends {
-                        return Some(QuoteTrouble::Stray);
-                    }
-                }
-                b'\n' => spanned = true,
-                _ => {}
-            }
-        } else if b == delimiter {
-            at_start = true;
-            continue;
-        } else if b == b'"' && at_start {
-            quoted = true;
-        }
-        at_start = false;
-    }
-    quoted.then_some(QuoteTrouble::Unclosed)
-}
-
 /// Reads CSV records; the header has been read when this exists.
 pub(crate) struct CsvReader<R> {
     src: R,
@@ -177,6 +133,8 @@ pub(crate) struct CsvReader<R> {
     solution_column: Option<usize>,
     /// Number of columns in the header.
     width: usize,
+    /// The header has been read (or there is none): rows have the shape of [`CsvReader::shape`].
+    shaped: bool,
     /// Line of the last row read.
     line: u64,
     /// Line of the next byte to read.
@@ -228,6 +186,15 @@ impl CsvSettings {
     pub(crate) fn pipe(&self) -> bool {
         self.pipe
     }
+
+    /// The columns rows should have.
+    pub(crate) fn shape(&self) -> RowShape {
+        RowShape {
+            width: self.width,
+            column: self.column,
+            solution: self.solution_column,
+        }
+    }
 }
 
 /// What reading a CSV input's rows takes besides the bytes: enough to read the rows of a block on
@@ -267,6 +234,7 @@ impl<R: BufRead> CsvReader<R> {
             column: 0,
             solution_column: None,
             width: 0,
+            shaped: false,
             line,
             next_line: line,
             max,
@@ -299,6 +267,7 @@ impl<R: BufRead> CsvReader<R> {
         let mut reader =
             CsvReader::with_parser(src, line, parser, settings.delimiter, settings.max);
         reader.width = settings.width;
+        reader.shaped = true;
         reader.pipe = settings.pipe;
         reader.column = settings.column;
         reader.solution_column = settings.solution_column;
@@ -335,6 +304,9 @@ impl<R: BufRead> CsvReader<R> {
         R: bounded::DirectRead,
     {
         let start = bytes.len();
+        if let Some(shape) = self.shape() {
+            self.boundaries.set_shape(shape);
+        }
         let read = (|| {
             loop {
                 let before = bytes.len();
@@ -371,6 +343,7 @@ impl<R: BufRead> CsvReader<R> {
     ) -> CsvReader<R> {
         let mut reader = CsvReader::start(src, skipped + 1, delimiter, max);
         reader.width = width;
+        reader.shaped = true;
         reader
     }
 
@@ -401,12 +374,22 @@ impl<R: BufRead> CsvReader<R> {
             }
         };
         reader.width = header.len();
+        reader.shaped = true;
         Ok((reader, header))
     }
 
     /// The parser, to be used again for another block ([`CsvReader::for_block`]).
     pub(crate) fn into_parser(self) -> ::csv_core::Reader {
         self.core
+    }
+
+    /// The columns rows should have, once the header is read.
+    fn shape(&self) -> Option<RowShape> {
+        self.shaped.then_some(RowShape {
+            width: self.width,
+            column: self.column,
+            solution: self.solution_column,
+        })
     }
 
     /// Sets the 0-based puzzle column.
@@ -537,7 +520,7 @@ impl<R: BufRead> CsvReader<R> {
         if ended && lines == 1 {
             return Row::Fields;
         }
-        let Some(trouble) = quote_trouble(&self.raw, self.delimiter) else {
+        let Some(trouble) = quote_trouble(&self.raw, self.delimiter, self.shape().as_ref()) else {
             return Row::Fields;
         };
         let through = self.next_line - u64::from(self.raw.last() == Some(&b'\n'));
@@ -556,6 +539,20 @@ impl<R: BufRead> CsvReader<R> {
                 "a quoted field spanning lines is followed by more than a delimiter, a stray \
                  quote?{again}"
             ),
+            QuoteTrouble::Misshapen(how) => {
+                let how = match how {
+                    Misshapen::Fields(n) => {
+                        format!("has {}, the header has {}", plural(n, "field"), self.width)
+                    }
+                    Misshapen::LineEnd(c) if c == self.column => {
+                        format!("holds a line end in its puzzle (column {})", c + 1)
+                    }
+                    Misshapen::LineEnd(c) => {
+                        format!("holds a line end in its given solution (column {})", c + 1)
+                    }
+                };
+                format!("a quoted field spans lines and the row {how}, a stray quote?{again}")
+            }
         })
     }
 
@@ -682,7 +679,7 @@ impl<R: BufRead> CsvReader<R> {
     /// ends at the next single quote; a quote anywhere else is a character.
     fn ends_in_quotes(line: &[u8], delimiter: u8) -> bool {
         // one line: no field spans lines, so the only trouble is an open quote
-        quote_trouble(line, delimiter).is_some()
+        quote_trouble(line, delimiter, None).is_some()
     }
 
     /// Parses `bytes` as the whole input of a fresh parser (the parser reset): one row, ended
@@ -1451,7 +1448,7 @@ mod tests {
 
     #[test]
     fn quote_trouble_is_an_open_quote_or_a_field_spanning_lines_and_going_on() {
-        let trouble = |row: &str| quote_trouble(row.as_bytes(), b',');
+        let trouble = |row: &str| quote_trouble(row.as_bytes(), b',', None);
         assert_eq!(trouble("1,p,ok\n"), None);
         assert_eq!(trouble("1,p,\"two\nlines\"\n"), None);
         assert_eq!(trouble("1,p,\"two\nlines\",x\n"), None);
@@ -1480,6 +1477,103 @@ mod tests {
             trouble("1,p,\"oops\n2,p,ok\n3,p,\"fine\"\n"),
             Some(QuoteTrouble::Stray)
         );
+    }
+
+    #[test]
+    fn a_row_spanning_lines_is_in_trouble_when_malformed_anyway() {
+        let shape = RowShape {
+            width: 3,
+            column: 1,
+            solution: Some(2),
+        };
+        let trouble = |row: &str| quote_trouble(row.as_bytes(), b',', Some(&shape));
+        let misshapen = |how| Some(QuoteTrouble::Misshapen(how));
+        // one line: a malformed row, but its quotes add up
+        assert_eq!(trouble("1,p\n"), None);
+        assert_eq!(trouble("1,p,s\n"), None);
+        // spanning lines, read whole when it is well formed
+        assert_eq!(trouble("\"1\n2\",p,s\n"), None, "not the puzzle's column");
+        assert_eq!(trouble("1,\"\np\n\",s\r\n"), None, "a puzzle trimmed");
+        // and read as a stray quote's row when it is not
+        assert_eq!(
+            trouble("1,\"p\n2,p\",s\n"),
+            misshapen(Misshapen::LineEnd(1))
+        );
+        assert_eq!(
+            trouble("1,p,\"s\n2,p,s\"\n"),
+            misshapen(Misshapen::LineEnd(2))
+        );
+        assert_eq!(
+            trouble("\"1,p,s\n2,p,s\"\n"),
+            misshapen(Misshapen::Fields(1))
+        );
+        assert_eq!(trouble("1,p,\"s\n\",x\n"), misshapen(Misshapen::Fields(4)));
+        assert_eq!(
+            trouble("1,p,\"oops\n2,\"p\"\n"),
+            Some(QuoteTrouble::Stray),
+            "a stray quote's sign comes first"
+        );
+        // the given solution is looked at only when read; nothing is without a shape
+        let no_solution = RowShape {
+            solution: None,
+            ..shape
+        };
+        let row = b"1,p,\"s\n2,p,s\"\n";
+        assert_eq!(quote_trouble(row, b',', Some(&no_solution)), None);
+        assert_eq!(quote_trouble(row, b',', None), None);
+        assert_eq!(quote_trouble(b"\"1,p,s\n2,p,s\"\n", b',', None), None);
+    }
+
+    #[test]
+    fn the_reader_and_the_boundaries_agree_on_rows_malformed_anyway() {
+        // a stray quote in each column, closed at a line end or before a delimiter, and an id
+        // spanning lines as it may: the boundaries say a row may start only on lines where
+        // the reader starts a record, and do on the line after the last
+        let (p, s) = ("1".repeat(81), "2".repeat(81));
+        let rows = [
+            format!("1,\"{p},{s}\n"),
+            format!("2,{p},{s}\"\n"),
+            format!("3,\"{p},{s}\n"),
+            format!("4,{p}\",{s}\n"),
+            format!("\"5,{p},{s}\n"),
+            format!("6\",{p},{s}\n"),
+            format!("7,{p},\"{s}\n8,{p},{s}\"\n"),
+            format!("\"9\nnine\",{p},{s}\n"),
+            // read again, the second line opens a quote that the third closes: no row starts
+            // on the third
+            format!("11,\"{p},{s}\n12,{p},\"\n{s}\"\n"),
+            format!("10,{p},{s}\n"),
+        ];
+        let text = format!("id,puzzle,solution\n{}", rows.concat());
+        for solutions in [false, true] {
+            let mut reader = CsvReader::new(text.as_bytes(), 0, b',', 1000).unwrap().0;
+            reader.set_column(1);
+            reader.set_solution_column(solutions.then_some(2));
+            let mut lines = Vec::new();
+            while let Some(record) = reader.next(0).unwrap() {
+                lines.push(record.line);
+            }
+            // an id spanning lines makes one record, well formed (lines 6 to 7, and 10 to 11),
+            // and so does a solution spanning lines when solutions are not read (8 to 9)
+            let want: Vec<u64> = match solutions {
+                true => vec![2, 3, 4, 5, 6, 8, 9, 10, 12, 13, 15],
+                false => vec![2, 3, 4, 5, 6, 8, 10, 12, 13, 15],
+            };
+            assert_eq!(lines, want, "solutions {solutions}");
+            let mut ends = Boundaries::new(b',', 1000);
+            ends.set_shape(reader.shape().unwrap());
+            for (i, line) in text.split_inclusive('\n').enumerate().skip(1) {
+                ends.feed(line.as_bytes());
+                let next = i as u64 + 2;
+                if ends.at_row_start() {
+                    assert!(
+                        lines.contains(&next) || next == 16,
+                        "solutions {solutions}: line {next}"
+                    );
+                }
+            }
+            assert!(ends.at_row_start());
+        }
     }
 
     #[test]
@@ -1515,8 +1609,18 @@ mod tests {
                             .into()
                     )
                 ),
-                // a quoted field spanning lines, as it should be: its puzzle is "a\nb"
-                (7, Some("found 3 cells, expected 81".into())),
+                // a quoted field spanning lines, as quotes go, but its puzzle "a\nb" holds a
+                // line end, which no puzzle does: read as a stray quote's row, each line a record
+                (
+                    7,
+                    Some(
+                        "a quoted field spans lines and the row holds a line end in its puzzle \
+                         (column 2), a stray quote? (lines 7 to 8 would be one row): the lines \
+                         after the first are read as rows of their own"
+                            .into()
+                    )
+                ),
+                (8, Some("row has 1 field, the puzzle is column 2".into())),
                 (9, None),
                 (10, Some("a quote in the row never closes".into())),
             ]

@@ -1,14 +1,121 @@
 //! Where CSV rows end, told from their bytes alone: what lets a block of CSV input be cut
 //! between rows, on the thread that reads (`CsvReader::read_block`) or on the one that reads a
-//! chunk of a file (the `chunks` module), without parsing a field.
+//! chunk of a file (the `chunks` module), without parsing a field. And what is wrong with a row's
+//! quotes ([`quote_trouble`]), which the reader and the boundaries both go by, so that they agree.
+
+/// The columns the rows of a CSV input should have, as its header (or `--csv-columns`) says:
+/// what tells a row spanning lines that is malformed anyway (see [`QuoteTrouble::Misshapen`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RowShape {
+    /// Fields a row has.
+    pub(crate) width: usize,
+    /// 0-based puzzle column.
+    pub(crate) column: usize,
+    /// 0-based column of given solutions, when read.
+    pub(crate) solution: Option<usize>,
+}
+
+/// What is wrong with the quotes of a row (its bytes as read, its own line end included).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum QuoteTrouble {
+    /// The row ends inside quotes.
+    Unclosed,
+    /// A quoted field holding a line end is followed by more than a delimiter or the row's end.
+    Stray,
+    /// A quoted field holds a line end and the row is malformed anyway: it has not the header's
+    /// width, or its puzzle (or the given solution, when read) holds a line end between its
+    /// characters, which no puzzle does. Read as one row it is one malformed record, which costs
+    /// the rows on the lines it spans, while read as a stray quote's row (its first line a
+    /// malformed record, the lines after it rows of their own) it costs none: a stray quote
+    /// closed by a later one at a line end or before a delimiter (`1,"oops` ... `9,p"`).
+    Misshapen(Misshapen),
+}
+
+/// How a row spanning lines is malformed anyway (see [`QuoteTrouble::Misshapen`]).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Misshapen {
+    /// It has this many fields, not the header's width.
+    Fields(usize),
+    /// This column (0-based; the puzzle's or the given solution's) holds a line end.
+    LineEnd(usize),
+}
+
+/// The trouble with `row`'s quotes, as csv-core reads them: a field that starts with a quote is
+/// quoted, a doubled quote in it is a quote, and it ends at the next single quote; a quote
+/// anywhere else is a character. (csv-core goes on reading a field after its closing quote:
+/// fine on one line, `"ab"c`, but after a field spanning lines it is the sign of a stray quote.)
+/// With the shape the rows should have, a row spanning lines is also looked at whole (see
+/// [`QuoteTrouble::Misshapen`]); without it (a header, a pipe's line) only its quotes are.
+pub(crate) fn quote_trouble(
+    row: &[u8],
+    delimiter: u8,
+    shape: Option<&RowShape>,
+) -> Option<QuoteTrouble> {
+    let (mut quoted, mut at_start, mut spanned) = (false, true, false);
+    // the field being read, and its text when it is the puzzle's or the solution's
+    let (mut field, mut text, mut line_end_in) = (0, Vec::new(), None);
+    let watched =
+        |field: usize| shape.is_some_and(|s| field == s.column || Some(field) == s.solution);
+    let mut field_ends = |field: usize, text: &mut Vec<u8>| {
+        if line_end_in.is_none() && text.trim_ascii().contains(&b'\n') {
+            line_end_in = Some(field);
+        }
+        text.clear();
+    };
+    let mut bytes = row.iter().peekable();
+    while let Some(&b) = bytes.next() {
+        let mut data = true;
+        if quoted {
+            match b {
+                b'"' if bytes.peek() == Some(&&b'"') => {
+                    bytes.next();
+                }
+                b'"' => {
+                    quoted = false;
+                    data = false;
+                    let next = bytes.peek().map(|&&b| b);
+                    let ends = next.is_none_or(|n| n == delimiter || n == b'\n' || n == b'\r');
+                    if spanned && !ends {
+                        return Some(QuoteTrouble::Stray);
+                    }
+                }
+                b'\n' => spanned = true,
+                _ => {}
+            }
+        } else if b == delimiter {
+            field_ends(field, &mut text);
+            field += 1;
+            at_start = true;
+            continue;
+        } else if b == b'\n' {
+            break; // the row's own line end
+        } else if b == b'"' && at_start {
+            quoted = true;
+            data = false;
+        }
+        at_start = false;
+        if data && watched(field) {
+            text.push(b);
+        }
+    }
+    if quoted {
+        return Some(QuoteTrouble::Unclosed);
+    }
+    field_ends(field, &mut text);
+    let shape = shape.filter(|_| spanned)?;
+    if field + 1 != shape.width {
+        return Some(QuoteTrouble::Misshapen(Misshapen::Fields(field + 1)));
+    }
+    line_end_in.map(|c| QuoteTrouble::Misshapen(Misshapen::LineEnd(c)))
+}
 
 /// Where rows end in CSV bytes, told without parsing their fields: the quoting rules of csv-core
 /// as the `csv` module sets it up (`"` quotes, doubled inside quotes; rows end at LF; blank lines
 /// skipped) and [`CsvReader`](super::csv::CsvReader)'s cap (a row that takes `max + 1` bytes
 /// without ending is read past to the end of the line where that happens, unless it spans lines
-/// by then) and its rows read again (a row with a quoted field spanning lines that is followed by
-/// more than a delimiter, a stray quote's sign, or that reaches the cap, ends after its first
-/// line: the bytes after that are rows again; see `Replay` in the `csv` module). Fed the input in
+/// by then) and its rows read again (a row with a quoted field spanning lines whose quotes are in
+/// trouble, by [`quote_trouble`], or that reaches the cap, ends after its first line: the bytes
+/// after that are rows again; see `Replay` in the `csv` module). Fed the input in
 /// pieces, it says whether the bytes fed so far end where a row may start, which is where a block
 /// can be cut.
 #[derive(Debug, Clone)]
@@ -26,8 +133,8 @@ pub(crate) struct Boundaries {
     row: Vec<u8>,
     /// The current row holds an LF inside quotes.
     spanned: bool,
-    /// The current row has a quoted field spanning lines followed by more than a delimiter.
-    stray: bool,
+    /// The columns rows should have, once known (see [`Boundaries::set_shape`]).
+    shape: Option<RowShape>,
 }
 
 /// Where the bytes fed so far leave a CSV row.
@@ -57,8 +164,14 @@ impl Boundaries {
             limit: max.saturating_add(1),
             row: Vec::new(),
             spanned: false,
-            stray: false,
+            shape: None,
         }
+    }
+
+    /// Sets the columns rows should have (the reader's, past its header), which tell some rows
+    /// spanning lines to be read again (see [`QuoteTrouble::Misshapen`]).
+    pub(crate) fn set_shape(&mut self, shape: RowShape) {
+        self.shape = Some(shape);
     }
 
     /// True when the bytes fed so far end where a row may start.
@@ -104,7 +217,10 @@ impl Boundaries {
     /// A row ends (its LF fed, outside quotes): its bytes after its first line when they are to
     /// be read again.
     fn row_end(&mut self) -> Option<Vec<u8>> {
-        let again = std::mem::take(&mut self.stray).then(|| {
+        // a row on one line is read as it is (its quotes add up, since its LF ended it)
+        let trouble =
+            self.spanned && quote_trouble(&self.row, self.delimiter, self.shape.as_ref()).is_some();
+        let again = trouble.then(|| {
             let first = memchr::memchr(b'\n', &self.row).unwrap_or(self.row.len());
             self.row.get(first + 1..).unwrap_or_default().to_vec()
         });
@@ -132,7 +248,6 @@ impl Boundaries {
                 self.taken = 0;
                 self.row.clear();
                 self.spanned = false;
-                self.stray = false;
                 self.state = Quoting::RowStart;
                 self.after_lf = true;
                 return Some(again);
@@ -143,7 +258,6 @@ impl Boundaries {
                 self.taken = 0;
                 self.row.clear();
                 self.spanned = false;
-                self.stray = false;
                 if self.after_lf {
                     self.state = Quoting::RowStart;
                     return self.byte(b);
@@ -161,13 +275,6 @@ impl Boundaries {
                 let delimiter = b == self.delimiter;
                 if state == Quoting::Quoted && lf {
                     self.spanned = true;
-                }
-                // after a closing quote: a quote (data), the delimiter, the row's end, or a CR
-                if state == Quoting::QuoteInQuoted
-                    && !(quote || delimiter || lf || b == b'\r')
-                    && self.spanned
-                {
-                    self.stray = true;
                 }
                 self.state = match state {
                     Quoting::RowStart | Quoting::FieldStart if quote => Quoting::Quoted,

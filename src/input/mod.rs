@@ -635,9 +635,11 @@ impl Reader {
                 pipe: false,
                 ..
             } => (*line, *max, None),
-            Layout::Csv { line, settings, .. } if !settings.pipe() => {
-                (*line, settings.max(), Some(settings.delimiter()))
-            }
+            Layout::Csv { line, settings, .. } if !settings.pipe() => (
+                *line,
+                settings.max(),
+                Some((settings.delimiter(), settings.shape())),
+            ),
             _ => return None,
         };
         let pending = match active {

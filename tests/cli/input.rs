@@ -483,6 +483,9 @@ fn rows_with_quoted_line_ends() -> String {
             8 => format!("{i},{}\n", &PUZZLE[1..]),
             // a stray quote, closed by the next quoted field or never
             9 if i % 3 == 0 => format!("{i},{PUZZLE},\"oops\n"),
+            // a stray quote opening a puzzle, closed by a later quote at a line end or before
+            // a delimiter (or one that goes on)
+            10 if i % 2 == 0 => format!("{i},\"{PUZZLE},n\n"),
             _ => format!("{i},{PUZZLE},n\r\n"),
         };
     }
@@ -567,6 +570,78 @@ fn a_stray_quote_costs_its_own_row_not_the_rows_after_it() {
             "{stderr}"
         );
     }
+}
+
+/// A stray quote closed by a later quote at a line end or before a delimiter made one row of
+/// the lines between, a malformed record, and lost every row in them with exit 0 (`check`: 20
+/// records of 30). Such a row is malformed anyway (by its width, or a puzzle holding a line
+/// end): it is read as a stray quote's row, and the lines after its first are rows again.
+#[test]
+fn a_stray_quote_closed_at_a_later_line_end_costs_no_other_row() {
+    let row = |i: usize| -> String {
+        match i {
+            10 => format!("\"{PUZZLE},{SOLUTION}\n"),
+            // closed at the end of the line: the row would have one field
+            20 => format!("{PUZZLE},{SOLUTION}\"\n"),
+            // closed before a delimiter: two fields, the puzzle holding line ends
+            30 => format!("\"{PUZZLE},{SOLUTION}\n"),
+            40 => format!("{PUZZLE}\",{SOLUTION}\n"),
+            _ => format!("{PUZZLE},{SOLUTION}\n"),
+        }
+    };
+    let text: String = std::iter::once("quizzes,solutions\n".to_string())
+        .chain((1..=50).map(row))
+        .collect();
+    let dir = Workdir::new();
+    let path = dir.write("quotes.csv", &text);
+    let path = path.to_str().unwrap();
+    // the file (read in chunks), and stdin (read in blocks)
+    for (args, stdin) in [(vec![path], false), (vec!["-"], true)] {
+        let mut cmd = bin();
+        cmd.args([
+            "solve",
+            "-O",
+            "jsonl",
+            "--no-timings",
+            "-j2",
+            "--batch-size",
+            "3",
+        ])
+        .args(&args);
+        if stdin {
+            cmd.write_stdin(text.as_str());
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let records = jsonl(&out.stdout);
+        let lines: Vec<u64> = records
+            .iter()
+            .map(|r| r["line"].as_u64().unwrap())
+            .collect();
+        assert_eq!(lines, (2..=51).collect::<Vec<u64>>(), "stdin {stdin}");
+        let malformed: Vec<u64> = records
+            .iter()
+            .filter(|r| r["status"] == "malformed")
+            .map(|r| r["line"].as_u64().unwrap())
+            .collect();
+        // the lines with the quotes; the one closing the second holds it in its puzzle
+        assert_eq!(malformed, [11, 31, 41], "stdin {stdin}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        for why in [
+            ":11: a quoted field spans lines and the row has 1 field, the header has 2, a stray \
+             quote? (lines 11 to 21 would be one row): the lines after the first are read as \
+             rows of their own",
+            ":31: a quoted field spans lines and the row holds a line end in its puzzle (column \
+             1), a stray quote? (lines 31 to 41 would be one row)",
+        ] {
+            assert!(stderr.contains(why), "{stderr}");
+        }
+    }
+    // check reads the given solutions: the one with the first quote's closing quote is wrong
+    let out = bin().args(["check", path]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("50 records:"), "{stderr}");
 }
 
 #[test]
