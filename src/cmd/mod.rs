@@ -485,6 +485,26 @@ impl<T> HeldCounts<T> {
     }
 }
 
+/// Lines for stderr gathered while batches are counted ([`HeldCounts`]), told by the thread
+/// that writes stderr: the reasons of malformed records, said only of batches the output holds.
+#[derive(Default)]
+pub struct Told(std::sync::Mutex<String>);
+
+impl Told {
+    /// Adds lines to tell.
+    pub fn add(&self, lines: &str) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push_str(lines);
+    }
+
+    /// The lines gathered since the last call.
+    pub fn take(&self) -> String {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
 /// Where a run's output ends: the input and line of the last record written whole. Batches
 /// written in order end where the last one handed over does; a file written by the pool ends
 /// where its whole prefix does ([`Placed::prefix`]), which after a failed write may be before

@@ -152,12 +152,15 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     let (mut records, mut malformed) = (0u64, 0u64);
     let mut ends = OutputEnd::default();
     // a batch's counts once the file holds it (see `HeldCounts`): its records, malformed ones
-    // and answers
+    // and answers, and the reasons of its malformed records, told then (a full disk's file cut
+    // back holds none of the records of batches written ahead, and no reason of theirs is told)
     let mut held = HeldCounts::default();
-    let mut count = |(n, bad, answers): (u64, u64, Vec<A>)| {
+    let told = super::Told::default();
+    let mut count = |(n, bad, answers, reasons): (u64, u64, Vec<A>, String)| {
         records += n;
         malformed += bad;
         (command.tally)(&answers);
+        told.add(&reasons);
     };
     let mut batches = 0u64;
     // a batch cut short by a signal was written: the batches after it are not
@@ -193,9 +196,10 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
                 return Ok(());
             }
             batch.at = output.place(&batch.out)?;
-            if !args.pipe {
-                progress.print(&batch.reasons);
-            }
+            let reasons = match args.pipe {
+                true => String::new(),
+                false => std::mem::take(&mut batch.reasons),
+            };
             let all = batch.block.records();
             let batch_records = &all[..batch.answers.len().min(all.len())];
             cut = batch_records.len() < all.len();
@@ -205,9 +209,11 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
                 batch_records.len() as u64,
                 batch.malformed,
                 std::mem::take(&mut batch.answers),
+                reasons,
             );
             held.add((batch.at, batch.out.len()), counts, &mut count);
             held.settle(placed.as_deref(), &mut count);
+            progress.print(&told.take());
             ends.add_at(batch.at, batch.out.len(), last);
             Ok(())
         },
@@ -216,6 +222,7 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     progress.finish();
     let (last, failure) = super::end_records(result, &mut output, &mut ends, names, &output_name);
     held.settle(output.placed().as_deref(), &mut count);
+    progress.print(&told.take());
     let secs = start.elapsed().as_secs_f64();
     let interrupted = super::ended_early(&signals, failure.as_ref(), last, names);
     super::tell_pipe_signal(command.name, args, &signals, interrupted.as_ref());

@@ -94,9 +94,15 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let timed = !args.no_timings || !args.input.silent() || args.stats.is_some();
     // where the output ends: the input and line of the last record written whole
     let mut ends = OutputEnd::default();
-    // a batch's counts once the file holds it (see `HeldCounts`)
+    // a batch's counts once the file holds it (see `HeldCounts`), and the reasons of its
+    // malformed records, told then (a full disk's file cut back holds none of the records of
+    // batches written ahead, and no reason of theirs is told)
     let mut held = HeldCounts::default();
-    let mut count = |batch: Stats| stats += &batch;
+    let told = super::Told::default();
+    let mut count = |(batch, reasons): (Stats, String)| {
+        stats += &batch;
+        told.add(&reasons);
+    };
     let mut batches = 0u64;
 
     let result = pipeline::run_batches_placed(
@@ -122,14 +128,16 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         },
         |batch: &mut Batch| -> io::Result<()> {
             batch.at = output.place(&batch.out)?;
-            if !args.input.pipe {
-                progress.print(&batch.reasons);
-            }
+            let reasons = match args.input.pipe {
+                true => String::new(),
+                false => std::mem::take(&mut batch.reasons),
+            };
             let records = batch.block.records();
             progress.add(records.len());
-            let counts = std::mem::take(&mut batch.stats);
+            let counts = (std::mem::take(&mut batch.stats), reasons);
             held.add((batch.at, batch.out.len()), counts, &mut count);
             held.settle(placed.as_deref(), &mut count);
+            progress.print(&told.take());
             ends.add(batch.at, batch.out.len(), records.last());
             Ok(())
         },
@@ -138,6 +146,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     progress.finish();
     let (last, failure) = super::end_records(result, &mut output, &mut ends, names, &output_name);
     held.settle(output.placed().as_deref(), &mut count);
+    progress.print(&told.take());
 
     let mut summary = stats.summary(start.elapsed(), threads);
     summary.runs = Some(vec![sudoku_batch::stats::run_id()]);

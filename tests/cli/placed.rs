@@ -129,6 +129,24 @@ fn assert_whole_prefix(full: &[u8], cut: &[u8]) {
     assert!(cut.is_empty() || cut.ends_with(b"\n"), "a torn record");
 }
 
+/// `cmd` set to run with every file it writes limited to `limit` bytes, stderr piped: writes
+/// past it fail (EFBIG), as on a full disk.
+fn limit_files(cmd: &mut std::process::Command, limit: u64) -> &mut std::process::Command {
+    // SAFETY: only async-signal-safe calls (signal, setrlimit) between fork and exec
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let rl = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &rl);
+            Ok(())
+        });
+    }
+    cmd.stderr(Stdio::piped())
+}
+
 #[test]
 fn a_write_that_fails_leaves_a_prefix_of_whole_records_and_says_where() {
     let dir = Workdir::new();
@@ -152,19 +170,7 @@ fn a_write_that_fails_leaves_a_prefix_of_whole_records_and_says_where() {
         let path = dir.path("cut.out");
         let mut cmd = command(&args);
         cmd.args(["-o", path.to_str().unwrap()]);
-        // SAFETY: only async-signal-safe calls (signal, setrlimit) between fork and exec
-        unsafe {
-            cmd.pre_exec(move || {
-                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-                let rl = libc::rlimit {
-                    rlim_cur: limit,
-                    rlim_max: limit,
-                };
-                libc::setrlimit(libc::RLIMIT_FSIZE, &rl);
-                Ok(())
-            });
-        }
-        let out = cmd.stderr(Stdio::piped()).output().unwrap();
+        let out = limit_files(&mut cmd, limit).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{format}: {stderr}");
         let cut = fs::read(&path).unwrap();
@@ -180,6 +186,55 @@ fn a_write_that_fails_leaves_a_prefix_of_whole_records_and_says_where() {
             stderr.contains(&ends),
             "{format}: want {ends:?} in {stderr}"
         );
+    }
+}
+
+/// After a failed write, stderr told the reasons of malformed records in batches written ahead
+/// and cut away, which the file does not hold (55 reasons beside "malformed 44"): it tells those
+/// of the records the file holds, every one of them, and no other.
+#[test]
+fn a_write_that_fails_tells_the_reasons_of_the_records_the_file_holds_only() {
+    let dir = Workdir::new();
+    let easy = fs::read_to_string(repo("data/easy_300.txt")).unwrap();
+    let text: String = easy
+        .lines()
+        .cycle()
+        .take(30_000)
+        .enumerate()
+        .map(|(i, l)| match i % 97 {
+            0 => "bad\n".to_string(),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    let input = dir.write("in.txt", &text);
+    let input = input.to_str().unwrap();
+    for (cmd, format) in [("solve", "line"), ("check", "jsonl"), ("canon", "line")] {
+        let mut args = vec![cmd, "-j2", "--batch-size", "64", "-O", format, input];
+        if cmd == "check" {
+            args.extend(["--max-problems", "1000"]); // all told
+        }
+        // check finds problems: exit 1
+        let full = command(&[&args[..], &["-q"]].concat()).output().unwrap();
+        assert!(matches!(full.status.code(), Some(0 | 1)), "{cmd}");
+        let full = full.stdout;
+        let limit = (full.len() / 3) as u64 + 7;
+        let path = dir.path("cut.out");
+        let mut run = command(&args);
+        run.args(["-o", path.to_str().unwrap()]);
+        let out = limit_files(&mut run, limit).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {stderr}");
+        let cut = fs::read(&path).unwrap();
+        assert_whole_prefix(&full, &cut);
+        // a record a line: the file holds the records of the input's first lines
+        let held = cut.iter().filter(|&&b| b == b'\n').count();
+        let told: Vec<usize> = stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix(&format!("{input}:")))
+            .filter_map(|l| l.split(':').next()?.parse().ok())
+            .collect();
+        let bad: Vec<usize> = (1..=held).filter(|line| (line - 1) % 97 == 0).collect();
+        assert_eq!(told, bad, "{cmd}: {held} records held");
     }
 }
 
