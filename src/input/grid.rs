@@ -714,12 +714,29 @@ mod tests {
         for row in ["003020600", "x23456789", ".", "1 2 3", &line] {
             assert!(!is_title(row.as_bytes()), "{row}");
         }
-        for label in ["1", "001", "(3)", "[12]", "1/300", "No. 5"] {
+        for label in [
+            "1", "001", "(3)", "[12]", "1/300", "#4", "7.", "12:", "12345",
+        ] {
             assert!(is_label(label.as_bytes()), "{label}");
         }
-        for row in ["1 2 3 4 5 6", "123456", "Easy", "...", "123456789"] {
+        // broken rows, not labels (they were, and were read past with no record)
+        for row in [
+            "1 2 3 4 5 6",
+            "123456",
+            "Easy",
+            "...",
+            "123456789",
+            "..3.5",
+            "1 2 3",
+            "0 0 0 0 5",
+            "5 5",
+            "1/2/3",
+            "(12",
+            "/3",
+        ] {
             assert!(!is_label(row.as_bytes()), "{row}");
         }
+        assert!(is_title(b"No. 5"));
     }
 
     #[test]

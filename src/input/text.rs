@@ -154,13 +154,22 @@ pub(crate) fn is_title(line: &[u8]) -> bool {
         && !fields(line).any(is_cell_string)
 }
 
-/// True for a trimmed line that numbers the grid after it (`1`, `001`, `(3)`, `[12]`, `1/300`):
-/// at most 5 characters besides spaces, a digit among them, and not a row. Only between grids:
-/// inside one, such a line is a bad row of it.
+/// True for a trimmed line that numbers the grid after it (`1`, `001`, `(3)`, `[12]`, `#4`, `7.`,
+/// `1/300`): a number, or two with `/` between them, perhaps in brackets, after `#` or before
+/// `.` or `:`, in at most 5 characters. Only between grids: inside one, such a line is a bad row
+/// of it. Nothing else is (`..3.5`, `1 2 3`, `0 0 0 0 5` are broken rows, and records).
 pub(crate) fn is_label(line: &[u8]) -> bool {
-    line.iter().filter(|b| !b.is_ascii_whitespace()).count() <= 5
-        && line.iter().any(u8::is_ascii_digit)
-        && row_cells(line).is_err()
+    let inner = match line {
+        [b'(', inner @ .., b')'] | [b'[', inner @ .., b']'] | [b'#', inner @ ..] => inner,
+        [inner @ .., b'.' | b':'] => inner,
+        _ => line,
+    };
+    let number = |n: &[u8]| !n.is_empty() && n.iter().all(u8::is_ascii_digit);
+    let numbers = match inner.iter().position(|&b| b == b'/') {
+        Some(i) => number(&inner[..i]) && number(&inner[i + 1..]),
+        None => number(inner),
+    };
+    numbers && line.len() <= 5 && row_cells(line).is_err()
 }
 
 /// Bytes as a String: `Ok` when they are valid UTF-8, else `Err` with each invalid sequence replaced

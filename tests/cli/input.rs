@@ -1226,3 +1226,38 @@ fn layouts_auto_misread_give_one_record_each() {
         );
     }
 }
+
+/// A short line between grids (`..3.5`, `1 2 3`, `0 0 0 0 5`) was taken for a grid's number and
+/// read past: no record, no word, exit 0. Only a number (`12`, `(3)`, `1/300`) is one now; any
+/// other line is a record.
+#[test]
+fn a_short_line_between_grids_is_a_record_unless_it_is_a_number() {
+    let grid = std::fs::read_to_string(repo("data/baekjoon_example1.in")).unwrap();
+    let dir = Workdir::new();
+    for (line, malformed) in [
+        ("..3.5", true),
+        ("1 2 3", true),
+        ("0 0 0 0 5", true),
+        ("(3)", false),
+        ("1/300", false),
+    ] {
+        let text = format!("{grid}\n{line}\n\n{grid}");
+        let path = dir.write("grids.txt", &text);
+        let out = bin()
+            .args(["solve", "-O", "jsonl", "--no-timings"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let records: Vec<(u64, String)> = jsonl(&out.stdout)
+            .iter()
+            .map(|r| (r["line"].as_u64().unwrap(), r["status"].to_string()))
+            .collect();
+        let mut want = vec![(1, "\"solved\"".to_string())];
+        if malformed {
+            want.push((11, "\"malformed\"".to_string()));
+        }
+        want.push((13, "\"solved\"".to_string()));
+        assert_eq!(records, want, "{line:?}");
+    }
+}
