@@ -711,7 +711,15 @@ mod tests {
             assert!(is_title(title.as_bytes()), "{title}");
         }
         let line = format!("Puzzle 1: {}", "003020600".repeat(9));
-        for row in ["003020600", "x23456789", ".", "1 2 3", &line] {
+        for row in [
+            "003020600",
+            "x23456789",
+            ".",
+            "1 2 3",
+            &line,
+            "0 6 0 2 7 8 1 3 5  # note",
+            "|..3|.2.|6..| easy",
+        ] {
             assert!(!is_title(row.as_bytes()), "{row}");
         }
         for label in [

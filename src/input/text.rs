@@ -146,11 +146,14 @@ pub(crate) fn is_divider(line: &[u8]) -> bool {
 /// True for a trimmed line of a grid file that names the grid after it, not a row: it holds two
 /// ASCII letters in a row (`Grid 01`, as in Project Euler's `sudoku.txt`; `Easy`, `Puzzle 7:`,
 /// `----- Grid 1 -----`) and no field that is a puzzle (`Puzzle 1: 003020600...` is a line of
-/// line input, a bad row). Cells are digits and blanks, so no row holds two letters; a broken
-/// row that does (`ab3456789`) is read as a title.
+/// line input, a bad row), nor a row's worth of cells before its first letter (`0 6 0 2 7 8 1 3 5
+/// # note` is a bad row, which keeps its grid one record). Cells are digits and blanks, so no
+/// row holds two letters; a broken row that does (`ab3456789`) is read as a title.
 pub(crate) fn is_title(line: &[u8]) -> bool {
+    let before_letters = line.iter().take_while(|b| !b.is_ascii_alphabetic());
     line.windows(2)
         .any(|w| w[0].is_ascii_alphabetic() && w[1].is_ascii_alphabetic())
+        && before_letters.filter(|&&b| is_cell(b)).count() < 9
         && !fields(line).any(is_cell_string)
 }
 

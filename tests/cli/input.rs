@@ -1227,13 +1227,32 @@ fn layouts_auto_misread_give_one_record_each() {
     }
 }
 
+/// `solve`'s records of the file `text` (as `name`): the line and status of each, and stderr.
+fn lines_and_statuses(name: &str, text: &str) -> (Vec<(u64, String)>, String) {
+    let dir = Workdir::new();
+    let path = dir.write(name, text);
+    let out = bin()
+        .args(["solve", "-O", "jsonl", "--no-timings"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let records = jsonl(&out.stdout)
+        .iter()
+        .map(|r| {
+            let status = r["status"].as_str().unwrap().to_string();
+            (r["line"].as_u64().unwrap(), status)
+        })
+        .collect();
+    (records, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 /// A short line between grids (`..3.5`, `1 2 3`, `0 0 0 0 5`) was taken for a grid's number and
 /// read past: no record, no word, exit 0. Only a number (`12`, `(3)`, `1/300`) is one now; any
 /// other line is a record.
 #[test]
 fn a_short_line_between_grids_is_a_record_unless_it_is_a_number() {
     let grid = std::fs::read_to_string(repo("data/baekjoon_example1.in")).unwrap();
-    let dir = Workdir::new();
     for (line, malformed) in [
         ("..3.5", true),
         ("1 2 3", true),
@@ -1241,23 +1260,27 @@ fn a_short_line_between_grids_is_a_record_unless_it_is_a_number() {
         ("(3)", false),
         ("1/300", false),
     ] {
-        let text = format!("{grid}\n{line}\n\n{grid}");
-        let path = dir.write("grids.txt", &text);
-        let out = bin()
-            .args(["solve", "-O", "jsonl", "--no-timings"])
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0));
-        let records: Vec<(u64, String)> = jsonl(&out.stdout)
-            .iter()
-            .map(|r| (r["line"].as_u64().unwrap(), r["status"].to_string()))
-            .collect();
-        let mut want = vec![(1, "\"solved\"".to_string())];
+        let (records, _) = lines_and_statuses("grids.txt", &format!("{grid}\n{line}\n\n{grid}"));
+        let mut want = vec![(1, "solved".to_string())];
         if malformed {
-            want.push((11, "\"malformed\"".to_string()));
+            want.push((11, "malformed".to_string()));
         }
-        want.push((13, "\"solved\"".to_string()));
+        want.push((13, "solved".to_string()));
         assert_eq!(records, want, "{line:?}");
     }
+}
+
+/// A grid row with a note after it (`0 6 0 2 7 8 1 3 5  # note`) was read as a title line: the
+/// grid came out as two malformed records ("grid has 2 rows", "grid has 6 rows"), the row named
+/// by neither. It is a bad row of its grid now: one record, which names it.
+#[test]
+fn a_grid_row_with_a_note_is_a_bad_row_not_a_title() {
+    let grid = std::fs::read_to_string(repo("data/baekjoon_example1.in")).unwrap();
+    let mut rows: Vec<String> = grid.lines().map(str::to_string).collect();
+    rows[2].push_str("  # note");
+    let text = format!("{}\n\n{grid}", rows.join("\n"));
+    let (records, stderr) = lines_and_statuses("noted.txt", &text);
+    let want = [(1, "malformed"), (11, "solved")].map(|(l, s)| (l, s.to_string()));
+    assert_eq!(records, want);
+    assert!(stderr.contains("noted.txt:1: row 3: "), "{stderr}");
 }
