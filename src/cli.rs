@@ -69,7 +69,11 @@ pub enum Command {
     Rate(RateArgs),
     /// Split a dataset into train and test parts with no puzzle of one isomorphic to a puzzle of
     /// the other (whole classes of the same puzzle go to one part), seeded.
-    #[command(after_help = SPLIT_AFTER_HELP)]
+    #[command(
+        after_help = SPLIT_AFTER_HELP,
+        mut_arg("pipe", |a| a.hide(true)),
+        mut_arg("echo", |a| a.hide(true))
+    )]
     Split(SplitArgs),
     /// Generate new puzzles: each with one solution, minimal, made from --seed and its place in
     /// the stream alone (any record can be made again on its own), never two the same up to
@@ -283,7 +287,8 @@ pub struct FormatArgs {
 
     /// The column names of CSV input that has no header row (a chunk of a CSV file, as an
     /// engine hands it over), separated by commas; implies -I csv (-I line or grid is refused).
-    /// Names separated by `;` or a tab instead ('id;puzzle') say the rows are.
+    /// Names separated by `;` or a tab instead ('id;puzzle') say that the rows' fields are
+    /// separated by it too.
     #[arg(long, value_name = "NAME,NAME...", value_delimiter = ',')]
     pub csv_columns: Option<Vec<String>>,
 
@@ -991,7 +996,8 @@ not apply (a record goes to one of two files, whole).
 
 Ctrl-C, SIGTERM or SIGHUP stop reading; the records read are still written and the summary says
 where the parts end (every record up to FILE:LINE is in one of them). A part that cannot be
-written, a closed pipe included, is an error (exit 2): the other part is cut short too.
+written, a closed pipe included, is an error (exit 2): the other part stops there too (the
+message says where each ends; records of the input after that are in neither).
 
 Example:
   sudoku-batch split --seed 1 data/kaggle_200.csv --train train.csv --test test.csv

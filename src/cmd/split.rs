@@ -41,7 +41,7 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
     // everything that can be refused on the command line alone is, before any file is touched
     if !(args.test_fraction > 0.0 && args.test_fraction < 1.0) {
         anyhow::bail!(
-            "--test-fraction must be above 0 and below 1 (both parts get classes), not {}",
+            "--test-fraction must be above 0 and below 1 (both parts get classes), not {:?}",
             args.test_fraction
         );
     }
@@ -193,7 +193,7 @@ pub fn run(args: &SplitArgs) -> Result<ExitCode> {
             if signals.exit_code().is_none() {
                 super::stderr_line(format_args!(
                     "sudoku-batch: warning: the {part} part is empty: no class of the {} records \
-                     fell to it at --test-fraction {}",
+                     fell to it at --test-fraction {:?}",
                     counts[0] + counts[1],
                     args.test_fraction
                 ));
@@ -266,7 +266,7 @@ fn end_of_parts(
     };
     // a placed part was cut back to its whole records; one written in order may end torn
     let cut = format!(
-        "{}; {other} is cut short too: {}",
+        "{}; {other} stops there too: {}",
         match (&ends[failed], placed[failed]) {
             (Some(at), _) => format!("{name} holds its records up to {at}"),
             (None, true) => format!("{name} holds no record"),

@@ -169,3 +169,20 @@ fn man_dir_changes_no_page_when_one_cannot_be_written_and_leaves_no_stray_file()
         );
     }
 }
+
+/// `split --help` listed --pipe and --echo with their whole descriptions, options it refuses:
+/// they are hidden there (and refused, as its help says), and listed where they apply.
+#[test]
+fn split_help_lists_no_option_it_refuses() {
+    let help = |cmd: &str| {
+        let out = bin().args([cmd, "--help"]).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let split = help("split");
+    for option in ["--pipe", "--echo"] {
+        assert!(!split.contains(&format!("  {option}")), "{split}");
+        assert!(help("solve").contains(&format!("  {option}")));
+    }
+    assert!(split.contains("--pipe and --echo do\nnot apply"), "{split}");
+}

@@ -338,7 +338,7 @@ fn a_part_on_a_closed_pipe_is_an_error_that_says_the_other_is_cut_short() {
     assert!(
         stderr.contains(&format!(
             "error: writing <stdout>: its reader closed it before the end; <stdout> may end part \
-             way through a record; {} is cut short too: it holds ",
+             way through a record; {} stops there too: it holds ",
             test.display()
         )),
         "{stderr}"
@@ -355,7 +355,7 @@ fn a_part_on_a_closed_pipe_is_an_error_that_says_the_other_is_cut_short() {
     };
     assert_eq!(code, Some(2));
     assert!(stderr.contains("writing /dev/full ("), "{stderr}");
-    assert!(stderr.contains("is cut short too"), "{stderr}");
+    assert!(stderr.contains("stops there too"), "{stderr}");
 }
 
 /// The part that did not fail holds exactly the records up to where the message says: a
@@ -408,7 +408,7 @@ fn a_failed_part_leaves_the_other_ending_where_the_message_says() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     let marker = format!(
-        "{} is cut short too: it holds its records up to ",
+        "{} stops there too: it holds its records up to ",
         train.display()
     );
     let at = stderr.find(&marker).unwrap_or_else(|| panic!("{stderr}")) + marker.len();
@@ -484,11 +484,20 @@ fn a_part_left_empty_is_said() {
     let dir = Workdir::new();
     let input = dir.write("in.txt", hardest(50).join("\n") + "\n");
     let input = input.to_str().unwrap();
-    for (fraction, part) in [("0.0000001", "test"), ("0.9999999", "train")] {
+    for (fraction, part, said) in [
+        ("0.0000001", "test", "1e-7"),
+        ("0.9999999", "train", "0.9999999"),
+        // said as written, not in 300 digits
+        ("1e-300", "test", "1e-300"),
+    ] {
         let (code, stderr) = split(&dir, &["--test-fraction", fraction, input]);
         assert_eq!(code, Some(0), "{stderr}");
         assert!(
             stderr.contains(&format!("warning: the {part} part is empty")),
+            "{stderr}"
+        );
+        assert!(
+            stderr.ends_with(&format!("--test-fraction {said}\n")),
             "{stderr}"
         );
     }
