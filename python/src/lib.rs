@@ -74,7 +74,10 @@ fn wrong_item(item: &Bound<'_, PyAny>, name: &str, i: usize) -> PyResult<String>
     let nan = item.cast::<PyFloat>().is_ok_and(|f| f.value().is_nan());
     // a numpy grid (an array of one or more dimensions, not a numpy number) where the
     // container is not read as grids: its `__index__` is no sign of a puzzle read as a number
-    let array = item.hasattr("ndim")?
+    // (a memoryview has `ndim` too, and is bytes)
+    let memoryview = kind == "memoryview";
+    let array = !memoryview
+        && item.hasattr("ndim")?
         && item
             .getattr("ndim")?
             .extract::<usize>()
@@ -88,7 +91,7 @@ fn wrong_item(item: &Bound<'_, PyAny>, name: &str, i: usize) -> PyResult<String>
         ": a grid read as a number has lost its leading 0s (blanks); pass it as a str"
     } else if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {
         ": cell values go in a numpy array shaped (n, 81) or (n, 9, 9)"
-    } else if item.is_instance_of::<PyByteArray>() {
+    } else if item.is_instance_of::<PyByteArray>() || memoryview {
         ": pass bytes(...)"
     } else {
         ""
@@ -829,6 +832,24 @@ fn symmetry_names() -> Vec<&'static str> {
         .collect()
 }
 
+/// A generator's option error in the words of this module's arguments: the messages name the
+/// CLI's options (`--clues 16: no puzzle with fewer than 17 givens ...`), and a Python caller
+/// passed `clues=16`.
+fn python_words(message: &str) -> String {
+    let mut text = message.to_string();
+    for (cli, python) in [
+        ("--clues ", "clues="),
+        ("--rating ", "rating="),
+        ("--symmetry ", "symmetry="),
+        ("--no-minimal", "minimal=False"),
+        ("--max-tries", "max_tries"),
+        ("(sudoku-batch rate)", "(sudoku_batch.rate)"),
+    ] {
+        text = text.replace(cli, python);
+    }
+    text
+}
+
 /// Records `start..start + n` of the `generate` stream of `seed` and the options (the CLI's
 /// names and texts: `clues` and `guesses` as `A..B`, `symmetry` by name), as the CLI writes
 /// them (repeats left out when `dedupe`): the puzzles (81 ASCII bytes each, blanks `.`), their
@@ -899,7 +920,8 @@ fn generate<'py>(
         max_tries,
         ..generator_api::Options::default()
     };
-    let generator = Generator::new(options).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let generator =
+        Generator::new(options).map_err(|e| PyValueError::new_err(python_words(&e.to_string())))?;
     // watched whatever `n`: one record with a target may take seconds
     let (records, repeats, failure) = on_pool(py, threads, true, |stop| {
         generator_api::written(&generator, start, n, dedupe, &|| {

@@ -591,6 +591,18 @@ def canonical(puzzles, *, threads: int | None = None, output: str = "numpy"):
     }
 
 
+def _tenths(value, scaled):
+    """The whole number of tenths that ``value`` (``scaled``: it times 10, as a float) is, or
+    None when it has more than one decimal: within rounding for a float (6.6 is 65.99999999999999
+    tenths, 0.1 * 3 is 3.0000000000000004), and for a numpy float in its own precision
+    (np.float32(7.2) is 71.99999809265137 tenths, closer to 72 than a float's rounding goes)."""
+    if not math.isfinite(scaled):
+        return None
+    tenths = round(scaled)
+    own = isinstance(value, np.floating) and value.dtype.type(tenths / 10) == value
+    return tenths if own or abs(scaled - tenths) <= 1e-6 else None
+
+
 def _max_er(value):
     """``max_er=`` as the CLI's ``--max-er`` takes it, in tenths: a number from 0 to 20 with one
     decimal at most (7, 6.5), or None."""
@@ -603,9 +615,8 @@ def _max_er(value):
         scaled = float(value) * 10
     except OverflowError:
         scaled = math.inf
-    tenths = round(scaled) if math.isfinite(scaled) else -1
-    # a float such as 6.6 is 65.99999999999999 tenths: one decimal within rounding
-    if not (0 <= tenths <= 200) or abs(scaled - tenths) > 1e-6:
+    tenths = _tenths(value, scaled)
+    if tenths is None or not (0 <= tenths <= 200):
         raise ValueError(
             f"max_er must be a rating from 0 to 20 with one decimal at most, such as 7.2, "
             f"not {value!r}"
@@ -711,8 +722,8 @@ def _rating_range(value):
             return ""
         if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
             raise TypeError(f"rating must be a number, a (lo, hi) pair or a str such as '7.0..', not {x!r}")
-        # one decimal within rounding, as max_er= takes it: np.float32(6.6) is 6.599999904632568
-        # and 0.1 * 3 * 10 is 3.0000000000000004, which the Rust side would refuse as two decimals
+        # one decimal within rounding, as max_er= takes it (see _tenths): np.float32(6.6) is
+        # 6.599999904632568, which the Rust side would refuse as more than one decimal
         try:
             scaled = float(x) * 10
         except OverflowError:
@@ -721,8 +732,8 @@ def _rating_range(value):
                 f"rating must be a rating from 0 to 20 with one decimal at most, such as 7.2, "
                 f"not {x!r}"
             ) from None
-        tenths = round(scaled) if math.isfinite(scaled) else None
-        if tenths is not None and abs(scaled - tenths) <= 1e-6:
+        tenths = _tenths(x, scaled)
+        if tenths is not None:
             return f"{tenths / 10:.1f}"
         return repr(float(x))
 

@@ -360,6 +360,9 @@ def test_wrong_arguments_raise_naming_the_argument_and_position():
          r"^puzzles\[1\] is a float, .*NaN is not a puzzle, and a missing one is None"),
         (lambda: sb.solve([bytearray(PUZZLE.encode())]), TypeError,
          r"^puzzles\[0\] is a bytearray, not str, bytes or None: pass bytes"),
+        # a memoryview has ndim too: it was told about numpy grids
+        (lambda: sb.solve([memoryview(PUZZLE.encode())]), TypeError,
+         r"^puzzles\[0\] is a memoryview, not str, bytes or None: pass bytes\(\.\.\.\)$"),
         (lambda: sb.check([PUZZLE], [object()]), TypeError, r"^solutions\[0\] is an object, not"),
         (lambda: sb.solve(np.array([PUZZLE] * 2).reshape(2, 1)), ValueError,
          r"^puzzles: a column of puzzle strings must be 1-D, not shaped \(2, 1\)"),
@@ -720,6 +723,17 @@ def test_generate_with_a_rating_gives_the_records_and_ratings_the_cli_writes():
 def test_generate_refuses_what_no_puzzle_meets_and_stops_at_the_limit():
     with pytest.raises(ValueError, match="fewer than 17"):
         sb.generate(1, clues="..16")
+    # the messages name this function's arguments, not the CLI's options
+    for kwargs, said in [
+        (dict(clues=16), "clues=16: no puzzle with fewer than 17"),
+        (dict(clues=(79, 80)), "clues=79..80: no minimal puzzle"),
+        (dict(rating=0.9), "rating=0.9: no puzzle rates below 1.0"),
+        (dict(rating=9.5), "make 9.0.. puzzles and rate them (sudoku_batch.rate)"),
+        (dict(clues=(22, 23), symmetry="rot90"), "symmetry=rot90 clues=22..23: "),
+    ]:
+        with pytest.raises(ValueError) as caught:
+            sb.generate(1, **kwargs)
+        assert said in str(caught.value) and "--" not in str(caught.value), kwargs
     with pytest.raises(ValueError, match="symmetry"):
         sb.generate(1, symmetry="spiral")
     # a start whose records before it would take hours and gigabytes to make for their classes
@@ -1031,6 +1045,21 @@ def test_a_rating_range_takes_floats_within_rounding_as_max_er_does():
     assert len(out["puzzle"]) == 1
     with pytest.raises(ValueError):
         sb.generate(1, rating=(6.65, None))
+
+
+def test_every_rating_with_one_decimal_is_taken_as_a_numpy_float_of_any_width():
+    # np.float32(7.2) is 7.199999809265137: 112 of the 201 ratings from 0.0 to 20.0 were
+    # refused by max_er= as float32, 7.2 (the message's own example) among them
+    for tenths in range(201):
+        for kind in (np.float16, np.float32, np.float64):
+            value = kind(tenths / 10)
+            assert sb._max_er(value) == tenths, (kind, tenths)
+            assert sb._rating_range(value) == f"{tenths / 10:.1f}", (kind, tenths)
+    assert sb.rate([PUZZLE], max_er=np.float32(7.2))["er"].tolist() == [1.2]
+    # a second decimal is refused in its own precision too
+    for bad in (np.float32(7.25), np.float64(6.65), np.float16(7.25)):
+        with pytest.raises(ValueError, match="one decimal at most"):
+            sb._max_er(bad)
 
 
 def test_masked_cells_are_refused_rather_than_read_as_their_hidden_values():
