@@ -472,6 +472,15 @@ impl OutputPlan {
         }
         if let Some(id) = before.as_ref().and_then(identity) {
             self.refuse_clash(&name, what, id)?;
+            let stdout = std_stream_metadata(1).as_ref().and_then(identity);
+            if stdout == Some(id) && stderr_overwrites(id) {
+                // `-o /dev/stdout > FILE 2>&1`: the name opens the file again, at its start
+                anyhow::bail!(
+                    "{name}: this is standard output's file, which standard error shares (`> FILE \
+                     2>&1`), opened again at its start: the run's messages would be written over \
+                     the {what} (leave out -o, or use `-o -`, to write to standard output itself)"
+                );
+            }
             if stderr_overwrites(id) {
                 anyhow::bail!(
                     "{name}: standard error goes to the {what} file too (`2>` it, not `2>>`): \
