@@ -753,11 +753,21 @@ impl<R: BufRead> CsvReader<R> {
         if memchr::memchr(b'\n', &self.raw).is_some() {
             let through = self.next_line - u64::from(at_line_start);
             self.first_line_only();
+            // the cap reached just past the first line's end: that line is all the row read
+            let (span, after) = match through > self.line {
+                true => (
+                    format!("lines {} to {through} would be one row", self.line),
+                    "the first",
+                ),
+                false => (
+                    format!("a quote open at the end of line {}", self.line),
+                    "it",
+                ),
+            };
             return Ok(Row::OpenQuote(format!(
-                "{} (lines {} to {through} would be one row: a quote that never closes?): the \
-                 lines after the first are read as rows of their own",
+                "{} ({span}: a quote that never closes?): the lines after {after} are read as \
+                 rows of their own",
                 bounded::too_long("row", self.max),
-                self.line
             )));
         }
         if !at_line_start && self.replay.skip_line(&mut self.src)? {
@@ -1720,6 +1730,23 @@ mod tests {
             }
             assert!(ends.at_row_start(), "max {max}");
         }
+    }
+
+    #[test]
+    fn a_quote_open_at_a_line_end_that_reaches_the_cap_is_said_of_that_line() {
+        // the row's first line takes the cap and its LF: "lines 3 to 3 would be one row"
+        let p = "1".repeat(81);
+        let text = format!(
+            "id,puzzle,note\n1,{p},ok\n2,{p},\"{}\n3,{p},ok\n",
+            "x".repeat(15)
+        );
+        let recs = read_capped(text.as_bytes(), 100);
+        let reason = "row longer than 100 bytes (a quote open at the end of line 3: a quote that \
+                      never closes?): the lines after it are read as rows of their own";
+        assert_eq!(
+            lines_and_reasons(&recs),
+            [(2, None), (3, Some(reason.to_string())), (4, None)]
+        );
     }
 
     #[test]
