@@ -174,7 +174,8 @@ fn open_with(sources: Vec<Source>, args: &FormatArgs, options: &ReaderOptions) -
 }
 
 /// The rayon pool for `--threads`: when not given, 1 in pipe mode, else `RAYON_NUM_THREADS` (as
-/// rayon reads it: a positive number; 0 or anything else means the default), else all cores.
+/// rayon reads it: a positive number; 0 or anything else means the default, and anything else
+/// is warned of), else all cores.
 /// Capped by [`thread_ceiling`], with a warning unless quiet.
 pub fn thread_pool(args: &InputArgs) -> Result<rayon::ThreadPool> {
     // pipe mode: one thread unless -j says otherwise (an engine runs many processes)
@@ -186,9 +187,18 @@ pub fn thread_pool(args: &InputArgs) -> Result<rayon::ThreadPool> {
 /// it), else all cores; capped by [`thread_ceiling`], with a warning unless `quiet`.
 pub fn pool_of(threads: Option<NonZeroUsize>, quiet: bool) -> Result<rayon::ThreadPool> {
     let asked = threads.or_else(|| {
-        std::env::var("RAYON_NUM_THREADS")
-            .ok()
-            .and_then(|n| n.trim().parse::<NonZeroUsize>().ok())
+        let set = std::env::var_os("RAYON_NUM_THREADS")?;
+        let text = set.to_string_lossy();
+        let n = text.trim().parse::<usize>();
+        // 0 means the default, as rayon reads it; anything else not a number is said
+        if n.is_err() && !text.trim().is_empty() && !quiet {
+            stderr_line(format_args!(
+                "sudoku-batch: warning: RAYON_NUM_THREADS={text:?} is not a number of threads; \
+                 using all {} logical CPUs (-j N sets it)",
+                logical_cpus()
+            ));
+        }
+        n.ok().and_then(NonZeroUsize::new)
     });
     let threads = match asked {
         Some(n) => capped_threads(n, quiet).get(),

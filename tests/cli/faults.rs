@@ -201,10 +201,16 @@ fn rayon_num_threads_is_honoured_when_j_is_not_given() {
     let cpus = std::thread::available_parallelism().unwrap().get();
     let all = format!(" on {cpus} thread");
     assert!(summary(Some("0"), &[]).contains(&all), "0: the default");
+    // not a number: the default, and said (it was ignored without a word)
+    let many = summary(Some("many"), &[]);
+    assert!(many.contains(&all), "not a number: the default");
     assert!(
-        summary(Some("many"), &[]).contains(&all),
-        "not a number: the default"
+        many.contains("warning: RAYON_NUM_THREADS=\"many\" is not a number of threads"),
+        "{many}"
     );
+    for quiet in [summary(Some("0"), &[]), summary(Some("many"), &["-j", "2"])] {
+        assert!(!quiet.contains("warning"), "{quiet}");
+    }
     assert!(summary(None, &[]).contains(&all));
 }
 
