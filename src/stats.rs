@@ -485,6 +485,18 @@ pub enum MergeError {
     /// Counts that no run writes (edited by hand): what does not add up.
     #[error("{0}")]
     Inconsistent(String),
+    /// Runs with `--unique` and runs without: their `unique` and `multiple` counts would cover
+    /// only part of the puzzles, and read as the whole job's.
+    #[error(
+        "{unique} was made with --unique and {other} without: the unique and multiple counts \
+         would cover only part of the puzzles (merge the runs of one kind)"
+    )]
+    UniqueAndNot {
+        /// A part whose puzzles were checked for a second solution.
+        unique: String,
+        /// A part whose puzzles were not.
+        other: String,
+    },
 }
 
 /// Adds up the summaries of runs made side by side (the partitions of one job): counts and
@@ -492,6 +504,24 @@ pub enum MergeError {
 /// time), so puzzles per second is the whole job's; threads add up. Percentiles are computed
 /// from the added histograms, as for one run (within a bucket's width, about 2%).
 pub fn merge(parts: &[SummaryFile]) -> Result<Summary, MergeError> {
+    // a run with --unique says `unique` or `multiple` of a puzzle it solved, one without `solved`
+    let with = |statuses: &[Status]| {
+        parts.iter().find(|p| {
+            statuses.iter().any(|&status| {
+                let word = status.as_str();
+                p.counts.statuses.get(word).is_some_and(|&n| n > 0)
+            })
+        })
+    };
+    if let (Some(unique), Some(other)) = (
+        with(&[Status::Unique, Status::Multiple]),
+        with(&[Status::Solved]),
+    ) {
+        return Err(MergeError::UniqueAndNot {
+            unique: unique.name.clone(),
+            other: other.name.clone(),
+        });
+    }
     let mut total = Stats::default();
     let mut wall = 0f64;
     let mut threads = 0;

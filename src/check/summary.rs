@@ -266,12 +266,28 @@ fn inconsistency(t: &Totals) -> Option<String> {
     });
     for (what, n) in [
         ("given solutions", t.given_solutions),
-        ("puzzles counted by givens", givens),
-        ("puzzles counted by guesses", guesses),
         ("records in classes of repeated puzzles", repeated),
     ] {
         if n > t.records {
             return Some(format!("{n} {what}, of {} records", t.records));
+        }
+    }
+    // every puzzle read has its givens counted, and every puzzle searched its guesses (all but
+    // contradictions, and repeats, whose first is searched)
+    use super::Verdict::{Malformed, Multiple, Unsolvable, WrongSolution};
+    let read = t.records - t.verdicts.get(Malformed);
+    let searched: u64 = [super::Verdict::Unique, Multiple, Unsolvable, WrongSolution]
+        .into_iter()
+        .map(|v| t.verdicts.get(v))
+        .sum();
+    for (what, n, want, whose) in [
+        ("by givens", givens, read, "not malformed"),
+        ("by guesses", guesses, searched, "searched"),
+    ] {
+        if n != want {
+            return Some(format!(
+                "its puzzles counted {what} are {n}, where its records {whose} are {want}"
+            ));
         }
     }
     if let Some(m) = &t.minimal {
@@ -344,6 +360,7 @@ impl<'de> Deserialize<'de> for DatasetStats {
         #[derive(Deserialize)]
         struct Bucket {
             min: u64,
+            max: Option<u64>,
             puzzles: u64,
         }
         #[derive(Deserialize)]
@@ -369,6 +386,15 @@ impl<'de> Deserialize<'de> for DatasetStats {
         }
         for bucket in written.guesses {
             let k = super::guess_bucket(bucket.min);
+            // a bucket as written: from a power of two (or 0) to just below the next
+            let (least, most) = super::guess_bucket_range(k);
+            if bucket.min != least || bucket.max.is_some_and(|max| max != most) {
+                return Err(bad(format!(
+                    "guesses bucket {}..{} is not one this build writes ({least}..{most})",
+                    bucket.min,
+                    bucket.max.map_or(String::new(), |m| m.to_string())
+                )));
+            }
             let slot = stats
                 .guesses
                 .get_mut(k)

@@ -1182,25 +1182,56 @@ fn merge_stats_refuses_counts_that_contradict_each_other() {
         0,
     );
     let json: serde_json::Value = serde_json::from_str(&dir.read("c.json")).unwrap();
-    for (key, value, why) in [
+    let edit = |keys: &[&str], value: serde_json::Value| {
+        let mut edited = json.clone();
+        match keys {
+            [key] => edited[key] = value,
+            [outer, key] => edited[outer][key] = value,
+            _ => unreachable!(),
+        }
+        edited
+    };
+    for (edited, why) in [
         (
-            "records",
-            5,
+            edit(&["records"], 5.into()),
             "its verdicts add up to 300, not its 5 records",
         ),
         (
-            "problems",
-            1_000_000,
+            edit(&["problems"], 1_000_000.into()),
             "1000000 problems, where its records other than unique are 0",
         ),
         (
-            "given_solutions",
-            1000,
+            edit(&["given_solutions"], 1000.into()),
             "1000 given solutions, of 300 records",
         ),
+        // the dataset's tables: by givens every puzzle read, by guesses every puzzle searched;
+        // a bucket only as written (guesses 107 and givens 101 of 400 records were added up)
+        (
+            edit(&["stats", "givens"], serde_json::json!({"25": 1})),
+            "its puzzles counted by givens are 1, where its records not malformed are 300",
+        ),
+        (
+            edit(
+                &["stats", "guesses"],
+                serde_json::json!([{"min": 1, "max": 1, "puzzles": 7}]),
+            ),
+            "its puzzles counted by guesses are 7, where its records searched are 300",
+        ),
+        (
+            edit(
+                &["stats", "guesses"],
+                serde_json::json!([{"min": 3, "max": 5, "puzzles": 300}]),
+            ),
+            "guesses bucket 3..5 is not one this build writes (2..3)",
+        ),
+        (
+            edit(
+                &["stats", "guesses"],
+                serde_json::json!([{"min": 2, "max": 9, "puzzles": 300}]),
+            ),
+            "guesses bucket 2..9 is not one this build writes (2..3)",
+        ),
     ] {
-        let mut edited = json.clone();
-        edited[key] = value.into();
         let bad = dir.write("bad.json", serde_json::to_string(&edited).unwrap());
         bin()
             .args(["merge-stats", "-q"])
@@ -1236,5 +1267,22 @@ fn merge_stats_refuses_counts_that_contradict_each_other() {
         .code(2)
         .stderr(predicate::str::contains(
             "300 searched, where its records solved, unique, multiple or unsolvable are 1",
+        ));
+    // runs with and without --unique: "records: 600 (solved 300, unique 300)", exit 0
+    let unique = dir.path("u.json");
+    bin()
+        .args(["solve", "-q", "-u", "-o", "/dev/null", "--stats"])
+        .arg(&unique)
+        .arg(&easy)
+        .assert()
+        .success();
+    bin()
+        .args(["merge-stats", "-q"])
+        .args([&unique, &solved])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "u.json was made with --unique and ",
         ));
 }
