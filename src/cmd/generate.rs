@@ -160,7 +160,15 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         return Ok(code);
     }
     let options = options?;
-    let generator = Generator::new(options)?;
+    let generator = Generator::new(options).map_err(|e| {
+        // what is wrong with a pattern read from a file names the file, as its parse errors do
+        match (pattern_file.as_deref(), e.to_string()) {
+            (Some(file), text) if text.starts_with("the pattern") => {
+                anyhow::anyhow!("--pattern {}: {text}", file.display())
+            }
+            (_, text) => anyhow::anyhow!(text),
+        }
+    })?;
     let resolved = output_format(args);
     let format = output::generate_formatter(
         resolved,

@@ -97,7 +97,9 @@ pub struct Reached {
     /// counts solutions instead).
     pub not_unique: u64,
     /// With [`Options::rating`], the closest a rated candidate's ER came to the range, in
-    /// tenths (0: one was in range, but missed another target).
+    /// tenths, as far as known (a rating stopped above the range's top is known only to be
+    /// past it: at least a tenth), so every candidate was at least this far (0: one was in
+    /// range, but missed another target).
     pub er_off: Option<u64>,
     /// Candidates that were unique but not minimal (a symmetric one with a given to spare).
     pub not_minimal: u64,
@@ -145,7 +147,12 @@ impl fmt::Display for Reached {
         match self.er_off {
             Some(u64::MAX) | None => {}
             Some(0) => f.write_str(", ER in range")?,
-            Some(off) => write!(f, ", ER {}.{} from the range at best", off / 10, off % 10)?,
+            Some(off) => write!(
+                f,
+                ", every ER at least {}.{} from the range",
+                off / 10,
+                off % 10
+            )?,
         }
         if self.same_every_try {
             f.write_str(
