@@ -131,6 +131,8 @@ pub(crate) struct CsvReader<R> {
     column: usize,
     /// 0-based column of given solutions, if read.
     solution_column: Option<usize>,
+    /// 0-based column named as a solution column, read or not (see [`RowShape::solution`]).
+    named_solution: Option<usize>,
     /// Number of columns in the header.
     width: usize,
     /// The header has been read (or there is none): rows have the shape of [`CsvReader::shape`].
@@ -162,6 +164,16 @@ pub(crate) struct CsvReader<R> {
     replay: Replay,
 }
 
+/// The shape of rows `width` fields wide with the puzzle in `column` and the given solutions in
+/// `read` when read, else in `named` (a column named as a solution column), not the puzzle's.
+fn row_shape(width: usize, column: usize, read: Option<usize>, named: Option<usize>) -> RowShape {
+    RowShape {
+        width,
+        column,
+        solution: read.or(named).filter(|&c| c != column),
+    }
+}
+
 /// A new parser of CSV rows with `delimiter` (quotes `"`, doubled inside quotes; rows end at LF).
 /// (A parser must be made, or reset: csv-core's parsers do not survive `clone`, measured.)
 pub(crate) fn parser(delimiter: u8) -> ::csv_core::Reader {
@@ -189,11 +201,12 @@ impl CsvSettings {
 
     /// The columns rows should have.
     pub(crate) fn shape(&self) -> RowShape {
-        RowShape {
-            width: self.width,
-            column: self.column,
-            solution: self.solution_column,
-        }
+        row_shape(
+            self.width,
+            self.column,
+            self.solution_column,
+            self.named_solution,
+        )
     }
 }
 
@@ -206,6 +219,7 @@ pub(crate) struct CsvSettings {
     width: usize,
     column: usize,
     solution_column: Option<usize>,
+    named_solution: Option<usize>,
     max: usize,
     keep: Keep,
 }
@@ -233,6 +247,7 @@ impl<R: BufRead> CsvReader<R> {
             fields: 0,
             column: 0,
             solution_column: None,
+            named_solution: None,
             width: 0,
             shaped: false,
             line,
@@ -271,6 +286,7 @@ impl<R: BufRead> CsvReader<R> {
         reader.pipe = settings.pipe;
         reader.column = settings.column;
         reader.solution_column = settings.solution_column;
+        reader.named_solution = settings.named_solution;
         reader.keep = settings.keep;
         reader
     }
@@ -283,6 +299,7 @@ impl<R: BufRead> CsvReader<R> {
             width: self.width,
             column: self.column,
             solution_column: self.solution_column,
+            named_solution: self.named_solution,
             max: self.max,
             keep: self.keep,
         }
@@ -385,11 +402,12 @@ impl<R: BufRead> CsvReader<R> {
 
     /// The columns rows should have, once the header is read.
     fn shape(&self) -> Option<RowShape> {
-        self.shaped.then_some(RowShape {
-            width: self.width,
-            column: self.column,
-            solution: self.solution_column,
-        })
+        self.shaped.then(|| self.settings().shape())
+    }
+
+    /// Sets the 0-based column named as a solution column (see [`RowShape::solution`]).
+    pub(crate) fn set_named_solution(&mut self, column: Option<usize>) {
+        self.named_solution = column;
     }
 
     /// Sets the 0-based puzzle column.
@@ -1504,6 +1522,24 @@ mod tests {
         // spanning lines, read whole when it is well formed
         assert_eq!(trouble("\"1\n2\",p,s\n"), None, "not the puzzle's column");
         assert_eq!(trouble("1,\"\np\n\",s\r\n"), None, "a puzzle trimmed");
+        let grid = ["1 2 3 4 5 6 7 8 9"; 9].join("\n");
+        assert_eq!(
+            trouble(&format!("1,\"{grid}\",s\n")),
+            None,
+            "a puzzle as a grid"
+        );
+        let grid = ["123456789"; 9].join("\r\n");
+        assert_eq!(
+            trouble(&format!("1,p,\"{grid}\"\n")),
+            None,
+            "a solution as a grid"
+        );
+        let eight = ["123456789"; 8].join("\n");
+        assert_eq!(
+            trouble(&format!("1,p,\"{eight}\"\n")),
+            misshapen(Misshapen::LineEnd(2)),
+            "8 rows are no grid"
+        );
         // and read as a stray quote's row when it is not
         assert_eq!(
             trouble("1,\"p\n2,p\",s\n"),

@@ -11,7 +11,8 @@ pub(crate) struct RowShape {
     pub(crate) width: usize,
     /// 0-based puzzle column.
     pub(crate) column: usize,
-    /// 0-based column of given solutions, when read.
+    /// 0-based column of given solutions: the one read, else the one `check` would read (named
+    /// as in `SOLUTION_COLUMNS`), so that `solve` and `check` read the same rows.
     pub(crate) solution: Option<usize>,
 }
 
@@ -23,8 +24,8 @@ pub(crate) enum QuoteTrouble {
     /// A quoted field holding a line end is followed by more than a delimiter or the row's end.
     Stray,
     /// A quoted field holds a line end and the row is malformed anyway: it has not the header's
-    /// width, or its puzzle (or the given solution, when read) holds a line end between its
-    /// characters, which no puzzle does. Read as one row it is one malformed record, which costs
+    /// width, or its puzzle (or its given solution) holds a line end between its characters,
+    /// which no puzzle does, other than a grid's 9 rows of 9 cells. Read as one row it is one malformed record, which costs
     /// the rows on the lines it spans, while read as a stray quote's row (its first line a
     /// malformed record, the lines after it rows of their own) it costs none: a stray quote
     /// closed by a later one at a line end or before a delimiter (`1,"oops` ... `9,p"`).
@@ -57,7 +58,8 @@ pub(crate) fn quote_trouble(
     let watched =
         |field: usize| shape.is_some_and(|s| field == s.column || Some(field) == s.solution);
     let mut field_ends = |field: usize, text: &mut Vec<u8>| {
-        if line_end_in.is_none() && text.trim_ascii().contains(&b'\n') {
+        let trimmed = text.trim_ascii();
+        if line_end_in.is_none() && trimmed.contains(&b'\n') && !is_grid(trimmed) {
             line_end_in = Some(field);
         }
         text.clear();
@@ -107,6 +109,19 @@ pub(crate) fn quote_trouble(
         return Some(QuoteTrouble::Misshapen(Misshapen::Fields(field + 1)));
     }
     line_end_in.map(|c| QuoteTrouble::Misshapen(Misshapen::LineEnd(c)))
+}
+
+/// True for text that is a grid written as 9 rows of 9 cells, one a line (a puzzle or solution
+/// laid out in a quoted field): a line end in it is no sign of a stray quote.
+fn is_grid(text: &[u8]) -> bool {
+    let mut rows = 0;
+    for row in text.split(|&b| b == b'\n') {
+        rows += 1;
+        if rows > 9 || super::text::row_cells(row.trim_ascii()).is_err() {
+            return false;
+        }
+    }
+    rows == 9
 }
 
 /// Where rows end in CSV bytes, told without parsing their fields: the quoting rules of csv-core

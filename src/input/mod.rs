@@ -1092,6 +1092,12 @@ impl Reader {
                 }
                 reader.set_column(self.puzzle_column);
                 reader.set_solution_column(self.solution_column);
+                // read or not, so that `solve` and `check` cut rows alike
+                let named = self
+                    .header
+                    .as_ref()
+                    .and_then(|h| find_named(h, &SOLUTION_COLUMNS));
+                reader.set_named_solution(named);
                 reader.set_keep(self.keep);
                 Active::Csv(Box::new(reader))
             }

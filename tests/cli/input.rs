@@ -644,6 +644,61 @@ fn a_stray_quote_closed_at_a_later_line_end_costs_no_other_row() {
     assert!(stderr.contains("50 records:"), "{stderr}");
 }
 
+/// The lines and statuses (verdicts for `check`) of a `cmd` run on `path`, with `args`.
+fn lines_of(cmd: &str, args: &[&str], path: &std::path::Path) -> Vec<(u64, String)> {
+    let out = bin()
+        .args([cmd, "-O", "jsonl"])
+        .args(args)
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{cmd}");
+    let key = if cmd == "check" { "verdict" } else { "status" };
+    jsonl(&out.stdout)
+        .iter()
+        .map(|r| {
+            let word = r[key].as_str().unwrap().to_string();
+            (r["line"].as_u64().unwrap(), word)
+        })
+        .collect()
+}
+
+/// A stray quote opening a row's solution, closed at the end of a later line, cost `solve` the
+/// rows between (exit 0), while `check`, which reads the solutions, kept them: the column named
+/// as a solution column is looked at by both, read or not. A solution laid out in quotes as
+/// 9 rows of 9 cells is no stray quote: one record (it was cut into 9 malformed ones).
+#[test]
+fn solve_and_check_cut_rows_alike_at_a_stray_quote_in_the_solutions() {
+    let row = |i: usize| match i {
+        3 => format!("{PUZZLE},\"{SOLUTION}\n"),
+        5 => format!("{PUZZLE},{SOLUTION}\"\n"),
+        _ => format!("{PUZZLE},{SOLUTION}\n"),
+    };
+    let text: String = std::iter::once("quizzes,solutions\n".to_string())
+        .chain((2..=6).map(row))
+        .collect();
+    let dir = Workdir::new();
+    let path = dir.write("quoted.csv", &text);
+    let solved = lines_of("solve", &["--no-timings"], &path);
+    let checked = lines_of("check", &[], &path);
+    let lines = |records: &[(u64, String)]| records.iter().map(|r| r.0).collect::<Vec<_>>();
+    assert_eq!(lines(&solved), [2, 3, 4, 5, 6]);
+    assert_eq!(lines(&checked), [2, 3, 4, 5, 6]);
+    assert_eq!(solved[1].1, "malformed");
+    assert_eq!(checked[1].1, "malformed");
+    // a solution written as a grid in quotes: one record each, in both
+    let grid: Vec<&str> = (0..9).map(|r| &SOLUTION[r * 9..r * 9 + 9]).collect();
+    let text = format!(
+        "puzzle,solution\n{PUZZLE},\"{}\"\n{PUZZLE},{SOLUTION}\n",
+        grid.join("\n")
+    );
+    let path = dir.write("grid.csv", &text);
+    let solved = lines_of("solve", &["--no-timings"], &path);
+    assert_eq!(solved, [(2, "solved".into()), (11, "solved".into())]);
+    let checked = lines_of("check", &[], &path);
+    assert_eq!(lines(&checked), [2, 11]);
+}
+
 #[test]
 fn a_regular_file_read_in_chunks_gives_what_its_bytes_on_stdin_give() {
     // a file is read in chunks on the pool, as is stdin redirected from it, and a piped stdin as
