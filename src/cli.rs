@@ -1074,6 +1074,17 @@ pub enum InputFormatArg {
     Grid,
 }
 
+impl InputFormatArg {
+    /// The name of a format asked for that is not CSV (`line`, `grid`), `None` for csv and auto.
+    pub fn not_csv(self) -> Option<&'static str> {
+        match self {
+            InputFormatArg::Line => Some("line"),
+            InputFormatArg::Grid => Some("grid"),
+            InputFormatArg::Auto | InputFormatArg::Csv => None,
+        }
+    }
+}
+
 /// `--output-format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormatArg {

@@ -104,12 +104,8 @@ pub fn read_solutions(reader: &mut Reader, column: Option<&Column>) -> Result<()
     if solutions_unread(column) {
         return Ok(());
     }
-    if column.is_some() && reader.format() != InputFormat::Csv {
-        anyhow::bail!(
-            "--solution-column applies to CSV input only; {} is {} input",
-            reader.source_name(0),
-            reader.format().name()
-        );
+    if column.is_some() {
+        csv_only(reader, "--solution-column")?;
     }
     Ok(reader.read_solutions(column)?)
 }
@@ -141,12 +137,7 @@ fn reader_options(args: &FormatArgs) -> ReaderOptions {
 /// Opens `sources` with `options`, checking what `args` ask for against what they turn out to be.
 fn open_with(sources: Vec<Source>, args: &FormatArgs, options: &ReaderOptions) -> Result<Reader> {
     if let Some(columns) = &args.csv_columns {
-        let other = match args.input_format {
-            crate::cli::InputFormatArg::Line => Some("line"),
-            crate::cli::InputFormatArg::Grid => Some("grid"),
-            _ => None,
-        };
-        if let Some(other) = other {
+        if let Some(other) = args.input_format.not_csv() {
             anyhow::bail!("--csv-columns reads CSV rows, but -I {other} was given: drop one");
         }
         sudoku_batch::input::check_csv_columns(columns, args.column.as_ref())
@@ -163,14 +154,26 @@ fn open_with(sources: Vec<Source>, args: &FormatArgs, options: &ReaderOptions) -
     }
     let mut reader = Reader::open(sources, options)?;
     reader.check_later_inputs()?;
-    if args.column.is_some() && reader.format() != InputFormat::Csv {
-        anyhow::bail!(
-            "--column applies to CSV input only; {} is {} input",
-            reader.source_name(0),
-            reader.format().name()
-        );
+    if args.column.is_some() {
+        if let Some(other) = args.input_format.not_csv() {
+            anyhow::bail!("--column applies to CSV input only, but -I {other} was given");
+        }
+        csv_only(&reader, "--column")?;
     }
     Ok(reader)
+}
+
+/// Fails when `option` is given for input that is not CSV, naming the input that fixed the
+/// format; inputs with no content (an empty shard, `/dev/null`) fix none and pass.
+fn csv_only(reader: &Reader, option: &str) -> Result<()> {
+    match reader.fixed_by() {
+        Some(input) if reader.format() != InputFormat::Csv => anyhow::bail!(
+            "{option} applies to CSV input only; {} is {} input",
+            reader.source_name(input),
+            reader.format().name()
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// The rayon pool for `--threads`: when not given, 1 in pipe mode, else `RAYON_NUM_THREADS` (as

@@ -264,8 +264,11 @@ fn sniff_lines<R: BufRead>(lines: &mut Lines<'_, R>, first_line: u64) -> io::Res
         let Some(told) = detect(text).filter(|&f| f != InputFormat::Csv) else {
             continue;
         };
-        if bare_name && grid_at.is_none() && told != InputFormat::Grid {
-            break; // puzzles a row under the name: CSV
+        if bare_name && told != InputFormat::Grid {
+            // puzzles a row under the name: CSV (a line of 9 cells before them, which told grid
+            // for a moment, is a broken row of it, not the start of a grid the name is a title of)
+            format = None;
+            break;
         }
         // a second line telling grid input confirms the first; one telling line input outvotes it
         grid_at = (grid_at.is_none() && told == InputFormat::Grid).then_some(looked);

@@ -294,6 +294,8 @@ pub struct Reader {
     /// The resolved format (meaningful once `resolved`; before, the requested one or Line for Auto).
     format: InputFormat,
     resolved: bool,
+    /// The input that fixed `format`: the first with content (`None` while none has).
+    fixed_by: Option<u32>,
     header: Option<Vec<String>>,
     /// The field delimiter of the input `header` comes from.
     delimiter: Option<u8>,
@@ -387,6 +389,7 @@ impl Reader {
                 f => f,
             },
             resolved: false,
+            fixed_by: None,
             header: None,
             delimiter: None,
             header_at: (0, 0),
@@ -486,6 +489,11 @@ impl Reader {
     /// The resolved format (of the first input; every input must resolve to the same).
     pub fn format(&self) -> InputFormat {
         self.format
+    }
+
+    /// The input that fixed the format (the first with content), `None` when none has content.
+    pub fn fixed_by(&self) -> Option<u32> {
+        self.fixed_by
     }
 
     /// CSV header of the first input (every CSV input must have the same), `None` for other formats.
@@ -965,7 +973,9 @@ impl Reader {
                 };
                 (skipped, first, bom, format)
             } else {
-                if is_csv_header(header_record(&first).trim_ascii()) {
+                // (a grid's title may be a puzzle column's name, `Puzzle`: what follows says)
+                let csv = told.is_none_or(|t| t == InputFormat::Csv);
+                if csv && is_csv_header(header_record(&first).trim_ascii()) {
                     return Err(self.mixed_error(index, first_line, InputFormat::Csv));
                 }
                 let other = told.filter(|&f| sure && f != InputFormat::Csv && f != self.format);
@@ -1083,6 +1093,25 @@ impl Reader {
                         }
                     }
                     None => {
+                        // a first row of puzzles (`P;S` lines, `"P","S"`) is no header: read as
+                        // one, with --column given, its puzzle was lost without a word
+                        let puzzle = |f: &String| {
+                            let f = f.trim().as_bytes();
+                            f.len() > crate::grid::CELLS / 2 && f.iter().all(|&b| text::is_cell(b))
+                        };
+                        if self.csv_columns.is_none() && header.iter().any(puzzle) {
+                            return Err(self.format_error(
+                                index,
+                                first_line,
+                                format!(
+                                    "CSV header ({}) holds a puzzle, not column names: the input \
+                                     has no header row; name its columns with --csv-columns (as \
+                                     'puzzle;solution', with its delimiter), which reads line \
+                                     {first_line} as a row",
+                                    names_excerpt(&header)
+                                ),
+                            ));
+                        }
                         self.puzzle_column = find_column(&header, self.column.as_ref())
                             .map_err(|m| self.format_error(index, first_line, m))?;
                         self.header = Some(header);
@@ -1103,6 +1132,9 @@ impl Reader {
             }
         };
         self.format = format;
+        if !self.resolved {
+            self.fixed_by = Some(index as u32);
+        }
         self.resolved = true;
         self.active = Some((index as u32, active));
         self.chunkable = chunkable;

@@ -1339,3 +1339,78 @@ fn a_grid_row_with_a_note_is_a_bad_row_not_a_title() {
     assert_eq!(records, want);
     assert!(stderr.contains("noted.txt:1: row 3: "), "{stderr}");
 }
+
+/// Format detection, four ways it went wrong: a one-column CSV whose first row is 9 cells was
+/// read as line input (its header a record); a grid titled `Puzzle` was refused as a later
+/// input ("detected csv"); a headerless `P;S` file took its first row for a header, and `-c 1`
+/// then lost that puzzle without a word; `--column` failed on an empty shard, and named the
+/// first input where another had fixed the format.
+#[test]
+fn detection_reads_what_the_lines_say_and_names_the_input_that_decided() {
+    let dir = Workdir::new();
+    let run = |args: &[&str]| {
+        let out = bin().args(args).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stdout, stderr)
+    };
+    let path = |name: &str, text: &str| dir.write(name, text).to_str().unwrap().to_string();
+    let csv = path(
+        "one.csv",
+        &format!("puzzle\n123456789\n{PUZZLE}\n{PUZZLE}\n"),
+    );
+    let (code, stdout, _) = run(&["solve", "--no-timings", &csv]);
+    assert_eq!(code, Some(0));
+    let rows: Vec<&str> = stdout.lines().collect();
+    assert_eq!(rows.len(), 4, "a header and 3 rows: {stdout}");
+    assert!(rows[0].starts_with("puzzle,status"), "{stdout}");
+    assert!(rows[1].starts_with("123456789,malformed"), "{stdout}");
+    // a grid titled with a puzzle column's name, twice
+    let rows: Vec<&str> = (0..9).map(|r| &PUZZLE[r * 9..r * 9 + 9]).collect();
+    let grid = path("titled.txt", &format!("Puzzle\n{}\n", rows.join("\n")));
+    let (code, stdout, stderr) = run(&["solve", &grid, &grid]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stdout.lines().filter(|l| !l.is_empty()).count(),
+        18,
+        "{stdout}"
+    );
+    // rows of puzzles with no header: refused, with or without --column
+    let headerless = path(
+        "rows.txt",
+        &format!("{PUZZLE};{SOLUTION}\n{PUZZLE};{SOLUTION}\n"),
+    );
+    for args in [&["solve"][..], &["solve", "-c", "1"], &["check", "-c", "1"]] {
+        let (code, stdout, stderr) = run(&[args, &[headerless.as_str()]].concat());
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(stdout.is_empty());
+        assert!(
+            stderr.contains("holds a puzzle, not column names"),
+            "{stderr}"
+        );
+    }
+    let (code, stdout, _) = run(&[
+        "solve",
+        "--csv-columns",
+        "puzzle;solution",
+        "-O",
+        "line",
+        &headerless,
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(stdout.lines().count(), 2);
+    // --column on inputs with no content; on a later input that fixed another format
+    let empty = path("empty.csv", "");
+    let (code, _, stderr) = run(&["solve", "-c", "puzzle", &empty]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let comments = path("comments.txt", "# nothing yet\n");
+    let (code, _, stderr) = run(&["solve", "-c", "1", &comments, &grid]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains(&format!("{grid} is grid input")),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&["solve", "-I", "line", "-c", "1", &empty]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("but -I line was given"), "{stderr}");
+}
