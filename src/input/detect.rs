@@ -77,6 +77,9 @@ pub(crate) struct Sniffed {
     pub format: Option<InputFormat>,
     /// The (1-based) line of the last meaningful line looked at.
     pub last_line: u64,
+    /// The last line read (blank and comment lines counted), and whether reading stopped there
+    /// for the [`SNIFF_BYTES`] held rather than at the end of the input or of the lines to look at.
+    pub read_to: (u64, bool),
     /// The format was told by a line, and for grid input confirmed by a second one (not a
     /// fallback, nor one row before nothing that tells).
     pub sure: bool,
@@ -175,11 +178,13 @@ pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sn
         line: first_line - 1,
     };
     let format = sniff_lines(&mut lines, first_line)?;
+    let read_to = (lines.line, lines.buf.len() > SNIFF_BYTES);
     preamble.first = lines.buf;
     Ok(Some(Sniffed {
         preamble,
         format: format.told,
         last_line: format.last_line,
+        read_to,
         sure: format.sure,
     }))
 }
@@ -572,6 +577,13 @@ mod tests {
         assert_eq!((s.format, s.last_line), (Some(InputFormat::Line), 11));
         let cut = DEFAULT_MAX_RECORD + 2;
         assert_eq!(s.preamble.first.len(), 10 * cut + PUZZLE.len() + 1);
+        // comments after a first line that tells nothing fill the 1 MiB: said, with their last
+        let text = format!("My puzzles\n{}{PUZZLE}\n", "# note\n".repeat(160_000));
+        let s = sniffed(text.as_bytes());
+        assert_eq!((s.format, s.last_line), (None, 1));
+        assert_eq!(s.read_to, (149_797, true));
+        let s = sniffed(b"My puzzles\n# note\n");
+        assert_eq!(s.read_to, (2, false));
     }
 
     #[test]

@@ -947,6 +947,7 @@ impl Reader {
                 preamble,
                 format: told,
                 last_line,
+                read_to,
                 sure,
             }) = sniffed
             else {
@@ -960,11 +961,19 @@ impl Reader {
             let first_line = skipped + 1;
             if sniffing {
                 let Some(format) = told else {
-                    let lines = if last_line == first_line {
+                    let mut lines = if last_line == first_line {
                         format!("line {first_line}")
                     } else {
                         format!("lines {first_line}..{last_line}")
                     };
+                    // blank and comment lines after them filled what detection holds
+                    if let (to, true) = read_to {
+                        lines.push_str(&format!(
+                            " (the other lines up to line {to}, the first {} MiB, are blank or \
+                             comments)",
+                            detect::SNIFF_BYTES >> 20
+                        ));
+                    }
                     return Err(self.format_error(
                         index,
                         first_line,
