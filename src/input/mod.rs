@@ -967,7 +967,9 @@ impl Reader {
                         format!("lines {first_line}..{last_line}")
                     };
                     // blank and comment lines after them filled what detection holds
-                    if let (to, true) = read_to {
+                    if let (to, true) = read_to
+                        && to > last_line
+                    {
                         lines.push_str(&format!(
                             " (the other lines up to line {to}, the first {} MiB, are blank or \
                              comments)",

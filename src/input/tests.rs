@@ -461,6 +461,16 @@ fn undetectable_first_input_is_an_error() {
         err.to_string(),
         "in0:2: cannot tell the input format from line 2; use --input-format"
     );
+    // comments after it that fill the 1 MiB looked at are said (a puzzle came after them)
+    let text = format!("hello\n{}{}\n", "# c\n".repeat(300_000), "1".repeat(81));
+    let err = memory(&[text.as_bytes()], &options(InputFormat::Auto))
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "in0:1: cannot tell the input format from line 1 (the other lines up to line 262144, \
+         the first 1 MiB, are blank or comments); use --input-format"
+    );
 }
 
 #[test]
