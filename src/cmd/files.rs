@@ -650,6 +650,7 @@ impl Begun {
                     written: 0,
                     whole: 0,
                     parts,
+                    cut: false,
                 })
             }
             Destination::Stream(out) => out,
@@ -666,17 +667,30 @@ struct CutBack {
     written: u64,
     whole: u64,
     parts: bool,
+    /// A write failed and the file was cut back: nothing more is written. (A buffer over this
+    /// writer flushed its rest when dropped, at the offset before the cut, which the cut had
+    /// just made room for: a report of zero bytes, then torn rows.)
+    cut: bool,
 }
 
 impl CutBack {
-    fn cut_back(&self, error: io::Error) -> io::Error {
+    fn cut_back(&mut self, error: io::Error) -> io::Error {
         let _ = self.file.set_len(self.start + self.whole);
+        self.cut = true;
         error
+    }
+
+    /// The error for a write after the cut.
+    fn after_cut() -> io::Error {
+        io::Error::other("not written: the file was cut back after a failed write")
     }
 }
 
 impl Write for CutBack {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.cut {
+            return Err(CutBack::after_cut());
+        }
         match self.file.write(buf) {
             Ok(n) => {
                 self.written += n as u64;
@@ -687,10 +701,45 @@ impl Write for CutBack {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        if self.cut {
+            return Err(CutBack::after_cut());
+        }
         self.file.flush().map_err(|e| self.cut_back(e))?;
         if self.parts {
             self.whole = self.written;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A buffer over a file cut back after a failed write flushed its rest when dropped, at the
+    /// offset before the cut: zeros up to there, then torn rows (a `--report` on a full disk).
+    #[test]
+    fn nothing_is_written_after_a_cut() {
+        let file = tempfile::tempfile().unwrap();
+        let mut out = CutBack {
+            file: file.try_clone().unwrap(),
+            start: 0,
+            written: 0,
+            whole: 0,
+            parts: true,
+            cut: false,
+        };
+        out.write_all(b"header\n").unwrap();
+        out.flush().unwrap();
+        out.write_all(b"a torn ro").unwrap();
+        // the next write failed (ENOSPC): the file is cut back to its last whole part
+        let _ = out.cut_back(io::Error::from(io::ErrorKind::StorageFull));
+        assert_eq!(file.metadata().unwrap().len(), 7);
+        // a buffer's rest, flushed as it is dropped: refused, the file as cut
+        let mut buffered = io::BufWriter::new(out);
+        buffered.write_all(b"w\nmore rows\n").unwrap();
+        assert!(buffered.flush().is_err());
+        drop(buffered);
+        assert_eq!(file.metadata().unwrap().len(), 7);
     }
 }
