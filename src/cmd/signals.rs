@@ -6,8 +6,8 @@
 //! them, since a rating can take a second), every file is completed and flushed, and the
 //! summary says the run was interrupted and where the output ends. The exit
 //! code is 128 plus the signal's number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), as a
-//! shell reports a process killed by it. A second one exits at once, with the same code, for
-//! when finishing takes too long; one within 0.1 s of the first counts as the first
+//! shell reports a process killed by it. A second one (of any kind) exits at once, with the
+//! first's code, for when finishing takes too long; one within 0.1 s of the first counts as the first
 //! (`timeout` sends its signal twice: to the run, then to its process group).
 
 use std::process::ExitCode;
@@ -49,7 +49,9 @@ impl Signals {
                         if now.saturating_sub(first_at.load(Ordering::SeqCst)) >= SAME_SIGNAL_NANOS
                         {
                             say_stopped_at_once();
-                            signal_hook::low_level::exit(128 + signal);
+                            // the code of the signal that stopped the run (a SIGTERM after a
+                            // Ctrl-C exited 143)
+                            signal_hook::low_level::exit(128 + FIRST.load(Ordering::SeqCst));
                         }
                         return;
                     }
