@@ -350,6 +350,12 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             .with_context(|| format!("writing {}", super::output_name(Some(path)))),
         None => Ok(()),
     };
+    // a report that failed as it was finished: the stats say the run failed, as for any output
+    // that fails (they said nothing, beside exit 2)
+    if let (Err(err), None) = (&reported, &totals.interrupted) {
+        let failure = super::Failure::side(anyhow::anyhow!("{err:#}"));
+        totals.interrupted = super::ended_early(&signals, Some(&failure), last, &names);
+    }
     if !args.input.pipe {
         // "the report lists them all" only of a report written whole
         listing.finish(args.report.is_some() && !report_failed && reported.is_ok());

@@ -1286,3 +1286,35 @@ fn merge_stats_refuses_counts_that_contradict_each_other() {
             "u.json was made with --unique and ",
         ));
 }
+
+/// A report that fails as it is finished (`/dev/full`): exit 2, and the stats said the run
+/// was whole (`"interrupted": null`), for `merge-stats` to count it as complete.
+#[test]
+fn stats_say_the_run_failed_when_the_report_fails_at_its_end() {
+    let dir = Workdir::new();
+    let stats = dir.path("st.json");
+    let out = bin()
+        .args([
+            "check",
+            "-q",
+            "--report",
+            "/dev/full",
+            "--report-format",
+            "json",
+        ])
+        .arg("--stats")
+        .arg(&stats)
+        .arg(repo("data/easy_300.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let json: serde_json::Value = serde_json::from_str(&dir.read("st.json")).unwrap();
+    assert_eq!(json["interrupted"]["signal"], "error", "{json}");
+    assert!(
+        json["interrupted"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("writing /dev/full"),
+        "{json}"
+    );
+}
