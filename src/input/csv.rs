@@ -137,6 +137,8 @@ pub(crate) struct CsvReader<R> {
     width: usize,
     /// The header has been read (or there is none): rows have the shape of [`CsvReader::shape`].
     shaped: bool,
+    /// The columns were named by `--csv-columns`, not by a header row (messages say which).
+    headerless: bool,
     /// Line of the last row read.
     line: u64,
     /// Line of the next byte to read.
@@ -220,6 +222,7 @@ pub(crate) struct CsvSettings {
     column: usize,
     solution_column: Option<usize>,
     named_solution: Option<usize>,
+    headerless: bool,
     max: usize,
     keep: Keep,
 }
@@ -250,6 +253,7 @@ impl<R: BufRead> CsvReader<R> {
             named_solution: None,
             width: 0,
             shaped: false,
+            headerless: false,
             line,
             next_line: line,
             max,
@@ -283,6 +287,7 @@ impl<R: BufRead> CsvReader<R> {
             CsvReader::with_parser(src, line, parser, settings.delimiter, settings.max);
         reader.width = settings.width;
         reader.shaped = true;
+        reader.headerless = settings.headerless;
         reader.pipe = settings.pipe;
         reader.column = settings.column;
         reader.solution_column = settings.solution_column;
@@ -300,6 +305,7 @@ impl<R: BufRead> CsvReader<R> {
             column: self.column,
             solution_column: self.solution_column,
             named_solution: self.named_solution,
+            headerless: self.headerless,
             max: self.max,
             keep: self.keep,
         }
@@ -361,6 +367,7 @@ impl<R: BufRead> CsvReader<R> {
         let mut reader = CsvReader::start(src, skipped + 1, delimiter, max);
         reader.width = width;
         reader.shaped = true;
+        reader.headerless = true;
         reader
     }
 
@@ -398,6 +405,15 @@ impl<R: BufRead> CsvReader<R> {
     /// The parser, to be used again for another block ([`CsvReader::for_block`]).
     pub(crate) fn into_parser(self) -> ::csv_core::Reader {
         self.core
+    }
+
+    /// How many fields a row should have, as said in messages: `the header has 2`, or
+    /// `--csv-columns names 2` where no header row named them.
+    fn width_said(&self) -> String {
+        match self.headerless {
+            true => format!("--csv-columns names {}", self.width),
+            false => format!("the header has {}", self.width),
+        }
     }
 
     /// The columns rows should have, once the header is read.
@@ -560,7 +576,7 @@ impl<R: BufRead> CsvReader<R> {
             QuoteTrouble::Misshapen(how) => {
                 let how = match how {
                     Misshapen::Fields(n) => {
-                        format!("has {}, the header has {}", plural(n, "field"), self.width)
+                        format!("has {}, {}", plural(n, "field"), self.width_said())
                     }
                     Misshapen::LineEnd(c) if c == self.column => {
                         format!("holds a line end in its puzzle (column {})", c + 1)
@@ -908,9 +924,9 @@ impl<R: BufRead> CsvReader<R> {
                 let field = field.trim_ascii();
                 let puzzle = if n != self.width {
                     Err(format!(
-                        "row has {}, the header has {}",
+                        "row has {}, {}",
                         plural(n, "field"),
-                        self.width
+                        self.width_said()
                     ))
                 } else if let Some(i) = bad_utf8 {
                     Err(format!("invalid UTF-8 in column {}", i + 1))

@@ -1414,3 +1414,38 @@ fn detection_reads_what_the_lines_say_and_names_the_input_that_decided() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("but -I line was given"), "{stderr}");
 }
+
+/// Rows of CSV input whose columns `--csv-columns` names were said to differ from "the header",
+/// which that input has not.
+#[test]
+fn rows_of_headerless_csv_are_measured_against_csv_columns() {
+    let text = format!("{PUZZLE},x\n{PUZZLE}\n\"{PUZZLE},x\n{PUZZLE},x\"\n");
+    for pipe in [false, true] {
+        let mut cmd = bin();
+        cmd.args(["solve", "--csv-columns", "puzzle,note", "-O", "jsonl"]);
+        if pipe {
+            cmd.arg("--pipe");
+        }
+        let out = cmd.write_stdin(text.as_str()).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let reasons: Vec<String> = jsonl(&out.stdout)
+            .iter()
+            .filter_map(|r| r["reason"].as_str().map(str::to_string))
+            .collect();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let said = |what: &str| match pipe {
+            true => reasons.iter().any(|r| r.contains(what)),
+            false => stderr.contains(what),
+        };
+        assert!(
+            said("row has 1 field, --csv-columns names 2"),
+            "{stderr}{reasons:?}"
+        );
+        assert!(!said("the header"), "{stderr}{reasons:?}");
+        if !pipe {
+            assert!(said(
+                "the row has 1 field, --csv-columns names 2, a stray quote?"
+            ));
+        }
+    }
+}
