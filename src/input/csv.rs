@@ -166,16 +166,6 @@ pub(crate) struct CsvReader<R> {
     replay: Replay,
 }
 
-/// The shape of rows `width` fields wide with the puzzle in `column` and the given solutions in
-/// `read` when read, else in `named` (a column named as a solution column), not the puzzle's.
-fn row_shape(width: usize, column: usize, read: Option<usize>, named: Option<usize>) -> RowShape {
-    RowShape {
-        width,
-        column,
-        solution: read.or(named).filter(|&c| c != column),
-    }
-}
-
 /// A new parser of CSV rows with `delimiter` (quotes `"`, doubled inside quotes; rows end at LF).
 /// (A parser must be made, or reset: csv-core's parsers do not survive `clone`, measured.)
 pub(crate) fn parser(delimiter: u8) -> ::csv_core::Reader {
@@ -203,12 +193,13 @@ impl CsvSettings {
 
     /// The columns rows should have.
     pub(crate) fn shape(&self) -> RowShape {
-        row_shape(
-            self.width,
-            self.column,
-            self.solution_column,
-            self.named_solution,
-        )
+        // the solutions read, else those `check` would read, never the puzzle's column
+        let solution = self.solution_column.or(self.named_solution);
+        RowShape {
+            width: self.width,
+            column: self.column,
+            solution: solution.filter(|&c| c != self.column),
+        }
     }
 }
 
