@@ -256,8 +256,17 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             ends.add(batch.at, batch.out.len(), records.last());
             held.add((batch.at, batch.out.len()), counts, &mut |c| ready.push(c));
             held.settle(placed.as_deref(), &mut |c| ready.push(c));
+            // every batch the file holds is counted, also past a report that fails on one of
+            // them (the rest of `ready` would be dropped with the drain): the counts end where
+            // the output does
+            let mut failed = None;
             for counts in ready.drain(..) {
-                found.take(counts, &names)?;
+                if let Err(err) = found.take(counts, &names) {
+                    failed.get_or_insert(err);
+                }
+            }
+            if let Some(err) = failed {
+                return Err(err);
             }
             // the batch's findings are listed as they are found, not at the end of the run
             let listed = found.listing.take();
