@@ -689,3 +689,22 @@ fn a_signal_before_the_first_record_leaves_every_output_as_it_was(preamble: &str
         assert_eq!(other, "another earlier file\n", "{preamble:?} {args:?}");
     }
 }
+
+/// `merge-stats -o FILE` stopped by Ctrl-C while it read its parts (a `-` waiting on a pipe)
+/// left FILE behind, new and empty: the file is made only once there is something to write.
+#[test]
+fn merge_stats_stopped_while_reading_leaves_no_file() {
+    let dir = Workdir::new();
+    let out = dir.path("merged.json");
+    let mut child = command(&["merge-stats", "-", "-o", out.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    send(&child, libc::SIGINT);
+    child.wait().unwrap();
+    drop(stdin);
+    assert!(!out.exists(), "an empty file was left");
+}
