@@ -275,6 +275,13 @@ impl Stats {
                 counts.searched
             )));
         }
+        // the slowest puzzle's time is part of the sum of times, which only searched ones have
+        if counts.nanos_max > counts.nanos_sum || counts.searched == 0 && counts.nanos_sum > 0 {
+            return Err(MergeError::Inconsistent(format!(
+                "the slowest of {} puzzles took {} ns of {} ns in all",
+                counts.searched, counts.nanos_max, counts.nanos_sum
+            )));
+        }
         if stats.times.total != counts.searched {
             return Err(MergeError::Inconsistent(format!(
                 "the solve-time histogram holds {} puzzles, {} were searched",
@@ -527,6 +534,9 @@ pub fn merge(parts: &[SummaryFile]) -> Result<Summary, MergeError> {
     let mut threads = 0;
     let mut runs = 0;
     for part in parts {
+        if part.threads == 0 {
+            return Err(MergeError::Inconsistent("a run on 0 threads".to_string()));
+        }
         total += &Stats::from_counts(&part.counts)?;
         wall = wall.max(part.wall_seconds);
         threads += part.threads;

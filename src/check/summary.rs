@@ -151,6 +151,9 @@ pub fn merge(parts: &[CheckSummary]) -> Result<CheckSummary, MergeError> {
         if let Some(why) = inconsistency(&part.totals) {
             return Err(MergeError::Inconsistent(why));
         }
+        if part.threads == 0 {
+            return Err(MergeError::Inconsistent("a run on 0 threads".to_string()));
+        }
     }
     let rated = parts.iter().find(|p| p.totals.ratings.is_some());
     let unrated = parts.iter().find(|p| p.totals.ratings.is_none());

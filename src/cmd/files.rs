@@ -370,7 +370,7 @@ impl OutputPlan {
         };
         for path in inputs {
             if path.as_os_str() == "-" {
-                plan.add_stdin();
+                plan.add_stdin()?;
             } else {
                 plan.also_reads(path)?;
             }
@@ -393,21 +393,30 @@ impl OutputPlan {
     pub fn also_reads(&mut self, path: &Path) -> Result<()> {
         let meta = readable(path)?;
         if let Some(id) = identity(&meta) {
-            self.inputs.push(Input {
-                name: path.display().to_string(),
-                id,
-            });
+            self.push_input(path.display().to_string(), id)?;
         }
         Ok(())
     }
 
-    fn add_stdin(&mut self) {
+    fn add_stdin(&mut self) -> Result<()> {
         if let Some(id) = std_stream_metadata(0).as_ref().and_then(identity) {
-            self.inputs.push(Input {
-                name: "<stdin> (a redirected file)".to_string(),
-                id,
-            });
+            self.push_input("<stdin> (a redirected file)".to_string(), id)?;
         }
+        Ok(())
+    }
+
+    /// Adds an input, refused when standard error goes to it (`2>> in.txt`): each message
+    /// about a record (`in.txt:7: malformed`) was read back as one more record, whose message
+    /// was read back in turn, and the run never ended, filling the disk.
+    fn push_input(&mut self, name: String, id: FileId) -> Result<()> {
+        if std_stream_metadata(2).as_ref().and_then(identity) == Some(id) {
+            anyhow::bail!(
+                "{name}: standard error goes to this input (`2>>` or `2>` it): the run would read \
+                 its own messages back as records (send standard error to another file)"
+            );
+        }
+        self.inputs.push(Input { name, id });
+        Ok(())
     }
 
     /// Opens output `what` (`output`, `stats`, `report`, ...) at `path`, or on standard output
@@ -487,6 +496,12 @@ impl OutputPlan {
                      the run's messages would be written over it (send standard error to \
                      another file, or append it with `2>>`)"
                 );
+            }
+            // `-o /dev/stdout >> FILE`: opened again by its name, the file was emptied, what it
+            // held before the run lost; standard output's own file is written as `-` writes it
+            // (after what `>>` keeps, at the offset `1<>` set)
+            if stdout == Some(id) {
+                return self.add_stdout(what);
             }
         }
         let existed = before.is_some();

@@ -20,6 +20,17 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
             "{second}: the same file as {first}: its run would count twice (name each part once)"
         );
     }
+    // an output that exists (or standard output) is checked against the inputs now; a new
+    // file is made only once there is something to write: a Ctrl-C while the parts were read
+    // (a `-` waiting on a pipe) left it behind, empty
+    let new_file = args
+        .output
+        .as_deref()
+        .filter(|path| path.as_os_str() != "-" && std::fs::metadata(path).is_err());
+    let early = match new_file {
+        None => Some(plan.add(args.output.as_deref(), "output")?),
+        Some(_) => None,
+    };
     // the files of one kind: solve's, or check's (told by their "command")
     let (mut solves, mut checks) = (Vec::new(), Vec::new());
     // every count of every part added up: when that fits, no sum the merge makes overflows
@@ -118,9 +129,10 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         (serde_json::to_string_pretty(&merged), merged.to_string())
     };
     let json = json.context("encoding the stats")?;
-    // the output made only now that there is something to write: a Ctrl-C while the parts
-    // were read (a `-` waiting on a pipe) left a new, empty file behind
-    let out = plan.add(args.output.as_deref(), "output")?;
+    let out = match early {
+        Some(out) => out,
+        None => plan.add(args.output.as_deref(), "output")?,
+    };
     let mut out = plan.begin()?.take_whole(out);
     // the one output: a reader that went away asked for no more
     super::last_output(

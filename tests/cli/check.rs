@@ -1268,6 +1268,34 @@ fn merge_stats_refuses_counts_that_contradict_each_other() {
         .stderr(predicate::str::contains(
             "300 searched, where its records solved, unique, multiple or unsolvable are 1",
         ));
+    // a slowest time over the sum of all, and a run on no thread, were added up (exit 0, a
+    // merged maximum of 10^6 s); a check run on no thread alike
+    let sum = json["counts"]["nanos_sum"].as_u64().unwrap();
+    let mut slowest = serde_json::from_str::<serde_json::Value>(&dir.read("s.json")).unwrap();
+    slowest["counts"]["nanos_max"] = (sum + 1).into();
+    let mut idle = serde_json::from_str::<serde_json::Value>(&dir.read("s.json")).unwrap();
+    idle["threads"] = 0.into();
+    let mut idle_check = serde_json::from_str::<serde_json::Value>(&dir.read("c.json")).unwrap();
+    idle_check["threads"] = 0.into();
+    for (edited, why) in [
+        (
+            slowest,
+            format!(
+                "the slowest of 300 puzzles took {} ns of {sum} ns in all",
+                sum + 1
+            ),
+        ),
+        (idle, "a run on 0 threads".to_string()),
+        (idle_check, "a run on 0 threads".to_string()),
+    ] {
+        let bad = dir.write("bad.json", serde_json::to_string(&edited).unwrap());
+        bin()
+            .args(["merge-stats", "-q"])
+            .arg(&bad)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(why));
+    }
     // runs with and without --unique: "records: 600 (solved 300, unique 300)", exit 0
     let unique = dir.path("u.json");
     bin()

@@ -194,6 +194,43 @@ fn standard_output_redirected_onto_the_input_is_refused() {
     }
 }
 
+/// Standard error appended to an input (`check in.txt 2>> in.txt`): each message about a record
+/// was read back as one more record, and the run never ended (a file of 2 MB grew to 500 MB in
+/// 10 s). Refused before a record is read: the input holds what it held, and the error after it.
+#[test]
+fn standard_error_sent_to_an_input_is_refused() {
+    let puzzles = fs::read_to_string(repo(PUZZLES)).unwrap();
+    for case in CASES {
+        for stdin in [false, true] {
+            let dir = workdir();
+            let args = args_of(case, if stdin { "-" } else { "in.txt" }, &[]);
+            let out = run_in(&dir, &args, |cmd| {
+                let appended = || {
+                    OpenOptions::new()
+                        .append(true)
+                        .open(dir.path("link.txt"))
+                        .unwrap()
+                };
+                cmd.stderr(appended());
+                if stdin {
+                    cmd.stdin(File::open(dir.path("in.txt")).unwrap());
+                }
+            });
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let text = dir.read("in.txt");
+            let told = text
+                .strip_prefix(puzzles.as_str())
+                .unwrap_or_else(|| panic!("{args:?}: the input changed: {}", &text[..200]));
+            assert!(
+                told.starts_with("sudoku-batch: error: ")
+                    && told.contains("standard error goes to this input")
+                    && told.lines().count() == 1,
+                "{args:?}: {told}"
+            );
+        }
+    }
+}
+
 #[test]
 fn two_outputs_that_are_one_file_are_refused_and_the_file_kept() {
     for case in CASES.iter().filter(|c| c.outputs.len() > 1) {
@@ -232,7 +269,9 @@ fn stats_on_stdout_redirected_onto_the_output_file_is_refused() {
             .unwrap();
         cmd.stdout(appended);
     });
-    assert_refused(&dir, &args, &out, "is the same file as");
+    // `-o o.txt` is standard output's file, written as standard output: the stats cannot go
+    // there too
+    assert_refused(&dir, &args, &out, "cannot go to standard output too");
     assert_eq!(dir.read("o.txt"), "keep\n");
 }
 

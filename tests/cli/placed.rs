@@ -111,6 +111,18 @@ fn a_file_handed_over_mid_way_or_for_appending_keeps_what_it_held() {
     let mut expected = b"old\n".to_vec();
     expected.extend_from_slice(&want);
     assert!(fs::read(&path).unwrap() == expected, ">>");
+    // `-o /dev/stdout >> f` (or f's own name): standard output's file, appended to as `-o -`
+    // appends (the name opened it again and emptied it: "old" lost, exit 0)
+    for name in ["/dev/stdout", "/proc/self/fd/1", path.to_str().unwrap()] {
+        fs::write(&path, "old\n").unwrap();
+        let appended = OpenOptions::new().append(true).open(&path).unwrap();
+        let status = command(&[&args[..], &["-o", name]].concat())
+            .stdout(appended)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{name}");
+        assert!(fs::read(&path).unwrap() == expected, ">> and -o {name}");
+    }
     // `1<> f` at the start of a longer file: written over in order, the rest left
     let path = dir.path("over.txt");
     let long = vec![b'x'; want.len() + 10];
