@@ -614,6 +614,17 @@ fn read_exclusions(
                 }
             );
         }
+        // nor a puzzle whose givens contradict each other: a damaged row, which would let the
+        // puzzle it stood for through unnoticed (a malformed row is refused as well)
+        if let Some((line, conflict)) = records.iter().find_map(|r| {
+            let conflict = r.puzzle.as_ref().ok()?.conflict()?;
+            Some((r.line, conflict))
+        }) {
+            anyhow::bail!(
+                "--exclude {name}:{line}: not a puzzle: {conflict}, so it would exclude nothing \
+                 (mend or remove the row)"
+            );
+        }
         pool.install(|| {
             pipeline::map_into(records, &mut keys, |r| {
                 r.puzzle

@@ -804,6 +804,18 @@ fn an_exclude_file_read_as_solved_grids_is_refused() {
         err.contains("test.csv:2: a solved grid") && err.contains("-c solutions was given"),
         "{err}"
     );
+    // a row whose givens contradict each other excluded nothing either, with no word: refused
+    let broken = format!("{}\n11{}\n", line(&base[0].puzzle), ".".repeat(79));
+    let broken = dir.write("broken.txt", broken);
+    let err = generate_fails(
+        &["-q", "-n", "1", "--exclude", broken.to_str().unwrap()],
+        2,
+        "",
+    );
+    assert!(
+        err.contains("broken.txt:2: not a puzzle: digit 1 twice in row 1"),
+        "{err}"
+    );
     // the puzzle column excludes them all: five other records
     let recs = records(&generate(&["-n", "5", "--seed", "11", "--exclude", file]));
     assert_eq!(recs.len(), 5);
