@@ -102,6 +102,7 @@ Install (one of):
 const MAN_AFTER_HELP: &str = "\
 Examples:
   sudoku-batch man | man -l -
+  sudoku-batch man solve | man -l -
   sudoku-batch man --dir ~/.local/share/man/man1    # sudoku-batch.1, sudoku-batch-solve.1, ...";
 
 /// Arguments of `completions`.
@@ -115,8 +116,12 @@ pub struct CompletionsArgs {
 /// Arguments of `man`.
 #[derive(Debug, Args)]
 pub struct ManArgs {
+    /// The page of this subcommand (`solve`: sudoku-batch-solve(1)) instead of the main page.
+    #[arg(value_name = "SUBCOMMAND", conflicts_with = "dir")]
+    pub page: Option<String>,
+
     /// Write `sudoku-batch.1` and a `sudoku-batch-SUBCOMMAND.1` per subcommand into DIR (an
-    /// existing folder) instead of printing the main page.
+    /// existing folder) instead of printing one page.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 }

@@ -44,9 +44,19 @@ pub fn man(args: &ManArgs) -> Result<()> {
     let mut command = Cli::command();
     command.build();
     let Some(dir) = &args.dir else {
+        let page = match &args.page {
+            None => render(command)?,
+            Some(name) => match command.find_subcommand(name) {
+                Some(sub) => render(subcommand_page(sub))?,
+                None => {
+                    let names: Vec<&str> =
+                        command.get_subcommands().map(|s| s.get_name()).collect();
+                    anyhow::bail!("{name}: no such subcommand (one of: {})", names.join(", "))
+                }
+            },
+        };
         let mut plan = OutputPlan::new(&[])?;
         let slot = plan.add(None, "man page")?;
-        let page = render(command)?;
         let mut out = plan.begin()?.take(slot);
         return super::last_output(
             out.write_all(&page)
@@ -64,13 +74,7 @@ pub fn man(args: &ManArgs) -> Result<()> {
     let mut pages = vec![("sudoku-batch.1".to_string(), render(command.clone())?)];
     for sub in command.get_subcommands() {
         let name = format!("sudoku-batch-{}", sub.get_name());
-        // the page is sudoku-batch-solve(1); its synopsis reads `sudoku-batch solve ...`
-        let page = render(
-            sub.clone()
-                .name(name.clone())
-                .bin_name(format!("sudoku-batch {}", sub.get_name())),
-        )?;
-        pages.push((format!("{name}.1"), page));
+        pages.push((format!("{name}.1"), render(subcommand_page(sub))?));
     }
     // a page's place that holds something other than a file is refused before any is written
     for (file, _) in &pages {
@@ -98,11 +102,53 @@ pub fn man(args: &ManArgs) -> Result<()> {
     Ok(())
 }
 
+/// The command of a subcommand's page: sudoku-batch-solve(1), whose synopsis reads
+/// `sudoku-batch solve ...`. `help`'s own subcommands (`help solve`, ...) are no pages: its page
+/// named sudoku-batch-help-solve(1) and others that are nowhere.
+fn subcommand_page(sub: &clap::Command) -> clap::Command {
+    let mut page = sub
+        .clone()
+        .name(format!("sudoku-batch-{}", sub.get_name()))
+        .bin_name(format!("sudoku-batch {}", sub.get_name()));
+    let nested: Vec<String> = page
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in nested {
+        page = page.mut_subcommand(name, |s| s.hide(true));
+    }
+    page
+}
+
 /// The roff of one page.
 fn render(command: clap::Command) -> Result<Vec<u8>> {
     let mut page = Vec::new();
     clap_mangen::Man::new(command)
         .render(&mut page)
         .context("making a man page")?;
-    Ok(page)
+    Ok(keep_extra_lines(page))
+}
+
+/// The page with its last section from `--help` (tables of status words, examples) set line by
+/// line as written: filled as running text, its tables' rows ran into each other and its
+/// example commands were re-spaced and split.
+fn keep_extra_lines(page: Vec<u8>) -> Vec<u8> {
+    let text = String::from_utf8_lossy(&page);
+    let Some(start) = text.find("\n.SH EXTRA\n") else {
+        return page;
+    };
+    let body = start + "\n.SH EXTRA\n".len();
+    let end = text[body..]
+        .find("\n.SH ")
+        .map_or(text.len(), |e| body + e + 1);
+    let mut out = String::with_capacity(text.len() + 8);
+    out.push_str(&text[..body]);
+    out.push_str(".nf\n");
+    out.push_str(&text[body..end]);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(".fi\n");
+    out.push_str(&text[end..]);
+    out.into_bytes()
 }

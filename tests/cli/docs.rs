@@ -108,6 +108,48 @@ fn man_prints_the_main_page_and_writes_one_per_subcommand() {
     let solve = dir.read("sudoku-batch-solve.1");
     assert!(solve.contains("\\-\\-unique"), "{solve}");
     assert!(dir.read("sudoku-batch.1").contains(".TH sudoku-batch 1"));
+    // every page another names is there: `help`'s named sudoku-batch-help-solve(1) and others
+    for sub in SUBCOMMANDS.iter().chain(&["help"]) {
+        let page = dir.read(&format!("sudoku-batch-{sub}.1"));
+        for named in page.split("sudoku\\-batch\\-").skip(1) {
+            let other = named
+                .split('(')
+                .nth(1)
+                .map(|_| named.split('(').next().unwrap());
+            if let Some(other) = other.filter(|o| !o.contains(char::is_whitespace)) {
+                let other = other.replace("\\-", "-");
+                assert!(
+                    dir.path(&format!("sudoku-batch-{other}.1")).exists(),
+                    "{sub}'s page names {other}(1), which is not there"
+                );
+            }
+        }
+    }
+    // one subcommand's page on stdout, as --dir writes it (README: `man solve | man -l -`)
+    let printed = String::from_utf8(stdout_ok(bin().args(["man", "solve"]))).unwrap();
+    assert_eq!(printed, solve);
+    let out = bin().args(["man", "nope"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope: no such subcommand"));
+}
+
+/// The last section of a page, from `--help`'s text after the options, was filled as running
+/// text: the rows of its tables ran into each other and its example commands were re-spaced and
+/// split. It is set line by line, as written.
+#[test]
+fn man_pages_keep_the_lines_of_the_text_after_the_options() {
+    let page = String::from_utf8(stdout_ok(bin().args(["man", "check"]))).unwrap();
+    let extra = page
+        .split("\n.SH EXTRA\n")
+        .nth(1)
+        .expect("an EXTRA section");
+    assert!(extra.starts_with(".nf\n"), "{extra}");
+    let extra = extra.split("\n.SH ").next().unwrap();
+    assert!(extra.ends_with("\n.fi"), "{extra}");
+    assert!(
+        extra.contains("\n  sudoku\\-batch check data/kaggle_200.csv\n"),
+        "{extra}"
+    );
 }
 
 #[test]
