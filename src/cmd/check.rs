@@ -95,6 +95,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     }
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
+    // ratings are slow: a reader that goes away is noticed at once, not at the next write
+    let mut watch = match (&out, args.rate) {
+        (Some(slot), true) => files.watch_reader(slot, signals.stop_flag()),
+        _ => None,
+    };
     let out = out.map(|slot| files.take_destination(slot));
     let stats_file = stats_file.map(|slot| files.take_whole(slot));
     let report_file = report_file.map(|(path, slot, format)| match path.as_os_str() == "-" {
@@ -323,6 +328,13 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                 anyhow::Error::new(err).context(format!("writing {output_name}")),
             ));
         }
+    }
+    // the reader went away with nothing written after: the run stopped for it all the same
+    if watch.take().is_some_and(|w| w.gone()) && failure.is_none() {
+        failure = Some(super::Failure::output(
+            anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+                .context(format!("writing {output_name}")),
+        ));
     }
     // the batches the file holds now that it is finished (cut back after a failure), counted
     // and listed; those cut away with it are not

@@ -574,7 +574,9 @@ impl OutputPlan {
     /// run can start (its inputs open), so a run that fails before leaves every file as it was.
     pub fn begin(&mut self) -> Result<Begun> {
         let mut writers = Vec::with_capacity(self.opened.len());
+        let mut pipes = Vec::with_capacity(self.opened.len());
         for (opened, (name, ..)) in self.opened.drain(..).zip(&self.outputs) {
+            pipes.push(pipe_end(&opened));
             writers.push(Some(match opened {
                 Opened::Stdout => stdout_destination(),
                 Opened::File { file, truncate } => {
@@ -587,8 +589,30 @@ impl OutputPlan {
             }));
         }
         self.begun = true;
-        Ok(Begun { writers })
+        Ok(Begun { writers, pipes })
     }
+}
+
+/// A copy of the descriptor of `opened` when it is a pipe or a socket, to watch for its reader
+/// going away ([`super::signals::PipeWatch`]).
+#[cfg(unix)]
+fn pipe_end(opened: &Opened) -> Option<std::os::fd::OwnedFd> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
+    let fd = match opened {
+        Opened::Stdout => io::stdout().as_fd().try_clone_to_owned().ok()?,
+        Opened::File { file, .. } => file.as_fd().try_clone_to_owned().ok()?,
+    };
+    let kind = File::from(fd.try_clone().ok()?)
+        .metadata()
+        .ok()?
+        .file_type();
+    (kind.is_fifo() || kind.is_socket()).then_some(fd)
+}
+
+#[cfg(not(unix))]
+fn pipe_end(_opened: &Opened) -> Option<()> {
+    None
 }
 
 impl Drop for OutputPlan {
@@ -622,9 +646,33 @@ fn stdout_destination() -> Destination<'static> {
 /// The writers of a begun plan, each taken once by its [`Slot`].
 pub struct Begun {
     writers: Vec<Option<Destination<'static>>>,
+    /// Per output, a copy of its descriptor when it is a pipe or a socket.
+    #[cfg(unix)]
+    pipes: Vec<Option<std::os::fd::OwnedFd>>,
+    #[cfg(not(unix))]
+    pipes: Vec<Option<()>>,
 }
 
 impl Begun {
+    /// Watches `slot`'s output, when it is a pipe or a socket, for its reader going away, and
+    /// then raises `stop` (see [`super::signals::PipeWatch`]); call before taking its writer.
+    pub fn watch_reader(
+        &mut self,
+        slot: &Slot,
+        stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Option<super::signals::PipeWatch> {
+        #[cfg(unix)]
+        {
+            let fd = self.pipes.get_mut(slot.0).and_then(Option::take)?;
+            Some(super::signals::PipeWatch::start(fd, stop))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (slot, stop);
+            None
+        }
+    }
+
     /// Where `slot` goes (a sink if it was somehow taken already, which the types prevent).
     pub fn take_destination(&mut self, slot: Slot) -> Destination<'static> {
         self.writers

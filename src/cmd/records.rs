@@ -123,6 +123,11 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     }
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
+    // slow records: a reader that goes away is noticed at once, not at the next write
+    let mut watch = match command.batch_cap {
+        Some(_) => files.watch_reader(&out, signals.stop_flag()),
+        None => None,
+    };
     let out = files.take_destination(out);
     let stats_file = stats_file.map(|slot| files.take_whole(slot));
     // files are read by the threads that parse them when there are several (see
@@ -220,7 +225,15 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
-    let (last, failure) = super::end_records(result, &mut output, &mut ends, names, &output_name);
+    let (last, mut failure) =
+        super::end_records(result, &mut output, &mut ends, names, &output_name);
+    // the reader went away with nothing written after: the run stopped for it all the same
+    if watch.take().is_some_and(|w| w.gone()) && failure.is_none() {
+        failure = Some(super::Failure::output(
+            anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe))
+                .context(format!("writing {output_name}")),
+        ));
+    }
     held.settle(output.placed().as_deref(), &mut count);
     progress.print(&told.take());
     let secs = start.elapsed().as_secs_f64();

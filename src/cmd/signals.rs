@@ -224,3 +224,82 @@ fn signal_name(signal: i32) -> &'static str {
     let _ = signal;
     "a signal"
 }
+
+/// A watch on a pipe (or socket) the record output goes to, for its reader going away
+/// (`rate --explain hard.txt | head`): the run learnt of it only at its next write, which with
+/// slow records came after every rating in flight (50 s of two busy cores for no one). Once the
+/// reader is gone, the watch raises the run's stop flag, as a signal does: reading stops and
+/// records not yet begun are left; the next write then fails as a broken pipe, as before.
+#[cfg(unix)]
+pub struct PipeWatch {
+    done: Arc<AtomicBool>,
+    gone: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+#[cfg(unix)]
+impl PipeWatch {
+    /// Watches `fd` (a copy of the output's descriptor, closed when the watch ends) on a thread
+    /// of its own; `stop` is raised when the reader goes.
+    pub fn start(fd: std::os::fd::OwnedFd, stop: Arc<AtomicBool>) -> PipeWatch {
+        use std::os::fd::AsRawFd;
+        let done = Arc::new(AtomicBool::new(false));
+        let gone = Arc::new(AtomicBool::new(false));
+        let (done_seen, gone_set) = (Arc::clone(&done), Arc::clone(&gone));
+        let thread = std::thread::Builder::new()
+            .name("pipe-watch".into())
+            .spawn(move || {
+                while !done_seen.load(Ordering::SeqCst) {
+                    // no events asked: poll reports POLLERR (a pipe whose reader closed) and
+                    // POLLHUP (a socket whose peer did) whatever is asked
+                    let mut pfd = libc::pollfd {
+                        fd: fd.as_raw_fd(),
+                        events: 0,
+                        revents: 0,
+                    };
+                    // SAFETY: one pollfd, valid for the call; the descriptor is owned here
+                    let n = unsafe { libc::poll(&mut pfd, 1, POLL_MILLIS) };
+                    if n > 0 && pfd.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+                        gone_set.store(true, Ordering::SeqCst);
+                        stop.store(true, Ordering::SeqCst);
+                        return;
+                    }
+                }
+            })
+            .ok();
+        PipeWatch { done, gone, thread }
+    }
+
+    /// True when the reader went away.
+    pub fn gone(&self) -> bool {
+        self.gone.load(Ordering::SeqCst)
+    }
+}
+
+#[cfg(unix)]
+impl Drop for PipeWatch {
+    /// Ends the watch, and with it its copy of the descriptor: a reader waits for the end of
+    /// the output until every copy is closed.
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::SeqCst);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// How long a watch waits in one `poll` before it looks whether the run is over.
+#[cfg(unix)]
+const POLL_MILLIS: i32 = 50;
+
+/// No watch where descriptors cannot be polled.
+#[cfg(not(unix))]
+pub struct PipeWatch;
+
+#[cfg(not(unix))]
+impl PipeWatch {
+    /// Never: nothing is watched.
+    pub fn gone(&self) -> bool {
+        false
+    }
+}

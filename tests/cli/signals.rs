@@ -708,3 +708,31 @@ fn merge_stats_stopped_while_reading_leaves_no_file() {
     drop(stdin);
     assert!(!out.exists(), "an empty file was left");
 }
+
+/// A reader of `rate`'s output that goes away was noticed only at the next write: with hard
+/// puzzles every rating in flight ran to its end first (`rate --explain hardest.txt | head`:
+/// 40 s of two busy cores after `head` quit), and a run waiting on an idle stdin never noticed
+/// at all. The run stops once the reader is gone, as for a signal, and says so.
+#[test]
+fn rate_stops_once_the_reader_of_its_output_is_gone() {
+    for args in [&["rate", "-"][..], &["check", "--rate", "-O", "jsonl", "-"]] {
+        let (mut child, stdin) = spawn_on_open_stdin(&mut command(args), 1);
+        drop(child.stdout.take());
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(stdin);
+        let err = read_all(child.stderr.take());
+        let status = status.unwrap_or_else(|| panic!("{args:?}: still running: {err}"));
+        assert_eq!(status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.contains("interrupted by SIGPIPE"), "{args:?}: {err}");
+    }
+}
