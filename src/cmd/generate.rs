@@ -367,8 +367,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         }
         (None, _) => Output::new(Box::new(io::sink()), format.as_ref()),
     };
-    let names = [format!("seed {}, record", args.seed)];
-    let (last, stopped) = super::end_records(result, &mut output, &mut ends, &names, &output_name);
+    // a record of the stream is named by its number (it said `the record at seed 2, record:512`)
+    let name = |(_, record): (u32, u64)| format!("record {record} of seed {}", args.seed);
+    let (last, stopped) = super::end_records(result, &mut output, &mut ends, &name, &output_name);
     let last = last.map(|(_, line)| line);
 
     let ended = match last {

@@ -298,14 +298,12 @@ pub fn end_of_output(
     result: Result<(), PipelineError<InputError, io::Error>>,
     finished: io::Result<()>,
     output_name: &str,
-    last: Option<(&[String], (u32, u64))>,
+    last: Option<String>,
 ) -> Result<()> {
-    // a file written at offsets was cut back to its whole records: say where they end
+    // a file written at offsets was cut back to its whole records: say where they end (`last`:
+    // the last record it holds, as [`record_at`] names it)
     let ends = match last {
-        Some((names, (source, line))) => format!(
-            " (the output ends with the record at {}:{line})",
-            names.get(source as usize).map_or("", String::as_str)
-        ),
+        Some(last) => format!(" (the output ends with {last})"),
         None => String::new(),
     };
     let writing = || format!("writing {output_name}{ends}");
@@ -415,7 +413,7 @@ pub fn end_records(
     result: Result<(), PipelineError<InputError, io::Error>>,
     output: &mut Output<'_>,
     ends: &mut OutputEnd,
-    names: &[String],
+    name: &dyn Fn((u32, u64)) -> String,
     output_name: &str,
 ) -> (Option<(u32, u64)>, Option<Failure>) {
     // what was read before an input error is written, then the error told
@@ -429,11 +427,20 @@ pub fn end_records(
     // a placed file (or one appended to, cut back) holds whole records up to `last`, even
     // after a failed write
     let whole = last.filter(|_| output.holds_whole_records());
-    let failure = match end_of_output(result, finished, output_name, whole.map(|l| (names, l))) {
+    let failure = match end_of_output(result, finished, output_name, whole.map(name)) {
         Err(err) => Some(Failure::output(err)),
         Ok(()) => read_error.map(Failure::read),
     };
     (last, failure)
+}
+
+/// How a record read from the inputs is named in messages: `the record at FILE:LINE`, given the
+/// input and line (`names`: the inputs' names, see [`source_names`]).
+pub fn record_at(names: &[String]) -> impl Fn((u32, u64)) -> String + '_ {
+    |(source, line)| {
+        let name = names.get(source as usize).map_or("", String::as_str);
+        format!("the record at {name}:{line}")
+    }
 }
 
 /// Writes a batch's bytes at `at` in `placed` (the pool's step of a file written at offsets);

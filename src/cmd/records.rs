@@ -225,8 +225,13 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
-    let (last, mut failure) =
-        super::end_records(result, &mut output, &mut ends, names, &output_name);
+    let (last, mut failure) = super::end_records(
+        result,
+        &mut output,
+        &mut ends,
+        &super::record_at(names),
+        &output_name,
+    );
     // the reader went away with nothing written after: the run stopped for it all the same
     if watch.take().is_some_and(|w| w.gone()) && failure.is_none() {
         failure = Some(super::Failure::output(

@@ -144,7 +144,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         placed.is_some().then_some(&place),
     );
     progress.finish();
-    let (last, failure) = super::end_records(result, &mut output, &mut ends, names, &output_name);
+    let (last, failure) = super::end_records(
+        result,
+        &mut output,
+        &mut ends,
+        &super::record_at(names),
+        &output_name,
+    );
     held.settle(output.placed().as_deref(), &mut count);
     progress.print(&told.take());
 

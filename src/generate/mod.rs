@@ -110,12 +110,17 @@ pub struct Reached {
 
 impl Reached {
     fn note(&mut self, givens: u32, guesses: u64) {
+        self.note_givens(givens);
+        self.guesses = Some(self.guesses.map_or(guesses, |g| g.max(guesses)));
+    }
+
+    /// A puzzle with one solution made, of `givens` givens (its guesses not counted).
+    fn note_givens(&mut self, givens: u32) {
         self.puzzles += 1;
         self.givens = Some(match self.givens {
             None => (givens, givens),
             Some((lo, hi)) => (lo.min(givens), hi.max(givens)),
         });
-        self.guesses = Some(self.guesses.map_or(guesses, |g| g.max(guesses)));
     }
 
     fn note_er(&mut self, off: u64) {
@@ -358,6 +363,9 @@ impl Generator {
         if carving.carver.needs_every_given(carving.kept) {
             return true;
         }
+        // one solution all the same: counted among those made (the give-up said "0 puzzles
+        // with one solution made; 20000 not minimal")
+        reached.note_givens(carving.carver.givens().count_ones());
         reached.not_minimal += 1;
         false
     }

@@ -1218,3 +1218,33 @@ fn rating_ranges_no_puzzle_has_are_refused_and_rare_ones_bounded() {
     // was said when every candidate was 0.2 or more from it
     assert!(stderr.contains("every ER at least "), "{stderr}");
 }
+
+/// A give-up whose tries all made symmetric puzzles with one solution but a given to spare said
+/// "0 puzzles with one solution made; 2000 not minimal": they are counted among those made.
+#[test]
+fn a_give_up_counts_puzzles_that_were_not_minimal_among_those_made() {
+    let dir = Workdir::new();
+    let grid = "619723548425896317387541269763485192142679853598312674234167985971258436856934721";
+    let from = dir.write("grid.txt", format!("{grid}\n"));
+    let err = generate_fails(
+        &[
+            "-q",
+            "-n",
+            "1",
+            "-j1",
+            "--from",
+            from.to_str().unwrap(),
+            "--symmetry",
+            "dihedral",
+            "--max-tries",
+            "300",
+        ],
+        1,
+        "gave up",
+    );
+    assert!(
+        err.contains("in 300 tries (300 puzzles with one solution made, ")
+            && err.contains("; 300 not minimal)"),
+        "{err}"
+    );
+}

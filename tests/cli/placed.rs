@@ -201,6 +201,23 @@ fn a_write_that_fails_leaves_a_prefix_of_whole_records_and_says_where() {
     }
 }
 
+/// `generate`'s records are named by their number in the stream: a failed write said "the
+/// output ends with the record at seed 2, record:512".
+#[test]
+fn a_generate_write_that_fails_names_the_last_record_by_its_number() {
+    let dir = Workdir::new();
+    let path = dir.path("cut.txt");
+    let mut cmd = command(&["generate", "-q", "-n", "3000", "--seed", "2", "-j2"]);
+    cmd.args(["-o", path.to_str().unwrap()]);
+    let out = limit_files(&mut cmd, 100_000).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let held = fs::read_to_string(&path).unwrap().lines().count();
+    assert!(held > 0, "{stderr}");
+    let ends = format!("(the output ends with record {held} of seed 2)");
+    assert!(stderr.contains(&ends), "want {ends:?} in {stderr}");
+}
+
 /// After a failed write, stderr told the reasons of malformed records in batches written ahead
 /// and cut away, which the file does not hold (55 reasons beside "malformed 44"): it tells those
 /// of the records the file holds, every one of them, and no other.
