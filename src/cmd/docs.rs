@@ -15,7 +15,11 @@ pub fn completions(args: &CompletionsArgs) -> Result<()> {
     let slot = plan.add(None, "completion script")?;
     let mut out = plan.begin()?.take(slot);
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "sudoku-batch", &mut script);
+    let full = Cli::command();
+    // every subcommand takes `--version` (propagated when the command is built)
+    let version = full.get_version().map(str::to_string);
+    let mut command = visible(&full, version.as_deref());
+    clap_complete::generate(args.shell, &mut command, "sudoku-batch", &mut script);
     if args.shell == clap_complete::Shell::Bash {
         script = bash_subcommand_states(&script);
     }
@@ -24,6 +28,27 @@ pub fn completions(args: &CompletionsArgs) -> Result<()> {
             .and_then(|()| out.flush())
             .context("writing <stdout>"),
     )
+}
+
+/// `command` with only what `--help` shows: the scripts offered `--batch-size` (hidden) on every
+/// command, and `split` the `--pipe` and `--echo` it refuses (hidden there), though clap_complete
+/// (4.6) writes hidden options as any other.
+fn visible(command: &clap::Command, version: Option<&str>) -> clap::Command {
+    let mut out = clap::Command::new(command.get_name().to_string())
+        .visible_aliases(command.get_visible_aliases().map(str::to_string));
+    if let Some(about) = command.get_about() {
+        out = out.about(about.clone());
+    }
+    if let Some(version) = version {
+        out = out.version(version.to_string());
+    }
+    for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
+        out = out.arg(arg.clone());
+    }
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+        out = out.subcommand(visible(sub, version));
+    }
+    out
 }
 
 /// The bash script with its subcommands' states spelled as it sets them.

@@ -30,7 +30,25 @@ fn completions_name_every_subcommand_for_every_shell() {
             script.contains("--duplicates") || script.contains("-l duplicates"),
             "{shell}"
         );
+        // nothing `--help` hides: `--batch-size` was offered everywhere, and `split` the
+        // `--pipe` and `--echo` it refuses
+        assert!(!script.contains("batch-size"), "{shell}");
+        assert!(
+            script.contains("--version") || script.contains("-l version"),
+            "{shell}"
+        );
     }
+    let bash = String::from_utf8(stdout_ok(bin().args(["completions", "bash"]))).unwrap();
+    let split = bash
+        .split("sudoku__batch__subcmd__split)")
+        .nth(1)
+        .and_then(|rest| rest.lines().find(|l| l.contains("opts=")))
+        .unwrap();
+    assert!(
+        split.contains("--train") && !split.contains("--pipe"),
+        "{split}"
+    );
+    assert!(!split.contains("--echo"), "{split}");
     // the bash script is valid bash
     let dir = Workdir::new();
     let path = dir.write(
