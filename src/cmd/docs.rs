@@ -22,6 +22,7 @@ pub fn completions(args: &CompletionsArgs) -> Result<()> {
     clap_complete::generate(args.shell, &mut command, "sudoku-batch", &mut script);
     if args.shell == clap_complete::Shell::Bash {
         script = bash_subcommand_states(&script);
+        script = bash_joined_values(&script, &command);
     }
     super::last_output(
         out.write_all(&script)
@@ -49,6 +50,35 @@ fn visible(command: &clap::Command, version: Option<&str>) -> clap::Command {
         out = out.subcommand(visible(sub, version));
     }
     out
+}
+
+/// The bash script with the options whose value must be joined by `=` (`--duplicates=iso`)
+/// completing the next word as a file, which is what it is: the script offered `exact iso`
+/// after `--duplicates `, and `check --duplicates iso data.txt` takes `iso` for an input.
+fn bash_joined_values(script: &[u8], command: &clap::Command) -> Vec<u8> {
+    let mut text = String::from_utf8_lossy(script).into_owned();
+    let mut joined = Vec::new();
+    let mut stack = vec![command];
+    while let Some(cmd) = stack.pop() {
+        stack.extend(cmd.get_subcommands());
+        for arg in cmd.get_arguments() {
+            if let (true, Some(long)) = (arg.is_require_equals_set(), arg.get_long()) {
+                joined.push(long.to_string());
+            }
+        }
+    }
+    for long in joined {
+        let case =
+            format!("                --{long})\n                    COMPREPLY=($(compgen -W ");
+        while let Some(at) = text.find(&case) {
+            let values = at + case.len() - "COMPREPLY=($(compgen -W ".len();
+            let Some(end) = text[values..].find('\n') else {
+                break;
+            };
+            text.replace_range(values..values + end, "COMPREPLY=($(compgen -f \"${cur}\"))");
+        }
+    }
+    text.into_bytes()
 }
 
 /// The bash script with its subcommands' states spelled as it sets them.

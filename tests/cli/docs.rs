@@ -49,6 +49,11 @@ fn completions_name_every_subcommand_for_every_shell() {
         "{split}"
     );
     assert!(!split.contains("--echo"), "{split}");
+    // `--duplicates` takes its value joined (`--duplicates=iso`): the word after it is an
+    // input, not `exact iso` (offered, then refused as no such input)
+    let after = bash.split("--duplicates)\n").nth(1).unwrap();
+    let reply = after.lines().next().unwrap();
+    assert!(reply.contains("compgen -f"), "{reply}");
     // the bash script is valid bash
     let dir = Workdir::new();
     let path = dir.write(
