@@ -163,7 +163,7 @@ Verdicts (the same in every output):
   wrong_solution  the given solution is not 81 cells, leaves a cell blank, changes a given,
                   repeats a digit in a unit, or differs from the only solution
   duplicate       same puzzle as an earlier record, or isomorphic to it (--duplicates=iso);
-                 not searched again
+                  not searched again
 
 Given solutions: the CSV column named solution, else solutions, answer, answers (or
 --solution-column); in line files the field after the puzzle that has 81 characters

@@ -22,7 +22,7 @@ use anyhow::Result;
 
 use sudoku_batch::check::flaw;
 use sudoku_batch::grid::Grid;
-use sudoku_batch::input::{Block, InputError, InputFormat, Reader, Record};
+use sudoku_batch::input::{Block, InputError, InputFormat, Reader, Record, SOLUTION_COLUMNS};
 use sudoku_batch::output::{self, AugmentColumns, Augmented, Format, Output};
 use sudoku_batch::pipeline::{self, Config, Steps};
 use sudoku_batch::transform::{self, Transform};
@@ -76,6 +76,14 @@ pub fn run(args: &AugmentArgs) -> Result<ExitCode> {
         );
     }
     super::read_solutions(&mut reader, args.solution_column.as_ref())?;
+    // `-c solutions` on a `quizzes,solutions` file: the column named as the solutions is moved
+    // as the puzzles, so none is moved as their solutions, and the puzzles' own column is
+    // written back unmoved beside them (`ok`, exit 0, every row inconsistent): said
+    if let Some(warning) = puzzles_in_solution_column(&reader, args) {
+        if !args.input.silent() {
+            super::stderr_line(warning);
+        }
+    }
     if let Some(code) = signals.stopped_before_begin(args.input.silent()) {
         return Ok(code);
     }
@@ -563,4 +571,31 @@ impl Dealer {
         }
         Ok(step.shares_len > 0)
     }
+}
+
+/// The warning for puzzles read from the column a solution column would be found in by its
+/// name, with other columns beside it and no other solution column named.
+fn puzzles_in_solution_column(reader: &Reader, args: &AugmentArgs) -> Option<String> {
+    if args.solution_column.is_some() || reader.solution_column().is_some() {
+        return None;
+    }
+    let header = reader.header()?;
+    let puzzle = header.get(reader.puzzle_column()? - 1)?;
+    let named = SOLUTION_COLUMNS
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(puzzle.trim()));
+    let others: Vec<&str> = header
+        .iter()
+        .filter(|h| *h != puzzle)
+        .map(String::as_str)
+        .collect();
+    (named && !others.is_empty()).then(|| {
+        format!(
+            "sudoku-batch: warning: the puzzles are read from column {puzzle:?}, named as a \
+             solution column: no column moves with them as their solutions, and the other \
+             columns ({}) are written back as read (for a dataset's puzzles and solutions, \
+             -c names the puzzles and --solution-column the solutions)",
+            others.join(", ")
+        )
+    })
 }

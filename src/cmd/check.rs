@@ -86,6 +86,12 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         .as_deref()
         .map(|path| plan.add(Some(path), "stats"))
         .transpose()?;
+    // ratings are slow: a reader of the output that goes away is noticed at once, not at the
+    // next write (which came after every rating in flight, or never on an idle input)
+    let mut watch = match (&out, args.rate) {
+        (Some(slot), true) => plan.watch_reader(slot, signals.stop_flag()),
+        _ => None,
+    };
     let mut reader = super::open_reader(&args.input, signals.stop_flag())?;
     // a solution column the input does not have fails before the outputs are touched (it
     // emptied them)
@@ -95,11 +101,6 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     }
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
-    // ratings are slow: a reader that goes away is noticed at once, not at the next write
-    let mut watch = match (&out, args.rate) {
-        (Some(slot), true) => files.watch_reader(slot, signals.stop_flag()),
-        _ => None,
-    };
     let out = out.map(|slot| files.take_destination(slot));
     let stats_file = stats_file.map(|slot| files.take_whole(slot));
     let report_file = report_file.map(|(path, slot, format)| match path.as_os_str() == "-" {
@@ -241,6 +242,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             let records = &all[..batch.checks.len().min(all.len())];
             cut = records.len() < all.len();
             let counts = Counts::of(records, &batch.checks);
+            let gone_before = watch.as_ref().is_some_and(|w| w.gone());
             if let Some(output) = output.as_mut() {
                 batch.at = match output.place(&batch.out) {
                     Ok(at) => at,
@@ -250,7 +252,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                     // it twice); but the reader may have read any of it, so a problem in it
                     // still earns exit 1
                     Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => {
-                        problems_uncounted |= counts.tally.problems() > 0;
+                        // a reader known gone before the batch was written read none of it
+                        problems_uncounted |= counts.tally.problems() > 0 && !gone_before;
                         // listed on stderr, so that the exit 1 has its reason
                         found.list_uncounted(&counts, &names);
                         return Err(err.into());
@@ -329,8 +332,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             ));
         }
     }
-    // the reader went away with nothing written after: the run stopped for it all the same
-    if watch.take().is_some_and(|w| w.gone()) && failure.is_none() {
+    // the reader went away and the run stopped for it (reading cut short, or records left
+    // out) with nothing written after: told as a broken pipe; a reader that left once every
+    // record was written changed nothing, and the run is whole
+    let stopped = reader.stopped_short() || cut;
+    if watch.take().is_some_and(|w| w.gone()) && stopped && failure.is_none() {
         failure = Some(super::Failure::output(
             anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::BrokenPipe))
                 .context(format!("writing {output_name}")),

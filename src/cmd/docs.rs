@@ -11,7 +11,8 @@ use crate::cli::{Cli, CompletionsArgs, ManArgs};
 
 /// Prints the completion script for `args.shell` on stdout.
 pub fn completions(args: &CompletionsArgs) -> Result<()> {
-    let mut plan = OutputPlan::new(&[])?;
+    // reads nothing: any standard input will do (a closed one, or a file standard error goes to)
+    let mut plan = OutputPlan::reading(&[])?;
     let slot = plan.add(None, "completion script")?;
     let mut out = plan.begin()?.take(slot);
     let mut script = Vec::new();
@@ -110,7 +111,7 @@ pub fn man(args: &ManArgs) -> Result<()> {
                 }
             },
         };
-        let mut plan = OutputPlan::new(&[])?;
+        let mut plan = OutputPlan::reading(&[])?;
         let slot = plan.add(None, "man page")?;
         let mut out = plan.begin()?.take(slot);
         return super::last_output(
@@ -165,6 +166,10 @@ fn subcommand_page(sub: &clap::Command) -> clap::Command {
         .clone()
         .name(format!("sudoku-batch-{}", sub.get_name()))
         .bin_name(format!("sudoku-batch {}", sub.get_name()));
+    // `help` is no command of its own and was given no version (its page's header had none)
+    if page.get_version().is_none() {
+        page = page.version(env!("CARGO_PKG_VERSION"));
+    }
     let nested: Vec<String> = page
         .get_subcommands()
         .map(|s| s.get_name().to_string())
@@ -184,9 +189,10 @@ fn render(command: clap::Command) -> Result<Vec<u8>> {
     Ok(keep_extra_lines(page))
 }
 
-/// The page with its last section from `--help` (tables of status words, examples) set line by
-/// line as written: filled as running text, its tables' rows ran into each other and its
-/// example commands were re-spaced and split.
+/// The page with the tables and examples of its last section from `--help` (its indented
+/// lines) set line by line as written, and its paragraphs filled to the page's width: all
+/// filled as running text, the tables' rows ran into each other and example commands were
+/// re-spaced and split; all set as written, the paragraphs ran past an 80-column page.
 fn keep_extra_lines(page: Vec<u8>) -> Vec<u8> {
     let text = String::from_utf8_lossy(&page);
     let Some(start) = text.find("\n.SH EXTRA\n") else {
@@ -196,14 +202,21 @@ fn keep_extra_lines(page: Vec<u8>) -> Vec<u8> {
     let end = text[body..]
         .find("\n.SH ")
         .map_or(text.len(), |e| body + e + 1);
-    let mut out = String::with_capacity(text.len() + 8);
+    let mut out = String::with_capacity(text.len() + 256);
     out.push_str(&text[..body]);
-    out.push_str(".nf\n");
-    out.push_str(&text[body..end]);
-    if !out.ends_with('\n') {
+    let mut as_written = false;
+    for line in text[body..end].lines() {
+        let indented = line.starts_with(' ');
+        if indented != as_written && !line.is_empty() {
+            out.push_str(if indented { ".nf\n" } else { ".fi\n" });
+            as_written = indented;
+        }
+        out.push_str(line);
         out.push('\n');
     }
-    out.push_str(".fi\n");
+    if as_written {
+        out.push_str(".fi\n");
+    }
     out.push_str(&text[end..]);
     out.into_bytes()
 }

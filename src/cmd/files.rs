@@ -574,9 +574,7 @@ impl OutputPlan {
     /// run can start (its inputs open), so a run that fails before leaves every file as it was.
     pub fn begin(&mut self) -> Result<Begun> {
         let mut writers = Vec::with_capacity(self.opened.len());
-        let mut pipes = Vec::with_capacity(self.opened.len());
         for (opened, (name, ..)) in self.opened.drain(..).zip(&self.outputs) {
-            pipes.push(pipe_end(&opened));
             writers.push(Some(match opened {
                 Opened::Stdout => stdout_destination(),
                 Opened::File { file, truncate } => {
@@ -589,7 +587,27 @@ impl OutputPlan {
             }));
         }
         self.begun = true;
-        Ok(Begun { writers, pipes })
+        Ok(Begun { writers })
+    }
+
+    /// Watches `slot`'s output, when it is a pipe or a socket, for its reader going away, and
+    /// then raises `stop` (see [`super::signals::PipeWatch`]): from before the inputs are
+    /// opened, so that a run waiting for its first input line stops too.
+    pub fn watch_reader(
+        &self,
+        slot: &Slot,
+        stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Option<super::signals::PipeWatch> {
+        #[cfg(unix)]
+        {
+            let fd = pipe_end(self.opened.get(slot.0)?)?;
+            Some(super::signals::PipeWatch::start(fd, stop))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (slot, stop);
+            None
+        }
     }
 }
 
@@ -608,11 +626,6 @@ fn pipe_end(opened: &Opened) -> Option<std::os::fd::OwnedFd> {
         .ok()?
         .file_type();
     (kind.is_fifo() || kind.is_socket()).then_some(fd)
-}
-
-#[cfg(not(unix))]
-fn pipe_end(_opened: &Opened) -> Option<()> {
-    None
 }
 
 impl Drop for OutputPlan {
@@ -646,33 +659,9 @@ fn stdout_destination() -> Destination<'static> {
 /// The writers of a begun plan, each taken once by its [`Slot`].
 pub struct Begun {
     writers: Vec<Option<Destination<'static>>>,
-    /// Per output, a copy of its descriptor when it is a pipe or a socket.
-    #[cfg(unix)]
-    pipes: Vec<Option<std::os::fd::OwnedFd>>,
-    #[cfg(not(unix))]
-    pipes: Vec<Option<()>>,
 }
 
 impl Begun {
-    /// Watches `slot`'s output, when it is a pipe or a socket, for its reader going away, and
-    /// then raises `stop` (see [`super::signals::PipeWatch`]); call before taking its writer.
-    pub fn watch_reader(
-        &mut self,
-        slot: &Slot,
-        stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    ) -> Option<super::signals::PipeWatch> {
-        #[cfg(unix)]
-        {
-            let fd = self.pipes.get_mut(slot.0).and_then(Option::take)?;
-            Some(super::signals::PipeWatch::start(fd, stop))
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = (slot, stop);
-            None
-        }
-    }
-
     /// Where `slot` goes (a sink if it was somehow taken already, which the types prevent).
     pub fn take_destination(&mut self, slot: Slot) -> Destination<'static> {
         self.writers

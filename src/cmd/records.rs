@@ -113,6 +113,12 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         .map(|(path, _)| plan.add(Some(path), "stats"))
         .transpose()?;
     let output_name = super::output_name(out_args.output.as_deref());
+    // slow records: a reader of the output that goes away is noticed at once, not at the next
+    // write (which came after every record in flight, or never on an idle input)
+    let mut watch = match command.batch_cap {
+        Some(_) => plan.watch_reader(&out, signals.stop_flag()),
+        None => None,
+    };
     let mut reader = super::open_reader(args, signals.stop_flag())?;
     // for slow records, those not yet begun when a signal comes are left unanswered (see
     // `map_batch`)
@@ -123,11 +129,6 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     }
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
-    // slow records: a reader that goes away is noticed at once, not at the next write
-    let mut watch = match command.batch_cap {
-        Some(_) => files.watch_reader(&out, signals.stop_flag()),
-        None => None,
-    };
     let out = files.take_destination(out);
     let stats_file = stats_file.map(|slot| files.take_whole(slot));
     // files are read by the threads that parse them when there are several (see
@@ -232,8 +233,11 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         &super::record_at(names),
         &output_name,
     );
-    // the reader went away with nothing written after: the run stopped for it all the same
-    if watch.take().is_some_and(|w| w.gone()) && failure.is_none() {
+    // the reader went away and the run stopped for it (reading cut short, or records left
+    // out) with nothing written after: told as a broken pipe; a reader that left once every
+    // record was written changed nothing, and the run is whole
+    let stopped = reader.stopped_short() || cut;
+    if watch.take().is_some_and(|w| w.gone()) && stopped && failure.is_none() {
         failure = Some(super::Failure::output(
             anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe))
                 .context(format!("writing {output_name}")),

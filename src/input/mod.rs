@@ -311,6 +311,8 @@ pub struct Reader {
     total: Option<u64>,
     /// An error held back until the records read before it have been handed out.
     failed: Option<InputError>,
+    /// Reading was stopped with input left unread ([`Reader::stopped_short`]).
+    stopped_short: bool,
     /// Given solutions are read ([`Reader::read_solutions`]).
     solutions: bool,
     /// 0-based CSV solution column, when reading solutions from CSV input that has one.
@@ -399,6 +401,7 @@ impl Reader {
             bytes: Arc::new(AtomicU64::new(0)),
             total,
             failed: None,
+            stopped_short: false,
             solutions: false,
             solution_column: None,
             keep: Keep::default(),
@@ -471,14 +474,24 @@ impl Reader {
 
     /// Stops reading: no input is read any further.
     fn stop_reading(&mut self) {
+        self.stopped_short |= self.active.is_some() || self.next < self.origins.len();
         self.active = None;
         self.next = self.origins.len();
+    }
+
+    /// True when the stop flag ended reading before the end of the inputs (as far as the
+    /// reader could tell: an input whose last byte was read but whose end was not yet seen
+    /// counts as left unread). A run whose inputs were read whole was not cut short by it.
+    pub fn stopped_short(&self) -> bool {
+        self.stopped_short
     }
 
     /// Opens the next input; when that fails because reading was stopped, stops instead.
     fn open_next_or_stop(&mut self) -> Result<(), InputError> {
         match self.open_next() {
             Err(_) if self.stopping() => {
+                // the input being opened was not read
+                self.stopped_short = true;
                 self.stop_reading();
                 Ok(())
             }
@@ -605,6 +618,8 @@ impl Reader {
                 Err(e) => {
                     let line = self.active.as_ref().map_or(0, |(_, a)| a.line());
                     self.active = None;
+                    // a read the stop broke off: its input was not read to its end
+                    self.stopped_short |= self.stopping();
                     if !self.stopping() {
                         let err = self.io_error(source as usize, line, e);
                         if block.bytes.is_empty() {

@@ -515,3 +515,25 @@ fn solution_column_none_is_refused() {
         .stderr(predicates::str::contains("copied unmoved"));
     assert!(!out.exists());
 }
+
+/// `-c solutions` on a `quizzes,solutions` file moved the solutions as puzzles and wrote the
+/// puzzles' column back unmoved beside them, every row inconsistent, `ok`, with no word: said.
+#[test]
+fn puzzles_read_from_the_solutions_column_are_warned_about() {
+    let data = repo("data/kaggle_200.csv");
+    let data = data.to_str().unwrap();
+    let (_, err) = run(&["augment", "-n", "1", "-c", "solutions", data], 0);
+    assert!(
+        err.contains("warning: the puzzles are read from column \"solutions\"")
+            && err.contains("other columns (quizzes) are written back as read"),
+        "{err}"
+    );
+    // the usual reading, or the puzzle column named, has nothing to warn about
+    for args in [
+        &["augment", "-n", "1", data][..],
+        &["augment", "-n", "1", "-c", "quizzes", data],
+    ] {
+        let (_, err) = run(args, 0);
+        assert!(!err.contains("warning"), "{err}");
+    }
+}

@@ -158,20 +158,40 @@ fn man_prints_the_main_page_and_writes_one_per_subcommand() {
 
 /// The last section of a page, from `--help`'s text after the options, was filled as running
 /// text: the rows of its tables ran into each other and its example commands were re-spaced and
-/// split. It is set line by line, as written.
+/// split. Its tables and examples (indented lines) are set as written; its paragraphs are
+/// filled to the page (set as written, they ran past an 80-column page).
 #[test]
 fn man_pages_keep_the_lines_of_the_text_after_the_options() {
+    for sub in ["check", "solve", "generate"] {
+        let page = String::from_utf8(stdout_ok(bin().args(["man", sub]))).unwrap();
+        let extra = page
+            .split("\n.SH EXTRA\n")
+            .nth(1)
+            .expect("an EXTRA section");
+        let extra = extra.split("\n.SH ").next().unwrap();
+        let (mut as_written, mut indented, mut filled) = (false, 0, 0);
+        for line in extra.lines() {
+            match line {
+                ".nf" => as_written = true,
+                ".fi" => as_written = false,
+                l if l.starts_with(' ') => {
+                    assert!(as_written, "{sub}: {l:?} filled");
+                    indented += 1;
+                }
+                "" => {}
+                l => {
+                    assert!(!as_written, "{sub}: {l:?} set as written");
+                    filled += 1;
+                }
+            }
+        }
+        assert!(!as_written, "{sub}: no .fi at the end");
+        assert!(indented > 0 && filled > 0, "{sub}: {extra}");
+    }
     let page = String::from_utf8(stdout_ok(bin().args(["man", "check"]))).unwrap();
-    let extra = page
-        .split("\n.SH EXTRA\n")
-        .nth(1)
-        .expect("an EXTRA section");
-    assert!(extra.starts_with(".nf\n"), "{extra}");
-    let extra = extra.split("\n.SH ").next().unwrap();
-    assert!(extra.ends_with("\n.fi"), "{extra}");
     assert!(
-        extra.contains("\n  sudoku\\-batch check data/kaggle_200.csv\n"),
-        "{extra}"
+        page.contains("\n  sudoku\\-batch check data/kaggle_200.csv\n"),
+        "{page}"
     );
 }
 
@@ -250,4 +270,37 @@ fn split_help_lists_no_option_it_refuses() {
         assert!(help("solve").contains(&format!("  {option}")));
     }
     assert!(split.contains("--pipe and --echo do\nnot apply"), "{split}");
+}
+
+/// `man` and `completions` read nothing, yet refused a standard input redirected from the file
+/// standard error goes to (`man solve < log 2>> log`), and a closed one; `help`'s page had no
+/// version in its header.
+#[test]
+fn man_and_completions_take_any_standard_input() {
+    use std::os::unix::process::CommandExt;
+    let dir = Workdir::new();
+    let log = dir.write("log", "old\n");
+    for args in [&["man", "solve"][..], &["completions", "bash"]] {
+        let append = || std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let out = crate::command(args)
+            .stdin(std::fs::File::open(&log).unwrap())
+            .stderr(append())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", dir.read("log"));
+        let mut closed = crate::command(args);
+        // SAFETY: close is async-signal-safe
+        unsafe {
+            closed.pre_exec(|| {
+                libc::close(0);
+                Ok(())
+            });
+        }
+        let out = closed.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?} <&-");
+    }
+    assert_eq!(dir.read("log"), "old\n");
+    let help = String::from_utf8(stdout_ok(bin().args(["man", "help"]))).unwrap();
+    let version = format!("\"sudoku-batch-help {}\"", env!("CARGO_PKG_VERSION"));
+    assert!(help.contains(&version), "{}", &help[..300]);
 }

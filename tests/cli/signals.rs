@@ -735,4 +735,53 @@ fn rate_stops_once_the_reader_of_its_output_is_gone() {
         assert_eq!(status.code(), Some(0), "{args:?}: {err}");
         assert!(err.contains("interrupted by SIGPIPE"), "{args:?}: {err}");
     }
+    // before the first byte of input (the watch began only once the input was open), and a
+    // reader that read every record, then left, interrupted nothing (its stats said SIGPIPE)
+    let dir = crate::Workdir::new();
+    let stats = dir.path("s.json");
+    let small: String = std::fs::read_to_string(repo("data/easy_300.txt"))
+        .unwrap()
+        .lines()
+        .take(20)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let small = dir.write("small.txt", small);
+    for args in [&["rate"][..], &["check", "--rate", "-O", "jsonl"]] {
+        let mut child = command(args)
+            .args(["-q", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        drop(child.stdout.take());
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let done = child.try_wait().unwrap();
+        let _ = child.kill();
+        drop(stdin);
+        assert_eq!(done.and_then(|s| s.code()), Some(0), "{args:?}: idle input");
+        let mut child = command(args)
+            .arg("--stats")
+            .arg(&stats)
+            .arg(&small)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // every line read, then the reader leaves (as `head -n 20`), maybe before the run ends
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        for _ in 0..20 {
+            let mut line = String::new();
+            assert!(out.read_line(&mut line).unwrap() > 0, "{args:?}");
+        }
+        drop(out);
+        child.wait().unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+        assert!(json["interrupted"].is_null(), "{args:?}: {json}");
+    }
 }
