@@ -946,6 +946,7 @@ FILE:LINE: reason (even with -q) and counted in the summary.
   jsonl  file, line, copy, status, puzzle, solution, transform
   grid   # COPY TRANSFORM [SOLUTION], then the copy's 9 rows; a blank line between copies
 TRANSFORM as in canon: T if transposed, R source rows, C source columns, D new digits.
+
 --echo keeps fields of each line of line input in every format: after the puzzle (csv,
 jsonl), at the end of the line (line, grid's # line). --pipe takes -n 1 without
 --keep-original (one output line per input line) and adds the reason (csv, jsonl).

@@ -580,14 +580,20 @@ fn puzzles_in_solution_column(reader: &Reader, args: &AugmentArgs) -> Option<Str
         return None;
     }
     let header = reader.header()?;
-    let puzzle = header.get(reader.puzzle_column()? - 1)?;
+    let at = reader.puzzle_column()? - 1;
+    let puzzle = header.get(at)?;
     let named = SOLUTION_COLUMNS
         .iter()
         .any(|n| n.eq_ignore_ascii_case(puzzle.trim()));
-    let others: Vec<&str> = header
+    // the other columns by place (one may bear the puzzle column's name), named as they can be
+    let others: Vec<String> = header
         .iter()
-        .filter(|h| *h != puzzle)
-        .map(String::as_str)
+        .enumerate()
+        .filter(|&(i, _)| i != at)
+        .map(|(i, h)| match h.trim().is_empty() {
+            true => format!("column {}", i + 1),
+            false => h.clone(),
+        })
         .collect();
     (named && !others.is_empty()).then(|| {
         format!(

@@ -99,6 +99,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     if let Some(code) = signals.stopped_before_begin(args.input.silent()) {
         return Ok(code);
     }
+    if super::reader_gone_before_begin(watch.as_ref(), &reader, args.input.silent()) {
+        return Ok(ExitCode::SUCCESS);
+    }
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
     let out = out.map(|slot| files.take_destination(slot));
@@ -252,10 +255,13 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                     // it twice); but the reader may have read any of it, so a problem in it
                     // still earns exit 1
                     Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => {
-                        // a reader known gone before the batch was written read none of it
-                        problems_uncounted |= counts.tally.problems() > 0 && !gone_before;
-                        // listed on stderr, so that the exit 1 has its reason
-                        found.list_uncounted(&counts, &names);
+                        // a reader known gone before the batch was written read none of it:
+                        // its problems earn nothing, and are not listed
+                        if !gone_before {
+                            problems_uncounted |= counts.tally.problems() > 0;
+                            // listed on stderr, so that the exit 1 has its reason
+                            found.list_uncounted(&counts, &names);
+                        }
                         return Err(err.into());
                     }
                     Err(err) => return Err(err.into()),

@@ -600,8 +600,8 @@ impl OutputPlan {
     ) -> Option<super::signals::PipeWatch> {
         #[cfg(unix)]
         {
-            let fd = pipe_end(self.opened.get(slot.0)?)?;
-            Some(super::signals::PipeWatch::start(fd, stop))
+            let (fd, socket) = pipe_end(self.opened.get(slot.0)?)?;
+            Some(super::signals::PipeWatch::start(fd, socket, stop))
         }
         #[cfg(not(unix))]
         {
@@ -611,10 +611,10 @@ impl OutputPlan {
     }
 }
 
-/// A copy of the descriptor of `opened` when it is a pipe or a socket, to watch for its reader
-/// going away ([`super::signals::PipeWatch`]).
+/// A copy of the descriptor of `opened` when it is a pipe or a socket (and which of the two),
+/// to watch for its reader going away ([`super::signals::PipeWatch`]).
 #[cfg(unix)]
-fn pipe_end(opened: &Opened) -> Option<std::os::fd::OwnedFd> {
+fn pipe_end(opened: &Opened) -> Option<(std::os::fd::OwnedFd, bool)> {
     use std::os::fd::AsFd;
     use std::os::unix::fs::FileTypeExt;
     let fd = match opened {
@@ -625,7 +625,7 @@ fn pipe_end(opened: &Opened) -> Option<std::os::fd::OwnedFd> {
         .metadata()
         .ok()?
         .file_type();
-    (kind.is_fifo() || kind.is_socket()).then_some(fd)
+    (kind.is_fifo() || kind.is_socket()).then_some((fd, kind.is_socket()))
 }
 
 impl Drop for OutputPlan {

@@ -434,6 +434,25 @@ pub fn end_records(
     (last, failure)
 }
 
+/// True when the reader of the record output went away while the inputs were opened, before
+/// the first record was read ([`signals::PipeWatch`]): the run then ends there, with the exit
+/// status it earned (0) and every output as it was, as one stopped by a signal does (it emptied
+/// `--stats` and `--report` files to say that nothing was done). Said on stderr unless `quiet`.
+pub fn reader_gone_before_begin(
+    watch: Option<&signals::PipeWatch>,
+    reader: &sudoku_batch::input::Reader,
+    quiet: bool,
+) -> bool {
+    let gone = watch.is_some_and(signals::PipeWatch::gone) && reader.stopped_short();
+    if gone && !quiet {
+        stderr_line(
+            "the reader of the output went away before the first record was read: nothing \
+             written, every output as it was",
+        );
+    }
+    gone
+}
+
 /// How a record read from the inputs is named in messages: `the record at FILE:LINE`, given the
 /// input and line (`names`: the inputs' names, see [`source_names`]).
 pub fn record_at(names: &[String]) -> impl Fn((u32, u64)) -> String + '_ {

@@ -127,6 +127,9 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
     if let Some(code) = signals.stopped_before_begin(args.silent()) {
         return Ok(code);
     }
+    if super::reader_gone_before_begin(watch.as_ref(), &reader, args.silent()) {
+        return Ok(ExitCode::SUCCESS);
+    }
     // the inputs are open: now the outputs may be emptied
     let mut files = plan.begin()?;
     let out = files.take_destination(out);

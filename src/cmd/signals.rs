@@ -241,7 +241,7 @@ pub struct PipeWatch {
 impl PipeWatch {
     /// Watches `fd` (a copy of the output's descriptor, closed when the watch ends) on a thread
     /// of its own; `stop` is raised when the reader goes.
-    pub fn start(fd: std::os::fd::OwnedFd, stop: Arc<AtomicBool>) -> PipeWatch {
+    pub fn start(fd: std::os::fd::OwnedFd, socket: bool, stop: Arc<AtomicBool>) -> PipeWatch {
         use std::os::fd::AsRawFd;
         let done = Arc::new(AtomicBool::new(false));
         let gone = Arc::new(AtomicBool::new(false));
@@ -251,7 +251,12 @@ impl PipeWatch {
             .spawn(move || {
                 while !done_seen.load(Ordering::SeqCst) {
                     // no events asked: poll reports POLLERR (a pipe whose reader closed) and
-                    // POLLHUP (a socket whose peer did) whatever is asked
+                    // POLLHUP (a socket whose peer did) whatever is asked; on a socket an error
+                    // (a datagram refused) is no reader gone, and the next write tells it
+                    let gone = match socket {
+                        true => libc::POLLHUP,
+                        false => libc::POLLERR | libc::POLLHUP,
+                    };
                     let mut pfd = libc::pollfd {
                         fd: fd.as_raw_fd(),
                         events: 0,
@@ -259,10 +264,14 @@ impl PipeWatch {
                     };
                     // SAFETY: one pollfd, valid for the call; the descriptor is owned here
                     let n = unsafe { libc::poll(&mut pfd, 1, POLL_MILLIS) };
-                    if n > 0 && pfd.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+                    if n > 0 && pfd.revents & gone != 0 {
                         gone_set.store(true, Ordering::SeqCst);
                         stop.store(true, Ordering::SeqCst);
                         return;
+                    }
+                    if n > 0 {
+                        // a socket's error stays reported: look again after a while, not at once
+                        std::thread::sleep(std::time::Duration::from_millis(POLL_MILLIS as u64));
                     }
                 }
             })
