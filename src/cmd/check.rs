@@ -310,10 +310,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                 let _ = output.finish();
             }
             let whole = ends.last(placed.as_deref()).filter(|_| placed.is_some());
-            let at = |(source, line): (u32, u64)| {
-                let name = names.get(source as usize).map_or("", String::as_str);
-                format!("ends with the record at {name}:{line}")
-            };
+            let at = |last| format!("ends with {}", super::record_at(&names)(last));
             Some(match found.report_failed {
                 // the report's error first, then where the record output ends
                 true => super::Failure::side(match whole {
@@ -338,16 +335,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             ));
         }
     }
-    // the reader went away and the run stopped for it (reading cut short, or records left
-    // out) with nothing written after: told as a broken pipe; a reader that left once every
-    // record was written changed nothing, and the run is whole
-    let stopped = reader.stopped_short() || cut;
-    if watch.take().is_some_and(|w| w.gone()) && stopped && failure.is_none() {
-        failure = Some(super::Failure::output(
-            anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::BrokenPipe))
-                .context(format!("writing {output_name}")),
-        ));
-    }
+    let left = super::left_by_reader(watch.take(), reader.stopped_short() || cut, &output_name);
+    failure = failure.or(left);
     // the batches the file holds now that it is finished (cut back after a failure), counted
     // and listed; those cut away with it are not
     held.settle(placed.as_deref(), &mut |c| ready.push(c));

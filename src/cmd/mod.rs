@@ -453,6 +453,23 @@ pub fn reader_gone_before_begin(
     gone
 }
 
+/// The failure of a run whose record output's reader went away ([`signals::PipeWatch`]) and
+/// that stopped for it (`stopped`: reading cut short, or records left out) with nothing written
+/// after, told as a broken pipe; `None` when the reader stayed, or left once every record was
+/// written (the run is whole).
+pub fn left_by_reader(
+    watch: Option<signals::PipeWatch>,
+    stopped: bool,
+    output_name: &str,
+) -> Option<Failure> {
+    (watch.is_some_and(|w| w.gone()) && stopped).then(|| {
+        Failure::output(
+            anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe))
+                .context(format!("writing {output_name}")),
+        )
+    })
+}
+
 /// How a record read from the inputs is named in messages: `the record at FILE:LINE`, given the
 /// input and line (`names`: the inputs' names, see [`source_names`]).
 pub fn record_at(names: &[String]) -> impl Fn((u32, u64)) -> String + '_ {

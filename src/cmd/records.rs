@@ -236,16 +236,8 @@ pub fn run<A: Send + Sync>(command: &RecordCommand<'_, A>) -> Result<ExitCode> {
         &super::record_at(names),
         &output_name,
     );
-    // the reader went away and the run stopped for it (reading cut short, or records left
-    // out) with nothing written after: told as a broken pipe; a reader that left once every
-    // record was written changed nothing, and the run is whole
-    let stopped = reader.stopped_short() || cut;
-    if watch.take().is_some_and(|w| w.gone()) && stopped && failure.is_none() {
-        failure = Some(super::Failure::output(
-            anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe))
-                .context(format!("writing {output_name}")),
-        ));
-    }
+    let left = super::left_by_reader(watch.take(), reader.stopped_short() || cut, &output_name);
+    failure = failure.or(left);
     held.settle(output.placed().as_deref(), &mut count);
     progress.print(&told.take());
     let secs = start.elapsed().as_secs_f64();
