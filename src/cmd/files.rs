@@ -186,6 +186,71 @@ pub fn stdout_closed_at_start() -> bool {
     probe::closed_at_start(1)
 }
 
+/// The standard stream (0, 1 or 2) that `path` names by one of the names the system gives it
+/// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`, `/proc/<our pid>/fd/1`, or a symlink to one of
+/// these), if it names one. The link is followed a step at a time, not resolved at once: a
+/// stream's name leads to whatever the descriptor is open on (`/dev/null` for a stream closed at
+/// the start), which says nothing of the stream.
+#[cfg(unix)]
+fn names_std_stream(path: &Path) -> Option<i32> {
+    let mut path = path.to_path_buf();
+    // as many links as the kernel follows
+    for _ in 0..40 {
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => fs::canonicalize(p).ok()?,
+            _ => std::env::current_dir().ok()?,
+        };
+        let full = folder.join(path.file_name()?);
+        if let Some(fd) = std_stream_path(&full) {
+            return Some(fd);
+        }
+        let target = fs::read_link(&full).ok()?;
+        path = folder.join(target);
+    }
+    None
+}
+
+#[cfg(not(unix))]
+fn names_std_stream(_path: &Path) -> Option<i32> {
+    None
+}
+
+/// The standard stream a path with its folder resolved is the name of: `/dev/stdin`,
+/// `/dev/stdout`, `/dev/stderr`, or descriptor 0, 1 or 2 under this process's `/proc` entry (or
+/// one of its threads': `/proc/thread-self/fd` resolves there).
+fn std_stream_path(path: &Path) -> Option<i32> {
+    let path = path.to_str()?;
+    match path {
+        "/dev/stdin" => return Some(0),
+        "/dev/stdout" => return Some(1),
+        "/dev/stderr" => return Some(2),
+        _ => {}
+    }
+    let (process, rest) = path.strip_prefix("/proc/")?.split_once('/')?;
+    if process != std::process::id().to_string() {
+        return None;
+    }
+    let rest = match rest.strip_prefix("task/") {
+        Some(thread) => thread.split_once('/')?.1,
+        None => rest,
+    };
+    match rest.strip_prefix("fd/")? {
+        "0" => Some(0),
+        "1" => Some(1),
+        "2" => Some(2),
+        _ => None,
+    }
+}
+
+/// The stream's name in messages.
+fn std_stream_name(fd: i32) -> &'static str {
+    match fd {
+        0 => "standard input",
+        1 => "standard output",
+        _ => "standard error",
+    }
+}
+
 /// Fails when standard input is one of `inputs` (`-`) and was closed when the process started:
 /// it would read as empty, and an empty dataset is not what was meant.
 fn refuse_closed_stdin(inputs: &[PathBuf]) -> Result<()> {
@@ -205,6 +270,13 @@ fn refuse_closed_stdin(inputs: &[PathBuf]) -> Result<()> {
 /// emptied, so a failed run lost the files it would have replaced.
 fn readable(path: &Path) -> Result<Metadata> {
     let name = path.display();
+    // the runtime put `/dev/null` in its place, which would read as empty
+    if let Some(fd) = names_std_stream(path).filter(|&fd| probe::closed_at_start(fd)) {
+        anyhow::bail!(
+            "{name}: this is {}, which is closed, so it would read as empty",
+            std_stream_name(fd)
+        );
+    }
     let meta = fs::metadata(path).with_context(|| format!("{name}"))?;
     if meta.is_dir() {
         anyhow::bail!("{name}: Is a directory, not a file: name the files in it");
@@ -456,8 +528,47 @@ impl OutputPlan {
         self.push("<stdout>".to_string(), what, id, Opened::Stdout)
     }
 
+    #[cfg(unix)]
+    fn add_stderr(&mut self, name: &str, what: &'static str) -> Result<Slot> {
+        use std::os::fd::AsFd;
+        let file = io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(File::from)
+            .with_context(|| format!("{name}: cannot open standard error"))?;
+        let meta = file
+            .metadata()
+            .with_context(|| format!("{name}: cannot read its metadata"))?;
+        let opened = Opened::File {
+            file,
+            truncate: false,
+        };
+        self.push(name.to_string(), what, identity(&meta), opened)
+    }
+
+    #[cfg(not(unix))]
+    fn add_stderr(&mut self, name: &str, _what: &'static str) -> Result<Slot> {
+        anyhow::bail!("{name}: standard error by name is not supported here")
+    }
+
     fn add_file(&mut self, path: &Path, what: &'static str) -> Result<Slot> {
         let name = path.display().to_string();
+        match names_std_stream(path) {
+            // standard output by its name is written as `-` writes it: refused when it was
+            // closed (the name would open the `/dev/null` the runtime put there) or already
+            // taken, and never opened again by name (which empties a file `>>` appends to)
+            Some(1) => return self.add_stdout(what),
+            Some(fd) if probe::closed_at_start(fd) => anyhow::bail!(
+                "{name}: this is {}, which is closed, so the {what} would be lost; send it to a \
+                 file",
+                std_stream_name(fd)
+            ),
+            // standard error by its name is written where standard error writes, through a copy
+            // of its descriptor: opened again by name, a file `2>>` appends to was emptied (what
+            // it held lost), and one `2>` writes to was written over by the run's messages
+            Some(2) => return self.add_stderr(&name, what),
+            _ => {}
+        }
         // an input is named before opening, so a read-only input gets this message and not a
         // permission error
         let before = fs::metadata(path).ok();
@@ -481,14 +592,13 @@ impl OutputPlan {
         }
         if let Some(id) = before.as_ref().and_then(identity) {
             self.refuse_clash(&name, what, id)?;
-            let stdout = std_stream_metadata(1).as_ref().and_then(identity);
-            if stdout == Some(id) && stderr_overwrites(id) {
-                // `-o /dev/stdout > FILE 2>&1`: the name opens the file again, at its start
-                anyhow::bail!(
-                    "{name}: this is standard output's file, which standard error shares (`> FILE \
-                     2>&1`), opened again at its start: the run's messages would be written over \
-                     the {what} (leave out -o, or use `-o -`, to write to standard output itself)"
-                );
+            // standard output's file by its own name (or a link): opened again by its name, a
+            // file `>>` appends to was emptied, what it held before the run lost, and one that
+            // standard error shares (`> FILE 2>&1`) was written over by the run's messages; it
+            // is written as `-` writes it (after what `>>` keeps, at the offset `1<>` set, at
+            // the offset it shares with standard error)
+            if std_stream_metadata(1).as_ref().and_then(identity) == Some(id) {
+                return self.add_stdout(what);
             }
             if stderr_overwrites(id) {
                 anyhow::bail!(
@@ -496,12 +606,6 @@ impl OutputPlan {
                      the run's messages would be written over it (send standard error to \
                      another file, or append it with `2>>`)"
                 );
-            }
-            // `-o /dev/stdout >> FILE`: opened again by its name, the file was emptied, what it
-            // held before the run lost; standard output's own file is written as `-` writes it
-            // (after what `>>` keeps, at the offset `1<>` set)
-            if stdout == Some(id) {
-                return self.add_stdout(what);
             }
         }
         let existed = before.is_some();

@@ -482,6 +482,111 @@ fn a_closed_stdin_read_as_input_is_an_error() {
     }
 }
 
+/// A closed standard stream named by a path (`/dev/stdout`, `/proc/self/fd/1`, `/dev/fd/1`,
+/// a symlink to one) is as closed as `-`: the path opened the `/dev/null` the runtime puts in
+/// a closed stream's place, so the output was lost, or the input read as empty, with exit 0.
+/// `/dev/null` itself is still a place to discard output.
+#[test]
+fn a_closed_standard_stream_named_by_a_path_is_an_error() {
+    let dir = workdir();
+    std::os::unix::fs::symlink("/dev/stdout", dir.path("out-link")).unwrap();
+    let cases: [(&[&str], &str, &str); 8] = [
+        (
+            &["solve", "in.txt", "-o", "/dev/stdout"],
+            ">&-",
+            "standard output is closed",
+        ),
+        (
+            &["solve", "in.txt", "-o", "/proc/self/fd/1"],
+            ">&-",
+            "standard output is closed",
+        ),
+        (
+            &["canon", "in.txt", "-o", "/dev/fd/1"],
+            ">&-",
+            "standard output is closed",
+        ),
+        (
+            &["solve", "in.txt", "-o", "out-link"],
+            ">&-",
+            "standard output is closed",
+        ),
+        (
+            &["solve", "in.txt", "-o", "o.txt", "--stats", "/dev/stderr"],
+            "2>&-",
+            "",
+        ),
+        (
+            &["solve", "/dev/stdin", "-o", "o.txt"],
+            "<&-",
+            "standard input, which is closed",
+        ),
+        (
+            &["check", "/proc/self/fd/0", "-O", "csv", "-o", "o.txt"],
+            "<&-",
+            "standard input, which is closed",
+        ),
+        (
+            &[
+                "check",
+                "in.txt",
+                "--report",
+                "/dev/stdout",
+                "-O",
+                "csv",
+                "-o",
+                "o.txt",
+            ],
+            ">&-",
+            "standard output is closed",
+        ),
+    ];
+    for (args, redirect, message) in cases {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let out = run_with_shell_redirect(&dir, &args, redirect);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?} {redirect}: {stderr}");
+        assert!(stderr.contains(message), "{args:?} {redirect}: {stderr}");
+        assert!(!Path::new(&dir.path("o.txt")).exists(), "{args:?}");
+    }
+    let args: Vec<String> = ["solve", "-q", "in.txt", "-o", "/dev/null"]
+        .map(String::from)
+        .to_vec();
+    let out = run_with_shell_redirect(&dir, &args, ">&-");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+/// Standard error named by a path (`-o /dev/stderr 2>> log`) is written where standard error
+/// writes: after what the file held, which opening it again by name emptied (exit 0).
+#[test]
+fn standard_error_by_its_name_appends_to_its_file() {
+    let dir = workdir();
+    for (args, name) in [
+        (&["canon", "-q", "in.txt", "-o"][..], "/dev/stderr"),
+        (&["solve", "-q", "in.txt", "-o"], "/proc/self/fd/2"),
+        (
+            &["split", "-q", "in.txt", "--test", "te.txt", "--train"],
+            "/dev/stderr",
+        ),
+    ] {
+        fs::write(dir.path("log"), "kept\n").unwrap();
+        let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        args.push(name.to_string());
+        let out = run_with_shell_redirect(&dir, &args, "2>> log");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        let log = fs::read_to_string(dir.path("log")).unwrap();
+        assert!(log.starts_with("kept\n"), "{args:?}: {}", &log[..40]);
+        let others = match args[0].as_str() {
+            "split" => fs::read_to_string(dir.path("te.txt"))
+                .unwrap()
+                .lines()
+                .count(),
+            _ => 0,
+        };
+        assert_eq!(log.lines().count() - 1 + others, 300, "{args:?}");
+    }
+}
+
 /// `merge-stats` adds up runs: one run's stats named twice, under any spelling, would count it
 /// twice, so it is refused (exit 2, no output made).
 /// Solves `in.txt` in `dir` with its stats in `s.json`.

@@ -456,18 +456,22 @@ fn records_and_messages_sharing_one_file_both_stay_whole() {
         );
         assert_eq!(solved(&text), 0, "{args:?}");
     }
-    // -o /dev/stdout > log 2>&1: the file opened again at its start; refused, and said so (it
-    // was told to use `2>>`, which is what `2>&1` shares)
+    // -o /dev/stdout > log 2>&1, or the file's own name: standard output's file, written as `-`
+    // writes it, at the offset standard error shares (it was opened again at its start, and the
+    // run's messages written over the records; then refused)
     let log = dir.path("log5");
-    let file = File::create(&log).unwrap();
-    let status = command(&["solve", "-o", "/dev/stdout"])
-        .arg(&input)
-        .stdout(Stdio::from(file.try_clone().unwrap()))
-        .stderr(Stdio::from(file))
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(2));
-    let text = fs::read_to_string(&log).unwrap();
-    assert!(text.contains("this is standard output's file"), "{text}");
-    assert_eq!(solved(&text), 0);
+    for name in ["/dev/stdout", log.to_str().unwrap()] {
+        let file = File::create(&log).unwrap();
+        let status = command(&["solve", "-o", name])
+            .arg(&input)
+            .stdout(Stdio::from(file.try_clone().unwrap()))
+            .stderr(Stdio::from(file))
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(0), "{name}");
+        let text = fs::read_to_string(&log).unwrap();
+        assert!(text.contains("in.txt:20001: "), "{name}: {}", &text[..200]);
+        assert!(text.contains("20001 (solved 20000"), "{name}: {text}");
+        assert_eq!(solved(&text), 20_000, "{name}");
+    }
 }
