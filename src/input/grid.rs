@@ -32,7 +32,8 @@ use super::bounded::{self, DEFAULT_MAX_RECORD};
 use super::detect::BOM;
 use super::record::Record;
 use super::text::{
-    RowError, excerpt, is_divider, is_label, is_row_separator, is_title, plural, row_cells, to_text,
+    RowError, excerpt, is_divider, is_label, is_row_separator, is_status_word, is_title, plural,
+    row_cells, to_text,
 };
 use crate::grid::CELLS;
 use crate::grid::Grid;
@@ -198,6 +199,22 @@ impl<R: BufRead> GridReader<R> {
                     return Ok(Some(self.finish(source)));
                 }
                 continue;
+            }
+            if other && self.count == 0 && is_status_word(row) {
+                // a record `-O grid` wrote without a grid: one record still
+                self.framed_next = false;
+                self.separated |= std::mem::take(&mut self.just_done);
+                let word = String::from_utf8_lossy(row).into_owned();
+                return Ok(Some(Record {
+                    source,
+                    line: self.line,
+                    fields: Default::default(),
+                    puzzle: Err(format!(
+                        "`{word}` in place of a grid (a record written with no grid)"
+                    )),
+                    cells: word,
+                    solution: None,
+                }));
             }
             let between = self.count == 0 || self.count >= 9;
             if other && (is_title(row) || (between && is_label(row))) {
@@ -536,6 +553,49 @@ mod tests {
             [
                 (1, Err("row 1: found 10 cells, expected 9".into())),
                 (12, Ok(()))
+            ]
+        );
+    }
+
+    /// `-O grid` writes a record with no grid as its status word on a line of its own: read back
+    /// between grids it is one malformed record (it was a title, skipped, and the record lost);
+    /// inside a grid, or with more on its line, it is what it was.
+    #[test]
+    fn a_status_word_between_grids_is_a_record() {
+        let grid = BAEKJOON_IN.trim_end();
+        let text = format!("{grid}\n\nmalformed\n\n{grid}\n\nunsolvable\nmultiple\n");
+        let recs = read_all(&text);
+        let word = |w: &str| {
+            Err(format!(
+                "`{w}` in place of a grid (a record written with no grid)"
+            ))
+        };
+        assert_eq!(
+            summary(&recs),
+            [
+                (1, Ok(())),
+                (11, word("malformed")),
+                (13, Ok(())),
+                (23, word("unsolvable")),
+                (24, word("multiple")),
+            ]
+        );
+        assert_eq!(recs[1].cells, "malformed");
+        // a title still: a word with more on its line, or one that names the grid after it
+        // inside a grid, where it ends the grid cut short
+        let text = format!("Grid malformed\n{grid}\n");
+        assert_eq!(summary(&read_all(&text)), [(2, Ok(()))]);
+        let rows: Vec<&str> = grid.lines().collect();
+        let text = format!(
+            "{}\nmalformed\n{}\n",
+            rows[..4].join("\n"),
+            rows[4..].join("\n")
+        );
+        assert_eq!(
+            summary(&read_all(&text)),
+            [
+                (1, Err("grid has 4 rows, expected 9".into())),
+                (6, Err("grid has 5 rows, expected 9".into())),
             ]
         );
     }

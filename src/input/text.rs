@@ -157,6 +157,24 @@ pub(crate) fn is_title(line: &[u8]) -> bool {
         && !fields(line).any(is_cell_string)
 }
 
+/// True for a trimmed line that is a status word alone, as `-O grid` writes it in place of the
+/// grid of a record that has none (`malformed`, `unsolvable`, `contradiction`, `multiple`,
+/// augment's `bad_solution`): between grids it is that record, read back as a malformed one, so a
+/// dataset keeps its count of records across a round trip (it was a title, skipped, the record
+/// gone and `check` of the file saying nothing of it).
+pub(crate) fn is_status_word(line: &[u8]) -> bool {
+    const WORDS: [&[u8]; 7] = [
+        b"malformed",
+        b"unsolvable",
+        b"contradiction",
+        b"multiple",
+        b"unique",
+        b"solved",
+        b"bad_solution",
+    ];
+    WORDS.contains(&line)
+}
+
 /// True for a trimmed line that numbers the grid after it (`1`, `001`, `(3)`, `[12]`, `#4`, `7.`,
 /// `1/300`): a number, or two with `/` between them, perhaps in brackets, after `#` or before
 /// `.` or `:`, in at most 5 characters. Only between grids: inside one, such a line is a bad row

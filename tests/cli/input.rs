@@ -1449,3 +1449,37 @@ fn rows_of_headerless_csv_are_measured_against_csv_columns() {
         }
     }
 }
+
+/// Every command's `-O grid` output reads back with as many records as it was written with: a
+/// record with no grid (malformed, unsolvable, contradictory) is its status word on a line,
+/// which was read back as a title and skipped (the record gone, and `check` of the file saying
+/// there was no problem).
+#[test]
+fn grid_output_reads_back_with_every_record() {
+    let dir = Workdir::new();
+    let unsolvable = format!("12{}", &PUZZLE[2..]).replacen('.', "2", 1);
+    let contradiction = format!("11{}", &PUZZLE[2..]);
+    let input = dir.write(
+        "in.txt",
+        format!("{PUZZLE}\ngarbage\n{unsolvable}\n{contradiction}\n{PUZZLE}\n"),
+    );
+    for args in [
+        &["solve", "-O", "grid"][..],
+        &["canon", "-O", "grid"],
+        &["rate", "-O", "grid"],
+        &["augment", "-n", "1", "-O", "grid"],
+    ] {
+        let written = output_fed(command(args).arg("-q").arg(&input), b"");
+        assert!(written.status.success(), "{args:?}: {written:?}");
+        let read = output_fed(
+            &mut command(&["check", "-q", "-O", "jsonl", "-I", "grid", "-"]),
+            &written.stdout,
+        );
+        let records = jsonl(&read.stdout);
+        assert_eq!(records.len(), 5, "{args:?}: {records:?}");
+        let malformed = records.iter().filter(|r| r["verdict"] == "malformed");
+        let text = String::from_utf8_lossy(&written.stdout);
+        assert!(malformed.count() >= 1, "{args:?}: {text}");
+        assert_eq!(read.status.code(), Some(1), "{args:?}");
+    }
+}
