@@ -492,6 +492,7 @@ mod tests {
             cells: String::new(),
             puzzle: Err(String::new()),
             solution: None,
+            above: String::new(),
         };
         for verdict in [Verdict::Unique, Verdict::Contradiction, Verdict::Malformed] {
             t.add(

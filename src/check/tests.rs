@@ -36,6 +36,7 @@ fn record(line: u64, text: &str) -> Record {
         cells: text.to_string(),
         puzzle: Grid::parse(text.as_bytes()).map_err(|e| e.to_string()),
         solution: None,
+        above: String::new(),
     }
 }
 

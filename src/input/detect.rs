@@ -67,6 +67,9 @@ pub(crate) struct Preamble {
     pub first: Vec<u8>,
     /// The input started with a UTF-8 BOM (removed).
     pub bom: bool,
+    /// The comment lines skipped (trimmed, each ended with `\n`; the last ones, within the
+    /// record size): grid input keeps them with its first grid ([`super::Record::above`]).
+    pub comments: Vec<u8>,
 }
 
 /// What the start of an input says its format is: [`sniff`].
@@ -97,6 +100,7 @@ pub(crate) fn read_preamble<R: BufRead>(
     let mut buf = Vec::new();
     let mut skipped = 0u64;
     let mut bom = false;
+    let mut comments = Vec::new();
     loop {
         buf.clear();
         let Some(length) = bounded::read_line(src, &mut buf, max)? else {
@@ -108,6 +112,9 @@ pub(crate) fn read_preamble<R: BufRead>(
             bom = true;
         }
         if !keep_all && bounded::carries_no_record(buf.trim_ascii(), length, max) {
+            if !buf.trim_ascii().is_empty() && length <= max as u64 {
+                super::grid::keep_above(&mut comments, buf.trim_ascii(), max);
+            }
             skipped += 1;
             continue;
         }
@@ -115,6 +122,7 @@ pub(crate) fn read_preamble<R: BufRead>(
             skipped,
             first: buf,
             bom,
+            comments,
         }));
     }
 }

@@ -3,7 +3,9 @@
 //! (`0 3 5 4 6 9 2 7 8`, `4 . . | . . . | 8 . 5`, `|..3|.2.|6..|`). Grids may follow each other
 //! directly or be separated by blank lines; `#` comment lines and lines drawn between boxes
 //! (`------+-------+------`, `*-----------*`: [`is_divider`]) are skipped, even inside a grid; a
-//! title line before a grid (`Grid 01`, as in Project Euler's file: [`is_title`]) is skipped.
+//! title line before a grid (`Grid 01`, as in Project Euler's file: [`is_title`]) is skipped. The
+//! `#` and title lines are kept with the grid they come with ([`Record::above`]), for a command
+//! that writes records back whole (`split`).
 //!
 //! Recovery rules, so one bad grid never shifts the next: a grid with a bad row still takes exactly 9
 //! rows (and is malformed, the reason naming the first bad row); a blank line, a title line or the
@@ -65,6 +67,9 @@ pub(crate) struct GridReader<R> {
     framed_next: bool,
     /// A line drawn inside the grid has ended a band: the grid is read by bands.
     banded: bool,
+    /// The comment and title lines since the record before, each ended with `\n`: the next
+    /// record's [`Record::above`].
+    above: Vec<u8>,
     /// A blank or title line came right after a grid of 9 rows: this input sets its grids
     /// apart, so a grid ends at such a line, not at its ninth row (a row too many is the
     /// grid's own, not a record of its own after a grid read wrong).
@@ -102,7 +107,14 @@ impl<R: BufRead> GridReader<R> {
             band_rows: 0,
             rest: None,
             max: DEFAULT_MAX_RECORD,
+            above: Vec::new(),
         }
+    }
+
+    /// The comment lines read before the reader's first line (see [`super::detect::Preamble`]),
+    /// kept with the first grid.
+    pub(crate) fn set_above(&mut self, comments: Vec<u8>) {
+        self.above = comments;
     }
 
     /// Rows longer than `max` bytes make their grid malformed (read past in bounded memory).
@@ -188,7 +200,11 @@ impl<R: BufRead> GridReader<R> {
                 continue;
             }
             if bounded::carries_no_record(row, length, self.max) {
-                continue; // a comment, even inside a grid
+                // a comment, even inside a grid: kept with it unless too long to keep
+                if !long {
+                    keep_above(&mut self.above, row, self.max);
+                }
+                continue;
             }
             // a good row is neither a line drawn nor a title: nearly every line is told by
             // this one look
@@ -214,6 +230,7 @@ impl<R: BufRead> GridReader<R> {
                     )),
                     cells: word,
                     solution: None,
+                    above: self.take_above(),
                 }));
             }
             let between = self.count == 0 || self.count >= 9;
@@ -224,8 +241,13 @@ impl<R: BufRead> GridReader<R> {
                 self.framed_next = false;
                 self.separated |= std::mem::take(&mut self.just_done);
                 if self.count > 0 {
-                    return Ok(Some(self.finish(source)));
+                    // the title is the next grid's
+                    let title = row.to_vec();
+                    let record = self.finish(source);
+                    keep_above(&mut self.above, &title, self.max);
+                    return Ok(Some(record));
                 }
+                keep_above(&mut self.above, row, self.max);
                 continue;
             }
             if self.count == 0 {
@@ -326,12 +348,36 @@ impl<R: BufRead> GridReader<R> {
             cells,
             puzzle,
             solution: None,
+            above: self.take_above(),
         }
+    }
+
+    /// The lines kept for the record being made, emptied for the next.
+    fn take_above(&mut self) -> String {
+        let above = match self.above.is_empty() {
+            true => String::new(),
+            false => String::from_utf8_lossy(&self.above).into_owned(),
+        };
+        self.above.clear();
+        above
     }
 
     /// The rows read, joined with `/`, cut for display.
     fn joined_rows(&self) -> String {
         excerpt(self.rows.strip_suffix(b"/").unwrap_or(&self.rows))
+    }
+}
+
+/// Adds `line` to the lines kept for the next record (`above`), as long as they stay within
+/// `max` bytes: past it the earlier ones go, so that comment lines without end (a file of
+/// notes, no grid) are never held in memory whole, and the lines nearest the grid stay.
+pub(crate) fn keep_above(above: &mut Vec<u8>, line: &[u8], max: usize) {
+    if above.len() + line.len() >= max {
+        above.clear();
+    }
+    if line.len() < max {
+        above.extend_from_slice(line);
+        above.push(b'\n');
     }
 }
 
@@ -598,6 +644,29 @@ mod tests {
                 (6, Err("grid has 5 rows, expected 9".into())),
             ]
         );
+    }
+
+    /// The `#` and title lines since the record before, and those among a grid's rows, are the
+    /// grid's (`Record::above`); a title that ends a grid cut short is the next one's; a run of
+    /// them longer than the record size keeps its last lines.
+    #[test]
+    fn a_grids_comment_and_title_lines_are_kept_with_it() {
+        let grid = BAEKJOON_IN.trim_end();
+        let rows: Vec<&str> = grid.lines().collect();
+        let text = format!(
+            "# one\nGrid 01\n{}\n# inside\n{}\n\n{}\nGrid 03\n{grid}\n",
+            rows[..4].join("\n"),
+            rows[4..].join("\n"),
+            rows[..3].join("\n"),
+        );
+        let recs = read_all(&text);
+        let above: Vec<&str> = recs.iter().map(|r| r.above.as_str()).collect();
+        assert_eq!(above, ["# one\nGrid 01\n# inside\n", "", "Grid 03\n"]);
+        let text = format!("# a\n# bb\n# cc\n{grid}\n");
+        let mut r = GridReader::new(text.as_bytes(), 0);
+        r.set_max(12);
+        let rec = r.next(0).unwrap().unwrap();
+        assert_eq!(rec.above, "# cc\n");
     }
 
     /// Project Euler's `sudoku.txt`: a title line before each grid. The title was read as a row,

@@ -954,7 +954,7 @@ impl Reader {
         // rows of one grid, its puzzles merged into malformed records)
         let later =
             self.requested == InputFormat::Auto && !told_already && self.format != InputFormat::Csv;
-        let (skipped, first, bom, format) = if sniffing || later {
+        let (skipped, first, bom, format, comments) = if sniffing || later {
             let sniffed =
                 sniff(&mut buffered, self.max_record).map_err(|e| self.io_error(index, 0, e))?;
             // empty: no records, the next input decides (or there is nothing to agree with)
@@ -972,6 +972,7 @@ impl Reader {
                 skipped,
                 first,
                 bom,
+                comments,
             } = preamble;
             let first_line = skipped + 1;
             if sniffing {
@@ -997,7 +998,7 @@ impl Reader {
                         format!("cannot tell the input format from {lines}; use --input-format"),
                     ));
                 };
-                (skipped, first, bom, format)
+                (skipped, first, bom, format, comments)
             } else {
                 // (a grid's title may be a puzzle column's name, `Puzzle`: what follows says)
                 let csv = told.is_none_or(|t| t == InputFormat::Csv);
@@ -1008,7 +1009,7 @@ impl Reader {
                 if let Some(told) = other {
                     return Err(self.mixed_error(index, first_line, told));
                 }
-                (skipped, first, bom, self.format)
+                (skipped, first, bom, self.format, comments)
             }
         } else {
             let preamble = read_preamble(&mut buffered, self.max_record, self.pipe)
@@ -1017,6 +1018,7 @@ impl Reader {
                 skipped,
                 mut first,
                 bom,
+                comments,
             }) = preamble
             else {
                 return Ok(()); // empty: no records, nothing to agree with
@@ -1028,7 +1030,7 @@ impl Reader {
             }
             // the requested format, or the one the first input fixed (CSV: its header is
             // compared below)
-            (skipped, first, bom, self.format)
+            (skipped, first, bom, self.format, comments)
         };
         let first_line = skipped + 1;
         // a CSV header is not a record: the first input of a stream that may block is read on to
@@ -1074,6 +1076,7 @@ impl Reader {
             InputFormat::Grid => {
                 let mut reader = GridReader::new(src, skipped);
                 reader.set_max(self.max_record);
+                reader.set_above(comments);
                 Active::Grid(reader)
             }
             InputFormat::Csv => {

@@ -89,6 +89,10 @@ pub struct Record {
     ///
     /// [`Reader::read_solutions`]: super::Reader::read_solutions
     pub solution: Option<String>,
+    /// Grid input: the `#` comment and title lines that came with the grid (above it since the
+    /// record before, or among its rows), each trimmed and ended with `\n`; written back above
+    /// the grid where a record goes whole (`split`'s parts). Empty for line and CSV input.
+    pub above: String,
 }
 
 impl Record {
@@ -117,6 +121,7 @@ impl Record {
             cells: String::new(),
             puzzle: Err(String::new()),
             solution: None,
+            above: String::new(),
         }
     }
 }

@@ -518,6 +518,7 @@ pub(crate) mod tests {
             cells: cells.to_string(),
             puzzle: Grid::parse(cells.as_bytes()).map_err(|e| e.to_string()),
             solution: None,
+            above: String::new(),
         }
     }
 

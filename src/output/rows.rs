@@ -70,6 +70,9 @@ impl Format<()> for Rows {
             row.end();
             self.end_line(out);
         } else if self.grid && record.cells.len() == 81 {
+            for line in record.above.lines() {
+                self.line(out, line.as_bytes());
+            }
             for row in record.cells.as_bytes().chunks_exact(9) {
                 self.line(out, row);
             }

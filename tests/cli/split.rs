@@ -293,6 +293,50 @@ fn grid_input_is_split_into_grids() {
     }
 }
 
+/// A grid's `#` and title lines go with it into its part: `generate -O grid` and `augment -O
+/// grid` write each record's solution (and copy, transform) on its `#` line, which split dropped,
+/// the first record's as well (read before the format was known).
+#[test]
+fn grid_input_keeps_each_grids_lines_above_it() {
+    let dir = Workdir::new();
+    let generated = bin()
+        .args(["generate", "-q", "-n", "12", "--seed", "5", "-O", "grid"])
+        .output()
+        .unwrap();
+    assert!(generated.status.success());
+    let text = String::from_utf8(generated.stdout).unwrap();
+    let input = dir.write("in.txt", format!("# made by generate\n\n{text}"));
+    for args in [&["-I", "grid"][..], &[]] {
+        let mut all = vec!["-q", "--test-fraction", "0.5", "--seed", "1"];
+        all.extend_from_slice(args);
+        all.push(input.to_str().unwrap());
+        let (code, stderr) = split(&dir, &all);
+        assert_eq!((code, stderr.as_str()), (Some(0), ""), "{args:?}");
+        let (train, test) = (dir.read("train"), dir.read("test"));
+        let mut kept: Vec<&str> = train.lines().chain(test.lines()).collect();
+        kept.retain(|l| l.starts_with('#'));
+        kept.sort();
+        let mut want: Vec<&str> = text.lines().filter(|l| l.starts_with('#')).collect();
+        want.push("# made by generate");
+        want.sort();
+        assert_eq!(kept, want, "{args:?}");
+        // each `#` line right above its own grid: the solution on it solves the grid under it
+        for part in [&train, &test] {
+            for record in part.split_terminator("\n\n") {
+                let lines: Vec<&str> = record.lines().filter(|l| !l.contains("made by")).collect();
+                assert_eq!(lines.len(), 10, "{args:?}: {record}");
+                let solution = lines[0].split(' ').next_back().unwrap();
+                let puzzle: String = lines[1..].concat();
+                let fits = puzzle
+                    .bytes()
+                    .zip(solution.bytes())
+                    .all(|(p, s)| p == b'0' || p == s);
+                assert!(fits, "{args:?}: {record}");
+            }
+        }
+    }
+}
+
 #[test]
 fn progress_always_draws_a_bar_on_stderr() {
     let dir = Workdir::new();
