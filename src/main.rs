@@ -29,7 +29,7 @@ fn main() -> ExitCode {
         cli::Command::Split(args) => cmd::split::run(args),
         // 1 when a record met no target within --max-tries
         cli::Command::Generate(args) => cmd::generate::run(args),
-        cli::Command::Bench(args) => cmd::bench::run(args).map(|()| ExitCode::SUCCESS),
+        cli::Command::Bench(args) => cmd::bench::run(args),
         cli::Command::MergeStats(args) => cmd::merge_stats::run(args).map(|()| ExitCode::SUCCESS),
         cli::Command::Completions(args) => cmd::docs::completions(args).map(|()| ExitCode::SUCCESS),
         cli::Command::Man(args) => cmd::docs::man(args).map(|()| ExitCode::SUCCESS),

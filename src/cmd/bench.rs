@@ -3,6 +3,8 @@
 
 use std::io::{IsTerminal, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::{Context, Result};
 
@@ -11,10 +13,11 @@ use sudoku_batch::pipeline::Workers;
 use sudoku_batch::report::{self, Baseline, Format, Report};
 
 use super::files::{Begun, OutputPlan, Slot};
+use super::signals::Signals;
 use crate::cli::BenchArgs;
 
 /// Runs `bench`.
-pub fn run(args: &BenchArgs) -> Result<()> {
+pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     let options = Options {
         limit: args.limit,
         min_seconds: args.min_seconds,
@@ -26,7 +29,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     // everything that can fail before the timing fails first: threads, baseline, output files
     let workers = Workers::new(super::capped_threads(args.threads, args.quiet))
         .context("starting the solver threads")?;
-    let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
     let exports = [
         (&args.export_markdown, Format::Markdown, "--export-markdown"),
         (&args.export_csv, Format::Csv, "--export-csv"),
@@ -37,13 +39,16 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if let Some(path) = &args.baseline {
         plan.also_reads(path)?;
     }
+    // (after the plan's look at it: a closed stdin named `/dev/stdin` is said as such)
+    let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
     let mut outputs = Vec::new();
     for (path, format, option) in exports {
         if let Some(path) = path {
             outputs.push((path, format, plan.add(Some(path), option)?));
         }
     }
-    let to_stdout = |p: &Path| p.as_os_str() == "-";
+    // (`--export-markdown /dev/stdout` too: it was refused, the table already there)
+    let to_stdout = |p: &Path| super::files::names_stdout(p);
     let table = (!args.quiet && !outputs.iter().any(|(p, _, _)| to_stdout(p)))
         .then(|| plan.add(None, "table"))
         .transpose()?;
@@ -59,6 +64,31 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         )),
         None => None,
     };
+    // A signal before the figures are in ends the run there, every output as it was and the
+    // files it made removed (they were left empty: bench's timing loops look at no stop flag,
+    // so the signal's default action ended it); one while they are written lets them finish.
+    let signals = Signals::install()?;
+    let begun = Arc::new(Mutex::new(false));
+    {
+        let (begun, created, quiet) = (Arc::clone(&begun), plan.created_files(), args.quiet);
+        signals.on_first(move |signal| {
+            let begun = begun.lock().unwrap_or_else(PoisonError::into_inner);
+            if *begun {
+                return;
+            }
+            for path in &created {
+                let _ = std::fs::remove_file(path);
+            }
+            if !quiet {
+                super::stderr_line(format_args!(
+                    "bench: interrupted by {} before its figures were in: nothing written, \
+                     every output as it was",
+                    super::signals::signal_name(signal)
+                ));
+            }
+            std::process::exit(128 + signal);
+        })?;
+    }
     let mut readers = Vec::with_capacity(args.inputs.len());
     for input in &args.inputs {
         readers.push(super::open_sources(
@@ -105,6 +135,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
         datasets.push(bench::run(&set, &options, &workers, &clock)?);
     }
+    // (the lock waits for a signal's removal of the files made, which then ends the run)
+    *begun.lock().unwrap_or_else(PoisonError::into_inner) = true;
     let mut files = plan.begin()?;
     // every output is written even when one fails: they were all emptied by `begin`, and one
     // failing (a full disk, a closed pipe) left those after it empty, earlier runs' figures lost
@@ -181,7 +213,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             }
             Err(first)
         }
-        None => last,
+        // a signal that came while the figures were written: they were finished
+        None => last.map(|()| signals.exit_code().unwrap_or(ExitCode::SUCCESS)),
     }
 }
 

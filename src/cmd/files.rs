@@ -215,6 +215,12 @@ fn names_std_stream(_path: &Path) -> Option<i32> {
     None
 }
 
+/// True when `path` is standard output: `-`, or a name of it ([`names_std_stream`]), which an
+/// output plan takes as `-`.
+pub fn names_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-" || names_std_stream(path) == Some(1)
+}
+
 /// The standard stream a path with its folder resolved is the name of: `/dev/stdin`,
 /// `/dev/stdout`, `/dev/stderr`, or descriptor 0, 1 or 2 under this process's `/proc` entry (or
 /// one of its threads': `/proc/thread-self/fd` resolves there).
@@ -692,6 +698,11 @@ impl OutputPlan {
         }
         self.begun = true;
         Ok(Begun { writers })
+    }
+
+    /// The files this plan made for its outputs (removed again if the run never begins).
+    pub fn created_files(&self) -> Vec<PathBuf> {
+        self.created.clone()
     }
 
     /// Watches `slot`'s output, when it is a pipe or a socket, for its reader going away, and

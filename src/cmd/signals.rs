@@ -75,6 +75,40 @@ impl Signals {
         Arc::clone(&self.stop)
     }
 
+    /// Runs `then` with the first signal's number on a thread of its own when that signal comes
+    /// (the thread sleeps in a read until then, taking no time from the run); a signal ignored
+    /// at the start stays ignored. For `bench`, whose timing loops look at no stop flag.
+    pub fn on_first(&self, then: impl FnOnce(i32) + Send + 'static) -> Result<()> {
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+            use std::io::Read;
+            use std::os::unix::net::UnixStream;
+            let (mut woken, wake) = UnixStream::pair().context("installing the signal handlers")?;
+            for signal in [SIGINT, SIGTERM, SIGHUP] {
+                if ignored_at_start(signal) {
+                    continue;
+                }
+                let wake = wake.try_clone().context("installing the signal handlers")?;
+                signal_hook::low_level::pipe::register(signal, wake)
+                    .context("installing the signal handlers")?;
+            }
+            std::thread::Builder::new()
+                .name("signal".into())
+                .spawn(move || {
+                    let mut byte = [0u8];
+                    if woken.read(&mut byte).is_ok_and(|n| n == 1) {
+                        // the stop flag's handler ran first (it was registered first)
+                        then(first_received().unwrap_or(signal_hook::consts::SIGINT));
+                    }
+                })
+                .context("installing the signal handlers")?;
+        }
+        #[cfg(not(unix))]
+        let _ = then;
+        Ok(())
+    }
+
     /// The first signal received, if any.
     fn received(&self) -> Option<i32> {
         first_received()
@@ -210,7 +244,7 @@ fn ignored_at_start(signal: i32) -> bool {
 }
 
 /// The usual name of a signal handled here.
-fn signal_name(signal: i32) -> &'static str {
+pub fn signal_name(signal: i32) -> &'static str {
     #[cfg(unix)]
     {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};

@@ -67,6 +67,8 @@ pub(crate) struct GridReader<R> {
     framed_next: bool,
     /// A line drawn inside the grid has ended a band: the grid is read by bands.
     banded: bool,
+    /// A status word's record read with the grid before it, handed out next.
+    pending: Option<Box<Record>>,
     /// The comment and title lines since the record before, each ended with `\n`: the next
     /// record's [`Record::above`].
     above: Vec<u8>,
@@ -108,6 +110,7 @@ impl<R: BufRead> GridReader<R> {
             rest: None,
             max: DEFAULT_MAX_RECORD,
             above: Vec::new(),
+            pending: None,
         }
     }
 
@@ -185,6 +188,9 @@ impl<R: BufRead> GridReader<R> {
 
     /// The next record, `None` at the end of the input.
     pub(crate) fn next(&mut self, source: u32) -> io::Result<Option<Record>> {
+        if let Some(record) = self.pending.take() {
+            return Ok(Some(*record));
+        }
         loop {
             let Some((row, length)) = self.next_row()? else {
                 return Ok((self.count > 0).then(|| self.finish(source)));
@@ -216,12 +222,15 @@ impl<R: BufRead> GridReader<R> {
                 }
                 continue;
             }
-            if other && self.count == 0 && is_status_word(row) {
-                // a record `-O grid` wrote without a grid: one record still
+            let between = self.count == 0 || self.count >= 9;
+            if other && between && is_status_word(row) {
+                // a record `-O grid` wrote without a grid: one record still, after the grid it
+                // ends (one of an input that sets its grids apart, at its ninth row or past it)
                 self.framed_next = false;
                 self.separated |= std::mem::take(&mut self.just_done);
                 let word = String::from_utf8_lossy(row).into_owned();
-                return Ok(Some(Record {
+                let ended = (self.count > 0).then(|| self.finish(source));
+                let record = Record {
                     source,
                     line: self.line,
                     fields: Default::default(),
@@ -231,9 +240,15 @@ impl<R: BufRead> GridReader<R> {
                     cells: word,
                     solution: None,
                     above: self.take_above(),
+                };
+                return Ok(Some(match ended {
+                    Some(grid) => {
+                        self.pending = Some(Box::new(record));
+                        grid
+                    }
+                    None => record,
                 }));
             }
-            let between = self.count == 0 || self.count >= 9;
             if other && (is_title(row) || (between && is_label(row))) {
                 // a grid's name (`Grid 02`, `Easy`): it ends a grid cut short, as a blank line
                 // does; a number alone (`12`, `(3)`) names one only between grids (or after a
@@ -627,6 +642,17 @@ mod tests {
             ]
         );
         assert_eq!(recs[1].cells, "malformed");
+        // right after a grid's ninth row, once the input has set its grids apart: after it
+        let text = format!("{grid}\n\n{grid}\nmalformed\n\n{grid}\n");
+        assert_eq!(
+            summary(&read_all(&text)),
+            [
+                (1, Ok(())),
+                (11, Ok(())),
+                (20, word("malformed")),
+                (22, Ok(()))
+            ]
+        );
         // a title still: a word with more on its line, or one that names the grid after it
         // inside a grid, where it ends the grid cut short
         let text = format!("Grid malformed\n{grid}\n");

@@ -321,9 +321,12 @@ fn exports_every_format_and_the_markdown_file_is_the_table() {
 
 #[test]
 fn export_to_stdout_replaces_the_table() {
-    let out = bench(&["--export-csv", "-", "data/serg_100.txt"]);
-    assert!(out.starts_with("name,path,"), "{out}");
-    assert!(!out.contains("| dataset |"));
+    // by any name of standard output (`/dev/stdout` was refused: the table already there)
+    for name in ["-", "/dev/stdout", "/proc/self/fd/1"] {
+        let out = bench(&["--export-csv", name, "data/serg_100.txt"]);
+        assert!(out.starts_with("name,path,"), "{name}: {out}");
+        assert!(!out.contains("| dataset |"), "{name}");
+    }
 }
 
 #[test]
@@ -518,6 +521,34 @@ fn a_bench_stopped_part_way_leaves_earlier_exports_as_they_were() {
     assert_eq!(dir.read("old.json"), "{\"earlier\": \"figures\"}\n");
     assert_eq!(dir.read("old.csv"), "earlier,figures\n");
     assert_eq!(dir.read("puzzles.txt"), "earlier lines\n");
+}
+
+/// A bench stopped before its figures are in removes the export files it made (they were left
+/// empty, new files that could pass for exports), says so, and exits 128 plus the signal.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_bench_stopped_part_way_removes_the_files_it_made() {
+    use std::time::Duration;
+    let dir = Workdir::new();
+    let input = repo("data/hardest_300.txt");
+    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let mut child = crate::command(&["bench", "--min-seconds", "60", "--rounds", "3"])
+            .args(["--export-json", "new.json", "--export-svg", "new.svg"])
+            .args(["--write-puzzles", "new.txt"])
+            .arg(&input)
+            .current_dir(dir.path(""))
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(700));
+        crate::signals::send(&child, signal);
+        let stderr = crate::read_all(child.stderr.take());
+        assert_eq!(child.wait().unwrap().code(), Some(code), "{stderr}");
+        assert!(stderr.contains("before its figures were in"), "{stderr}");
+        for name in ["new.json", "new.svg", "new.txt"] {
+            assert!(!dir.path(name).exists(), "{name} left behind");
+        }
+    }
 }
 
 /// The same for a `--write-puzzles` folder, when a later dataset fails to read: the first
