@@ -4,6 +4,10 @@
 
 use crate::grid::Grid;
 
+/// `augment`'s status word for a record whose given solution does not fit its puzzle (beside
+/// [`Status`]'s words, which it shares).
+pub const BAD_SOLUTION: &str = "bad_solution";
+
 /// What became of one input record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -163,16 +163,8 @@ pub(crate) fn is_title(line: &[u8]) -> bool {
 /// dataset keeps its count of records across a round trip (it was a title, skipped, the record
 /// gone and `check` of the file saying nothing of it).
 pub(crate) fn is_status_word(line: &[u8]) -> bool {
-    const WORDS: [&[u8]; 7] = [
-        b"malformed",
-        b"unsolvable",
-        b"contradiction",
-        b"multiple",
-        b"unique",
-        b"solved",
-        b"bad_solution",
-    ];
-    WORDS.contains(&line)
+    use crate::status::{BAD_SOLUTION, Status};
+    line == BAD_SOLUTION.as_bytes() || Status::ALL.iter().any(|s| s.as_str().as_bytes() == line)
 }
 
 /// True for a trimmed line that numbers the grid after it (`1`, `001`, `(3)`, `[12]`, `#4`, `7.`,

@@ -115,7 +115,7 @@ fn status(answer: &Augmented) -> &'static str {
     match answer {
         Augmented::Copy { .. } => "ok",
         Augmented::Malformed => "malformed",
-        Augmented::BadSolution(_) => "bad_solution",
+        Augmented::BadSolution(_) => crate::status::BAD_SOLUTION,
     }
 }
 
