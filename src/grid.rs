@@ -21,7 +21,7 @@ pub struct Grid {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     /// The text does not have exactly 81 cells.
-    #[error("found {0} cells, expected 81")]
+    #[error("found {0} {unit}, expected 81", unit = if *.0 == 1 { "cell" } else { "cells" })]
     Length(usize),
     /// A character that is neither a digit nor a blank.
     #[error("invalid character {ch:?} at cell {} ({})", .cell + 1, cell_name(*.cell))]
@@ -349,6 +349,15 @@ mod tests {
         );
         let long = format!("{PUZZLE}1");
         assert_eq!(long.parse::<Grid>(), Err(ParseError::Length(82)));
+        assert_eq!(
+            ParseError::Length(82).to_string(),
+            "found 82 cells, expected 81"
+        );
+        // one cell is a cell, not "1 cells"
+        assert_eq!(
+            "7".parse::<Grid>().unwrap_err().to_string(),
+            "found 1 cell, expected 81"
+        );
     }
 
     #[test]

@@ -250,7 +250,7 @@ fn a_solution_that_is_not_a_grid_is_reported_and_counted() {
     );
     let reasons = [
         format!("{input}:3: solution: found 3 cells, expected 81"),
-        format!("{input}:4: found 1 cells, expected 81"),
+        format!("{input}:4: found 1 cell, expected 81"),
     ];
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines[..2], reasons, "{stderr}");
