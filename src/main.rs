@@ -59,9 +59,9 @@ fn main() -> ExitCode {
 /// (`--help > /dev/full`, or `>&-`); a help that was not printed is a failure like any other
 /// write.
 fn parse_error(err: &clap::Error) -> ExitCode {
-    if !err.use_stderr() && cmd::files::stdout_closed_at_start() {
+    if let Some(state) = cmd::files::stdout_unusable_at_start().filter(|_| !err.use_stderr()) {
         cmd::stderr_line(format_args!(
-            "sudoku-batch: error: writing <stdout>: standard output is closed"
+            "sudoku-batch: error: writing <stdout>: standard output is {state}"
         ));
         return ExitCode::from(2);
     }

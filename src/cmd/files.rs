@@ -140,50 +140,81 @@ fn stdout_overwritten_by_stderr() -> bool {
 }
 
 /// Which of the standard streams were closed when the process started, probed before the Rust
-/// runtime reopens them onto `/dev/null`: bit `fd` is set for a closed stream.
+/// runtime reopens them onto `/dev/null`: bit `fd` is set for a closed stream. Also which were
+/// open the wrong way round (standard input for writing only, `0>FILE`; standard output or
+/// error for reading only, `1<FILE`): the runtime takes the error every read or write of them
+/// then fails with (EBADF) for an empty read or a write done, so they lose as much.
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
 mod probe {
     use std::sync::atomic::{AtomicU8, Ordering};
 
-    static CLOSED: AtomicU8 = AtomicU8::new(0);
+    /// Bits 0..3: closed; bits 4..7: open the wrong way round.
+    static UNUSABLE: AtomicU8 = AtomicU8::new(0);
 
     /// Runs from the ELF `.init_array`, before `main` and so before the runtime fills the
     /// closed standard streams with `/dev/null`.
     extern "C" fn probe_std_streams() {
-        let mut closed = 0;
+        let mut unusable = 0;
         for fd in 0..3 {
-            // SAFETY: F_GETFD only reads the descriptor's flags; an unused descriptor gives
-            // EBADF and nothing else happens.
-            if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
-                closed |= 1 << fd;
+            // SAFETY: F_GETFL only reads the descriptor's status flags; an unused descriptor
+            // gives EBADF and nothing else happens.
+            let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+            let wrong = if fd == 0 {
+                libc::O_WRONLY
+            } else {
+                libc::O_RDONLY
+            };
+            if flags == -1 {
+                unusable |= 1 << fd;
+            } else if flags & libc::O_ACCMODE == wrong {
+                unusable |= 1 << (4 + fd);
             }
         }
-        CLOSED.store(closed, Ordering::Relaxed);
+        UNUSABLE.store(unusable, Ordering::Relaxed);
     }
 
     #[used]
     #[unsafe(link_section = ".init_array")]
     static PROBE: extern "C" fn() = probe_std_streams;
 
-    /// True when standard stream `fd` was closed when the process started.
-    pub fn closed_at_start(fd: i32) -> bool {
-        CLOSED.load(Ordering::Relaxed) & (1 << fd) != 0
+    /// How standard stream `fd` could not be used when the process started: `closed`, or open
+    /// for the other direction only; `None` when it could.
+    pub fn unusable_at_start(fd: i32) -> Option<&'static str> {
+        let unusable = UNUSABLE.load(Ordering::Relaxed);
+        if unusable & (1 << fd) != 0 {
+            Some("closed")
+        } else if unusable & (1 << (4 + fd)) != 0 {
+            Some(if fd == 0 {
+                "open for writing only"
+            } else {
+                "open for reading only"
+            })
+        } else {
+            None
+        }
     }
 }
 
 /// Elsewhere a closed stream cannot be told from `/dev/null`.
 #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
 mod probe {
-    /// Always false: no probe on this platform.
-    pub fn closed_at_start(_fd: i32) -> bool {
-        false
+    /// Always `None`: no probe on this platform.
+    pub fn unusable_at_start(_fd: i32) -> Option<&'static str> {
+        None
     }
 }
 
-/// True when standard output was closed when the process started (`>&-`): what is written
-/// there is lost without an error (the runtime put `/dev/null` in its place).
-pub fn stdout_closed_at_start() -> bool {
-    probe::closed_at_start(1)
+/// How standard stream `fd`, named as an output, could not be written when the process started:
+/// closed, or (standard output and error) open for reading only. Standard input open for
+/// writing only is the right way round for that.
+fn written_in_vain(fd: i32) -> Option<&'static str> {
+    probe::unusable_at_start(fd).filter(|&state| fd != 0 || state == "closed")
+}
+
+/// How standard output could not be written when the process started (`>&-`: closed; `1<FILE`:
+/// open for reading only), if it could not: what is written there is lost without an error.
+pub fn stdout_unusable_at_start() -> Option<&'static str> {
+    probe::unusable_at_start(1)
 }
 
 /// The standard stream (0, 1 or 2) that `path` names by one of the names the system gives it
@@ -260,8 +291,10 @@ fn std_stream_name(fd: i32) -> &'static str {
 /// Fails when standard input is one of `inputs` (`-`) and was closed when the process started:
 /// it would read as empty, and an empty dataset is not what was meant.
 fn refuse_closed_stdin(inputs: &[PathBuf]) -> Result<()> {
-    if inputs.iter().any(|p| p.as_os_str() == "-") && probe::closed_at_start(0) {
-        anyhow::bail!("<stdin>: standard input is closed");
+    if inputs.iter().any(|p| p.as_os_str() == "-") {
+        if let Some(state) = probe::unusable_at_start(0) {
+            anyhow::bail!("<stdin>: standard input is {state}");
+        }
     }
     Ok(())
 }
@@ -277,7 +310,9 @@ fn refuse_closed_stdin(inputs: &[PathBuf]) -> Result<()> {
 fn readable(path: &Path) -> Result<Metadata> {
     let name = path.display();
     // the runtime put `/dev/null` in its place, which would read as empty
-    if let Some(fd) = names_std_stream(path).filter(|&fd| probe::closed_at_start(fd)) {
+    if let Some(fd) =
+        names_std_stream(path).filter(|&fd| probe::unusable_at_start(fd) == Some("closed"))
+    {
         anyhow::bail!(
             "{name}: this is {}, which is closed, so it would read as empty",
             std_stream_name(fd)
@@ -516,9 +551,9 @@ impl OutputPlan {
                  of them to a file"
             );
         }
-        if probe::closed_at_start(1) {
+        if let Some(state) = probe::unusable_at_start(1) {
             anyhow::bail!(
-                "<stdout>: standard output is closed, so the {what} would be lost; send it to \
+                "<stdout>: standard output is {state}, so the {what} would be lost; send it to \
                  a file (`> FILE`, or -o FILE where the command has it), or to /dev/null to \
                  discard it"
             );
@@ -564,10 +599,10 @@ impl OutputPlan {
             // closed (the name would open the `/dev/null` the runtime put there) or already
             // taken, and never opened again by name (which empties a file `>>` appends to)
             Some(1) => return self.add_stdout(what),
-            Some(fd) if probe::closed_at_start(fd) => anyhow::bail!(
-                "{name}: this is {}, which is closed, so the {what} would be lost; send it to a \
-                 file",
-                std_stream_name(fd)
+            Some(fd) if written_in_vain(fd).is_some() => anyhow::bail!(
+                "{name}: this is {}, which is {}, so the {what} would be lost; send it to a file",
+                std_stream_name(fd),
+                written_in_vain(fd).unwrap_or("closed")
             ),
             // standard error by its name is written where standard error writes, through a copy
             // of its descriptor: opened again by name, a file `2>>` appends to was emptied (what
