@@ -152,6 +152,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         listing: Listing::new(args.max_problems),
         report,
         report_failed: false,
+        report_only: output.is_none(),
     };
     // a batch's counts and findings once the file holds it (see `HeldCounts`)
     let mut held = HeldCounts::default();
@@ -353,6 +354,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         listing,
         mut report,
         report_failed,
+        ..
     } = found;
     // the table of puzzles seen counts every record read; after a failed output some of them
     // were cut away with the file: no counts of distinct puzzles then
@@ -462,6 +464,21 @@ struct OwnedFinding {
     puzzle: String,
 }
 
+impl OwnedFinding {
+    /// The finding, its input named by `names`.
+    fn finding<'a>(&'a self, names: &'a [String]) -> Finding<'a> {
+        Finding {
+            file: names
+                .get(self.source as usize)
+                .map_or("<unknown input>", String::as_str),
+            line: self.line,
+            verdict: self.verdict,
+            detail: &self.detail,
+            puzzle: &self.puzzle,
+        }
+    }
+}
+
 impl Counts {
     /// The counts and findings of `records`, checked as `checks` say.
     fn of(records: &[Record], checks: &[Check]) -> Counts {
@@ -491,63 +508,60 @@ struct Found<'a> {
     report: Option<(&'a std::path::PathBuf, Box<dyn report::Report + Send + 'a>)>,
     /// A write of the report failed (the run stops; the report is not finished).
     report_failed: bool,
+    /// The report is the run's only output (no per-record stream): the counts follow it.
+    report_only: bool,
 }
 
 impl Found<'_> {
     /// Counts a batch the output holds, lists its findings and writes them to the report.
+    ///
+    /// When the report is the run's only output and fails on this batch, the batch is neither
+    /// counted nor listed: the report is cut back to the batches before it, and the counts and
+    /// the stats' `line` end where it does (a run resumed after that line counts it once).
     fn take(&mut self, counts: Counts, names: &[String]) -> Result<()> {
-        self.tally.merge(&counts.tally);
-        self.list(&counts, names, true)?;
-        // the batch's findings out whole: a report whose write fails later is cut back to
-        // here, never left ending in part of a row
-        if let Some((path, report)) = self.report.as_mut().filter(|_| !self.report_failed) {
-            if let Err(err) = report.flush() {
-                self.report_failed = true;
-                return Err(anyhow::Error::new(err)
-                    .context(format!("writing {}", super::output_name(Some(path)))));
-            }
+        let reported = self.report(&counts, names);
+        if reported.is_err() && self.report_only {
+            return reported;
         }
-        Ok(())
+        self.tally.merge(&counts.tally);
+        self.list(&counts, names);
+        reported
     }
 
     /// Lists the findings of a batch the output does not hold whole (its reader went away
-    /// while it was written), neither counted nor reported.
+    /// while it was written), neither counted nor reported: those under the cap only, so that
+    /// the number said not shown is of the findings counted (and reported).
     fn list_uncounted(&mut self, counts: &Counts, names: &[String]) {
-        let _ = self.list(counts, names, false);
+        for f in &counts.findings {
+            self.listing.add_uncounted(&f.finding(names));
+        }
     }
 
-    /// Lists the findings of `counts`, and writes them to the report when `reported`.
-    fn list(&mut self, counts: &Counts, names: &[String], reported: bool) -> Result<()> {
-        // every finding counted is listed, also after the report failed (the first error is
-        // returned once the batch is listed)
-        let mut failed = None;
+    /// Lists the findings of `counts` on stderr.
+    fn list(&mut self, counts: &Counts, names: &[String]) {
         for f in &counts.findings {
-            let finding = Finding {
-                file: names
-                    .get(f.source as usize)
-                    .map_or("<unknown input>", String::as_str),
-                line: f.line,
-                verdict: f.verdict,
-                detail: &f.detail,
-                puzzle: &f.puzzle,
-            };
-            self.listing.add(&finding);
-            // after a failed write, the report is not written to again
-            let report = self
-                .report
-                .as_mut()
-                .filter(|_| reported && !self.report_failed);
-            if let Some((path, report)) = report {
-                if let Err(err) = report.finding(&finding) {
-                    self.report_failed = true;
-                    failed = Some(
-                        anyhow::Error::new(err)
-                            .context(format!("writing {}", super::output_name(Some(path)))),
-                    );
-                }
-            }
+            self.listing.add(&f.finding(names));
         }
-        failed.map_or(Ok(()), Err)
+    }
+
+    /// Writes the findings of `counts` to the report, whole: a report whose write fails later
+    /// is cut back to the end of this batch, never left ending in part of a row. After a
+    /// failed write the report is not written to again.
+    fn report(&mut self, counts: &Counts, names: &[String]) -> Result<()> {
+        let Some((path, report)) = self.report.as_mut().filter(|_| !self.report_failed) else {
+            return Ok(());
+        };
+        let written = counts
+            .findings
+            .iter()
+            .try_for_each(|f| report.finding(&f.finding(names)))
+            .and_then(|()| report.flush());
+        if let Err(err) = written {
+            self.report_failed = true;
+            return Err(anyhow::Error::new(err)
+                .context(format!("writing {}", super::output_name(Some(path)))));
+        }
+        Ok(())
     }
 }
 
@@ -573,16 +587,28 @@ impl Listing {
 
     /// Lists `f` (when under the cap, else counts it).
     fn add(&mut self, f: &Finding<'_>) {
-        if self.shown < self.max {
-            self.shown += 1;
-            let _ = writeln!(
-                self.pending,
-                "{}:{}: {}: {}",
-                f.file, f.line, f.verdict, f.detail
-            );
-        } else {
+        if !self.show(f) {
             self.hidden += 1;
         }
+    }
+
+    /// Lists `f`, a finding not counted, when under the cap (else it is not counted either).
+    fn add_uncounted(&mut self, f: &Finding<'_>) {
+        self.show(f);
+    }
+
+    /// Lists `f` when under the cap; says whether it did.
+    fn show(&mut self, f: &Finding<'_>) -> bool {
+        if self.shown >= self.max {
+            return false;
+        }
+        self.shown += 1;
+        let _ = writeln!(
+            self.pending,
+            "{}:{}: {}: {}",
+            f.file, f.line, f.verdict, f.detail
+        );
+        true
     }
 
     /// The lines listed since the last call, to print.

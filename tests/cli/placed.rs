@@ -314,6 +314,83 @@ fn a_report_that_fails_leaves_counts_that_match_the_output() {
     }
 }
 
+/// A `check --report` with no `-o`, failing part way: the report is the run's only output, so
+/// the counts must end where it does. They counted the batch whose report failed too (30,188
+/// records against a report and `interrupted.line` ending at 26,792), so a run resumed after
+/// the stats' line counted that batch twice.
+#[test]
+fn a_report_that_fails_alone_leaves_counts_that_match_the_report() {
+    let dir = Workdir::new();
+    // every record a finding (malformed)
+    let text: String = (0..60_000)
+        .map(|i| match i % 2 {
+            0 => "12x\n".to_string(),
+            _ => format!("{}\n", "1".repeat(80)),
+        })
+        .collect();
+    let input = dir.write(&format!("{}.txt", "n".repeat(120)), &text);
+    let input = input.to_str().unwrap();
+    for _ in 0..3 {
+        let (report, stats) = (dir.path("r.csv"), dir.path("s.json"));
+        let mut cmd = command(&["check", "-q", "-I", "line", "-j2", "--batch-size", "16"]);
+        cmd.arg(input);
+        cmd.args(["--report", report.to_str().unwrap()]);
+        cmd.args(["--stats", stats.to_str().unwrap()]);
+        let run = limit_files(&mut cmd, 1_000_000).output().unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("r.csv"), "the report's error: {stderr}");
+        let rows = fs::read_to_string(&report).unwrap().lines().count() as u64 - 1;
+        assert!(rows > 0 && rows < 60_000, "{rows} rows");
+        let stats: serde_json::Value = serde_json::from_slice(&fs::read(&stats).unwrap()).unwrap();
+        assert_eq!(stats["records"], rows, "{stats}");
+        assert_eq!(stats["problems"], rows, "{stats}");
+        assert_eq!(stats["interrupted"]["line"], rows, "{stats}");
+    }
+}
+
+/// `check -O csv --report FILE | head`: the findings of the batch being written when the
+/// reader went away are not counted or reported, but they were counted among those "not
+/// shown (the report lists them all)", which the report did not. The number not shown is of
+/// the findings the report holds.
+#[test]
+fn findings_said_not_shown_are_those_the_report_holds_when_the_reader_goes_away() {
+    use std::io::Read;
+    let dir = Workdir::new();
+    let text: String = (0..40_000).map(|i| format!("{i}x\n")).collect();
+    let input = dir.write("in.txt", &text);
+    let report = dir.path("r.csv");
+    for cut in [200_000, 700_000, 1_500_000] {
+        let mut cmd = command(&["check", "-I", "line", "-j2", "--batch-size", "64"]);
+        cmd.args(["-O", "csv", "--max-problems", "5"]);
+        cmd.arg(input.to_str().unwrap());
+        cmd.args(["--report", report.to_str().unwrap()]);
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut read = vec![0u8; cut];
+        child.stdout.take().unwrap().read_exact(&mut read).unwrap();
+        // the pipe closed here, part way
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let rows = fs::read_to_string(&report).unwrap().lines().count() as u64 - 1;
+        assert!(rows < 40_000, "{rows} rows: {stderr}");
+        let hidden: u64 = stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("... and "))
+            .and_then(|l| l.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no 'more not shown' line: {stderr}"));
+        assert_eq!(5 + hidden, rows, "{stderr}");
+        assert!(
+            stderr.contains(&format!("{rows} problems")),
+            "{rows}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn a_signal_leaves_a_file_of_whole_records_up_to_where_the_summary_says() {
     let dir = Workdir::new();
