@@ -267,6 +267,18 @@ fn a_write_that_fails_tells_the_reasons_of_the_records_the_file_holds_only() {
     }
 }
 
+/// 60,000 records, every one a finding (malformed), under a long name: a report of them grows
+/// faster than `check`'s output.
+fn every_record_a_finding(dir: &Workdir) -> std::path::PathBuf {
+    let text: String = (0..60_000)
+        .map(|i| match i % 2 {
+            0 => "12x\n".to_string(),
+            _ => format!("{}\n", "1".repeat(80)),
+        })
+        .collect();
+    dir.write(&format!("{}.txt", "n".repeat(120)), &text)
+}
+
 /// A `check --report` that fails part way (a full disk) stopped the run with its counts short
 /// of what `-o` held (3,396 counted, 12,987 in the file, `interrupted.line` at the file's end):
 /// the batches the file held at once beside the one whose report failed were dropped
@@ -274,14 +286,7 @@ fn a_write_that_fails_tells_the_reasons_of_the_records_the_file_holds_only() {
 #[test]
 fn a_report_that_fails_leaves_counts_that_match_the_output() {
     let dir = Workdir::new();
-    // every record a finding, under a long name: the report grows faster than the output
-    let text: String = (0..60_000)
-        .map(|i| match i % 2 {
-            0 => "12x\n".to_string(),
-            _ => format!("{}\n", "1".repeat(80)),
-        })
-        .collect();
-    let input = dir.write(&format!("{}.txt", "n".repeat(120)), &text);
+    let input = every_record_a_finding(&dir);
     let input = input.to_str().unwrap();
     // the batches placed at once vary from run to run: a few runs
     for _ in 0..3 {
@@ -321,14 +326,7 @@ fn a_report_that_fails_leaves_counts_that_match_the_output() {
 #[test]
 fn a_report_that_fails_alone_leaves_counts_that_match_the_report() {
     let dir = Workdir::new();
-    // every record a finding (malformed)
-    let text: String = (0..60_000)
-        .map(|i| match i % 2 {
-            0 => "12x\n".to_string(),
-            _ => format!("{}\n", "1".repeat(80)),
-        })
-        .collect();
-    let input = dir.write(&format!("{}.txt", "n".repeat(120)), &text);
+    let input = every_record_a_finding(&dir);
     let input = input.to_str().unwrap();
     for _ in 0..3 {
         let (report, stats) = (dir.path("r.csv"), dir.path("s.json"));
