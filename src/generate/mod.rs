@@ -103,6 +103,8 @@ pub struct Reached {
     pub er_off: Option<u64>,
     /// Candidates that were unique but not minimal (a symmetric one with a given to spare).
     pub not_minimal: u64,
+    /// With `--no-minimal`, candidates that were minimal (no given to spare).
+    pub minimal: u64,
     /// Set when the record gave up after one try, since every try from its start makes the
     /// same puzzle (a `--from` puzzle with one solution).
     pub same_every_try: bool,
@@ -168,6 +170,10 @@ impl fmt::Display for Reached {
         for (n, what) in [
             (self.not_unique, "with more than one solution"),
             (self.not_minimal, "not minimal"),
+            (
+                self.minimal,
+                "minimal (--no-minimal asks for a given to spare)",
+            ),
             (self.excluded, "isomorphic to an excluded puzzle"),
         ] {
             if n > 0 {
@@ -354,19 +360,26 @@ impl Generator {
         }
     }
 
-    /// With a symmetry the carving removes whole orbits, which leaves no orbit to spare but
-    /// maybe a single given: such a puzzle is not minimal, and the try fails.
+    /// True when the carved puzzle is minimal as asked: with a symmetry the carving removes
+    /// whole orbits, which leaves no orbit to spare but maybe a single given: such a puzzle is
+    /// not minimal, and the try fails. With `--no-minimal` it is the other way round: a
+    /// carving that could not get down to its floor stopped at a minimal puzzle (and one may
+    /// land on its floor minimal), which is not what was asked for, and the try fails.
     fn minimal_enough(&self, carving: &mut Carving, reached: &mut Reached) -> bool {
-        if !self.options.minimal || carving.symmetry == Symmetry::None {
+        if self.options.minimal && carving.symmetry == Symmetry::None {
             return true;
         }
-        if carving.carver.needs_every_given(carving.kept) {
+        let minimal = carving.carver.needs_every_given(carving.kept);
+        if minimal == self.options.minimal {
             return true;
         }
         // one solution all the same: counted among those made (the give-up said "0 puzzles
         // with one solution made; 20000 not minimal")
         reached.note_givens(carving.carver.givens().count_ones());
-        reached.not_minimal += 1;
+        match minimal {
+            true => reached.minimal += 1,
+            false => reached.not_minimal += 1,
+        }
         false
     }
 

@@ -104,9 +104,17 @@ fn solves(puzzle: &Cells, solution: &Cells) -> bool {
 }
 
 /// Asserts one solution, and (unless `minimal` is false) that no given can go.
+/// Asserts that `puzzle` has one solution, and is minimal (`minimal`) or has a given to spare
+/// (`--no-minimal`).
 fn assert_unique_and_minimal(puzzle: &Cells, minimal: bool) {
     assert_eq!(count_solutions(puzzle, 2), 1, "{}", line(puzzle));
     if !minimal {
+        let spare = (0..81).filter(|&i| puzzle[i] != 0).any(|i| {
+            let mut fewer = *puzzle;
+            fewer[i] = 0;
+            count_solutions(&fewer, 2) == 1
+        });
+        assert!(spare, "{}: minimal, under --no-minimal", line(puzzle));
         return;
     }
     for i in (0..81).filter(|&i| puzzle[i] != 0) {
@@ -443,6 +451,21 @@ fn clue_ranges_hold_for_minimal_and_not_minimal_puzzles() {
     assert_eq!(recs.len(), 30);
     assert!(recs.iter().all(|r| (30..=32).contains(&r.givens)));
     assert_sound(&recs, false);
+    // near the minimal puzzles' counts, a carving that could not get down to the count drawn
+    // stopped minimal, and was written as such (30 of 30 at 22 givens)
+    for clues in ["22", "22..24"] {
+        let recs = records(&generate(&[
+            "-n",
+            "20",
+            "--clues",
+            clues,
+            "--no-minimal",
+            "--seed",
+            "1",
+        ]));
+        assert_eq!(recs.len(), 20);
+        assert_sound(&recs, false);
+    }
     let recs = records(&generate(&["-n", "10", "--clues", "..23", "--seed", "4"]));
     assert!(recs.iter().all(|r| r.givens <= 23));
 }
@@ -714,12 +737,6 @@ fn guesses_with_no_minimal_keep_the_clue_range_and_a_given_to_spare() {
     for (r, g) in recs.iter().zip(guesses_of_solve(&recs)) {
         assert!((30..=35).contains(&r.givens), "{}", line(&r.puzzle));
         assert!(g <= 2, "{g}");
-        let spare = (0..81).filter(|&i| r.puzzle[i] != 0).any(|i| {
-            let mut fewer = r.puzzle;
-            fewer[i] = 0;
-            count_solutions(&fewer, 2) == 1
-        });
-        assert!(spare, "{}: minimal", line(&r.puzzle));
     }
 }
 
@@ -1245,6 +1262,44 @@ fn a_give_up_counts_puzzles_that_were_not_minimal_among_those_made() {
     assert!(
         err.contains("in 300 tries (300 puzzles with one solution made, ")
             && err.contains("; 300 not minimal)"),
+        "{err}"
+    );
+    // a pattern's searches too (they said "0 puzzles with one solution made; 99951 not
+    // minimal")
+    let pattern = format!("{}...", "x".repeat(78));
+    let err = generate_fails(
+        &["-q", "-n", "1", "--pattern", &pattern, "--max-tries", "300"],
+        1,
+        "gave up",
+    );
+    let made = err
+        .split("tries (")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        made > 0 && err.contains(&format!("; {made} not minimal")),
+        "{err}"
+    );
+    // and --no-minimal's tries that stopped minimal are said as such
+    let err = generate_fails(
+        &[
+            "-q",
+            "-n",
+            "1",
+            "--clues",
+            "19",
+            "--no-minimal",
+            "--max-tries",
+            "300",
+        ],
+        1,
+        "gave up",
+    );
+    assert!(
+        err.contains("in 300 tries (300 puzzles with one solution made, ")
+            && err.contains("; 300 minimal (--no-minimal asks for a given to spare))"),
         "{err}"
     );
 }
