@@ -85,6 +85,16 @@ pub(crate) fn climb(
             if here == (0, 0, 0) && generator.accepts(&mut current, &mut budget.reached) {
                 return Ok(current);
             }
+            // every step and climb from this start makes the same puzzle (a step's givens
+            // added are carved away again): the rest would miss alike (they took a minute,
+            // --max-tries of them, before the record gave up)
+            if budget.tries == 1 && generator.same_every_try(start) {
+                budget.reached.same_every_try = true;
+                return Err(Failure::GaveUp {
+                    tries: budget.tries,
+                    reached: budget.reached,
+                });
+            }
             if stall >= stall_max {
                 break;
             }
