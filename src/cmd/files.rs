@@ -451,6 +451,9 @@ pub struct OutputPlan {
     /// Files this plan created, removed again if the run never begins.
     created: Vec<PathBuf>,
     begun: bool,
+    /// The output standard error by its name takes, if one does: one only, as for standard
+    /// output (two would interleave in it, exit 0).
+    on_stderr: Option<&'static str>,
 }
 
 impl OutputPlan {
@@ -480,6 +483,7 @@ impl OutputPlan {
             opened: Vec::new(),
             created: Vec::new(),
             begun: false,
+            on_stderr: None,
         };
         for path in inputs {
             if path.as_os_str() == "-" {
@@ -572,6 +576,13 @@ impl OutputPlan {
     #[cfg(unix)]
     fn add_stderr(&mut self, name: &str, what: &'static str) -> Result<Slot> {
         use std::os::fd::AsFd;
+        if let Some(other) = self.on_stderr {
+            anyhow::bail!(
+                "{name}: the {what} cannot go to standard error too: the {other} goes there; \
+                 write one of them to a file"
+            );
+        }
+        self.on_stderr = Some(what);
         let file = io::stderr()
             .as_fd()
             .try_clone_to_owned()

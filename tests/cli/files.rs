@@ -610,6 +610,37 @@ fn standard_error_by_its_name_appends_to_its_file() {
         };
         assert_eq!(log.lines().count() - 1 + others, 300, "{args:?}");
     }
+    // two outputs there would interleave in it (a pipe: exit 0): one only, as on stdout
+    for args in [
+        &[
+            "split",
+            "-q",
+            "in.txt",
+            "--train",
+            "/dev/stderr",
+            "--test",
+            "/dev/stderr",
+        ][..],
+        &[
+            "check",
+            "-q",
+            "in.txt",
+            "-O",
+            "csv",
+            "-o",
+            "/dev/stderr",
+            "--report",
+            "/dev/fd/2",
+        ],
+    ] {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let out = run_with_shell_redirect(&dir, &args, "2>&1 | cat");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("cannot go to standard error too") && text.lines().count() == 1,
+            "{args:?}: {text}"
+        );
+    }
 }
 
 /// `merge-stats` adds up runs: one run's stats named twice, under any spelling, would count it
