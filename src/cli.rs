@@ -1002,8 +1002,8 @@ not apply (a record goes to one of two files, whole).
 
 Ctrl-C, SIGTERM or SIGHUP stop reading; the records read are still written and the summary says
 where the parts end (every record up to FILE:LINE is in one of them). A part that cannot be
-written, a closed pipe included, is an error (exit 2): the other part stops there too (the
-message says where each ends; records of the input after that are in neither).
+written, a closed pipe included, is an error (exit 2): the other part stops with it (the
+message says where each ends; a record after the earlier of the two ends may be in neither).
 
 Example:
   sudoku-batch split --seed 1 data/kaggle_200.csv --train train.csv --test test.csv

@@ -266,7 +266,7 @@ fn end_of_parts(
     };
     // a placed part was cut back to its whole records; one written in order may end torn
     let cut = format!(
-        "{}; {other} stops there too: {}",
+        "{}; {other} stops with it: {}",
         match (&ends[failed], placed[failed]) {
             (Some(at), _) => format!("{name} holds its records up to {at}"),
             (None, true) => format!("{name} holds no record"),

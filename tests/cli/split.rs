@@ -382,7 +382,7 @@ fn a_part_on_a_closed_pipe_is_an_error_that_says_the_other_is_cut_short() {
     assert!(
         stderr.contains(&format!(
             "error: writing <stdout>: its reader closed it before the end; <stdout> may end part \
-             way through a record; {} stops there too: it holds ",
+             way through a record; {} stops with it: it holds ",
             test.display()
         )),
         "{stderr}"
@@ -399,7 +399,7 @@ fn a_part_on_a_closed_pipe_is_an_error_that_says_the_other_is_cut_short() {
     };
     assert_eq!(code, Some(2));
     assert!(stderr.contains("writing /dev/full ("), "{stderr}");
-    assert!(stderr.contains("stops there too"), "{stderr}");
+    assert!(stderr.contains("stops with it"), "{stderr}");
 }
 
 /// The part that did not fail holds exactly the records up to where the message says: a
@@ -452,7 +452,7 @@ fn a_failed_part_leaves_the_other_ending_where_the_message_says() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     let marker = format!(
-        "{} stops there too: it holds its records up to ",
+        "{} stops with it: it holds its records up to ",
         train.display()
     );
     let at = stderr.find(&marker).unwrap_or_else(|| panic!("{stderr}")) + marker.len();
