@@ -515,12 +515,13 @@ struct Found<'a> {
 impl Found<'_> {
     /// Counts a batch the output holds, lists its findings and writes them to the report.
     ///
-    /// When the report is the run's only output and fails on this batch, the batch is neither
-    /// counted nor listed: the report is cut back to the batches before it, and the counts and
-    /// the stats' `line` end where it does (a run resumed after that line counts it once).
+    /// When the report is the run's only output and has failed (on this batch or before), the
+    /// batch is neither counted nor listed: the report is cut back to the batches before the
+    /// one it failed on, and the counts and the stats' `line` end where it does (a run resumed
+    /// after that line counts it once).
     fn take(&mut self, counts: Counts, names: &[String]) -> Result<()> {
         let reported = self.report(&counts, names);
-        if reported.is_err() && self.report_only {
+        if self.report_only && self.report_failed {
             return reported;
         }
         self.tally.merge(&counts.tally);

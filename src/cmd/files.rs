@@ -177,6 +177,11 @@ mod probe {
     #[unsafe(link_section = ".init_array")]
     static PROBE: extern "C" fn() = probe_std_streams;
 
+    /// True when standard stream `fd` was closed when the process started.
+    pub fn closed_at_start(fd: i32) -> bool {
+        UNUSABLE.load(Ordering::Relaxed) & (1 << fd) != 0
+    }
+
     /// How standard stream `fd` could not be used when the process started: `closed`, or open
     /// for the other direction only; `None` when it could.
     pub fn unusable_at_start(fd: i32) -> Option<&'static str> {
@@ -198,6 +203,11 @@ mod probe {
 /// Elsewhere a closed stream cannot be told from `/dev/null`.
 #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
 mod probe {
+    /// Always false: no probe on this platform.
+    pub fn closed_at_start(_fd: i32) -> bool {
+        false
+    }
+
     /// Always `None`: no probe on this platform.
     pub fn unusable_at_start(_fd: i32) -> Option<&'static str> {
         None
@@ -208,7 +218,10 @@ mod probe {
 /// closed, or (standard output and error) open for reading only. Standard input open for
 /// writing only is the right way round for that.
 fn written_in_vain(fd: i32) -> Option<&'static str> {
-    probe::unusable_at_start(fd).filter(|&state| fd != 0 || state == "closed")
+    match fd {
+        0 => probe::closed_at_start(0).then_some("closed"),
+        _ => probe::unusable_at_start(fd),
+    }
 }
 
 /// How standard output could not be written when the process started (`>&-`: closed; `1<FILE`:
@@ -310,9 +323,7 @@ fn refuse_closed_stdin(inputs: &[PathBuf]) -> Result<()> {
 fn readable(path: &Path) -> Result<Metadata> {
     let name = path.display();
     // the runtime put `/dev/null` in its place, which would read as empty
-    if let Some(fd) =
-        names_std_stream(path).filter(|&fd| probe::unusable_at_start(fd) == Some("closed"))
-    {
+    if let Some(fd) = names_std_stream(path).filter(|&fd| probe::closed_at_start(fd)) {
         anyhow::bail!(
             "{name}: this is {}, which is closed, so it would read as empty",
             std_stream_name(fd)
