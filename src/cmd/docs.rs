@@ -2,7 +2,6 @@
 //! command-line definitions themselves, so they never disagree with `--help`.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::{Context, Result};
@@ -146,17 +145,15 @@ pub fn man(args: &ManArgs) -> Result<()> {
     }
     // each page written beside its place under a temporary name, then renamed over it: a write
     // that fails (a full disk) leaves every page whole, the old one or the new; so does a
-    // signal, which removes the temporary file being written (it was left behind) and ends the
-    // run with 128 plus its number, the pages renamed before it new, the others as they were
+    // signal, which waits for the page being written to be renamed (its temporary file was left
+    // behind) and ends the run with 128 plus its number, the pages renamed before it new, the
+    // others as they were
     let signals = super::signals::Signals::install()?;
-    let writing: Arc<Mutex<Option<PathBuf>>> = Arc::default();
+    let writing: Arc<Mutex<()>> = Arc::default();
     {
         let writing = Arc::clone(&writing);
         signals.on_first(move |signal| {
-            let writing = writing.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some(temporary) = writing.as_ref() {
-                let _ = std::fs::remove_file(temporary);
-            }
+            let _page_done = writing.lock().unwrap_or_else(PoisonError::into_inner);
             super::stderr_line(format_args!(
                 "man: interrupted by {}: the pages written before it are new, the others as \
                  they were",
@@ -168,10 +165,8 @@ pub fn man(args: &ManArgs) -> Result<()> {
     for (file, page) in &pages {
         let path = dir.join(file);
         let temporary = dir.join(format!(".{file}.{}.tmp", std::process::id()));
-        // held while the file exists under that name, so a signal's removal comes before it is
-        // made or after it is renamed, never between
-        let mut held = writing.lock().unwrap_or_else(PoisonError::into_inner);
-        *held = Some(temporary.clone());
+        // held from before the temporary file is made until it is renamed or removed
+        let _held = writing.lock().unwrap_or_else(PoisonError::into_inner);
         let written = std::fs::File::create_new(&temporary)
             .and_then(|mut out| out.write_all(page).and_then(|()| out.sync_all()))
             .and_then(|()| std::fs::rename(&temporary, &path));
@@ -179,7 +174,6 @@ pub fn man(args: &ManArgs) -> Result<()> {
             let _ = std::fs::remove_file(&temporary);
             return Err(err).with_context(|| format!("writing {}", path.display()));
         }
-        *held = None;
     }
     Ok(())
 }
