@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::{Context, Result};
 
@@ -133,13 +134,52 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         Some(out) => out,
         None => plan.add(args.output.as_deref(), "output")?,
     };
+    // a signal between emptying an output file and writing it lost the file's earlier content
+    // (exit 143, nothing in its place): it now waits for the file's write to end, then ends the
+    // run with 128 plus its number (a pipe's or a terminal's write is not waited for: its
+    // reader may never read)
+    let shown = super::output_name(args.output.as_deref());
+    let holds: Arc<Mutex<&str>> = Arc::new(Mutex::new("as it was"));
+    {
+        let (holds, shown) = (Arc::clone(&holds), shown.clone());
+        super::signals::Signals::install()?.on_first(move |signal| {
+            let holds = *holds.lock().unwrap_or_else(PoisonError::into_inner);
+            super::stderr_line(format_args!(
+                "merge-stats: interrupted by {}: {shown} {holds}",
+                super::signals::signal_name(signal)
+            ));
+            std::process::exit(128 + signal);
+        })?;
+    }
+    let to_file = args
+        .output
+        .as_deref()
+        .filter(|path| path.as_os_str() != "-")
+        .and_then(|path| std::fs::metadata(path).ok())
+        .is_some_and(|m| m.is_file());
+    let mut held = to_file.then(|| holds.lock().unwrap_or_else(PoisonError::into_inner));
+    if held.is_none() {
+        *holds.lock().unwrap_or_else(PoisonError::into_inner) = "may hold part of the stats";
+    }
     let mut out = plan.begin()?.take_whole(out);
     // the one output: a reader that went away asked for no more
     super::last_output(
         out.write_all((json + "\n").as_bytes())
             .and_then(|()| out.flush())
-            .with_context(|| format!("writing {}", super::output_name(args.output.as_deref()))),
+            .with_context(|| format!("writing {shown}")),
     )?;
+    let whole = "was written whole before it";
+    match held.as_mut() {
+        Some(holds) => **holds = whole,
+        None => *holds.lock().unwrap_or_else(PoisonError::into_inner) = whole,
+    }
+    drop(held);
+    if super::signals::first_received().is_some() {
+        // one came while the file was written: the signal's thread says so and ends the run
+        loop {
+            std::thread::park();
+        }
+    }
     if !args.quiet {
         super::stderr_line(&text);
     }

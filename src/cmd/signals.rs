@@ -96,8 +96,10 @@ impl Signals {
             std::thread::Builder::new()
                 .name("signal".into())
                 .spawn(move || {
+                    // a signal that came after `install` but before the pipe was registered
+                    // wrote no byte there: it was lost (a run then ended as if none had come)
                     let mut byte = [0u8];
-                    if woken.read(&mut byte).is_ok_and(|n| n == 1) {
+                    if first_received().is_some() || woken.read(&mut byte).is_ok_and(|n| n == 1) {
                         // the stop flag's handler ran first (it was registered first)
                         then(first_received().unwrap_or(signal_hook::consts::SIGINT));
                     }

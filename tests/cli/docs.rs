@@ -255,11 +255,9 @@ fn man_dir_changes_no_page_when_one_cannot_be_written_and_leaves_no_stray_file()
     }
 }
 
-/// `split --help` listed --pipe and --echo with their whole descriptions, options it refuses:
-/// they are hidden there (and refused, as its help says), and listed where they apply.
 /// `man --dir` stopped by a signal while it wrote a page left that page's temporary file in
-/// the folder (88 of 150 runs stopped 1-20 ms in): the signal removes it now, and every page
-/// there is whole, the old or the new.
+/// the folder (88 of 150 runs stopped 1-20 ms in): the signal now waits for the page to be
+/// renamed, and every page there is whole, the old or the new.
 #[test]
 fn man_dir_stopped_by_a_signal_leaves_no_stray_file() {
     use std::time::Duration;
@@ -294,6 +292,8 @@ fn man_dir_stopped_by_a_signal_leaves_no_stray_file() {
     }
 }
 
+/// `split --help` listed --pipe and --echo with their whole descriptions, options it refuses:
+/// they are hidden there (and refused, as its help says), and listed where they apply.
 #[test]
 fn split_help_lists_no_option_it_refuses() {
     let help = |cmd: &str| {

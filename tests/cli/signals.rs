@@ -709,6 +709,54 @@ fn merge_stats_stopped_while_reading_leaves_no_file() {
     assert!(!out.exists(), "an empty file was left");
 }
 
+/// `merge-stats -o FILE` stopped by a signal between emptying FILE and writing it (a window of
+/// microseconds, held open by hand with a delay on the `ftruncate`) lost FILE's earlier content
+/// and left it empty: the signal now waits for the write, so FILE holds either what it held or
+/// the whole merge, and the message says which. (A signal that came while the handlers were
+/// installed, after the first and before the thread that acts on it, was lost: the run waited
+/// for it for ever here, and `man --dir` ended as if none had come.)
+#[test]
+fn merge_stats_stopped_at_any_point_leaves_the_old_file_or_the_whole_merge() {
+    let dir = Workdir::new();
+    let out = dir.path("merged.json");
+    let mut parts = Vec::new();
+    for part in ["a.json", "b.json"] {
+        let stats = dir.path(part);
+        let solved = command(&["solve", "-q", "-o", "/dev/null", "--stats"])
+            .arg(&stats)
+            .arg(repo("data/easy_300.txt"))
+            .status()
+            .unwrap();
+        assert!(solved.success());
+        parts.push(stats.to_str().unwrap().to_string());
+    }
+    let merge = || {
+        let mut cmd = command(&["merge-stats", "-q", &parts[0], &parts[1], "-o"]);
+        cmd.arg(&out);
+        cmd
+    };
+    assert!(merge().status().unwrap().success());
+    let whole = std::fs::read_to_string(&out).unwrap();
+    for i in 0..60u64 {
+        std::fs::write(&out, "old\n").unwrap();
+        let mut child = merge().stderr(Stdio::piped()).spawn().unwrap();
+        std::thread::sleep(Duration::from_micros(100 * (i % 30)));
+        send(&child, libc::SIGTERM);
+        let (code, err) = exit_after_one_signal(&mut child, "its parts or its output");
+        let now = std::fs::read_to_string(&out).unwrap();
+        // done, stopped by the handler, or killed before the handlers were in
+        assert!(matches!(code, Some(0 | 143) | None), "{code:?} {err}");
+        assert!(now == "old\n" || now == whole, "run {i}: {now:?} {err}");
+        if code == Some(143) {
+            let said = match now == whole {
+                true => "was written whole before it",
+                false => "as it was",
+            };
+            assert!(err.contains(said), "run {i}: {err}");
+        }
+    }
+}
+
 /// A reader of `rate`'s output that goes away was noticed only at the next write: with hard
 /// puzzles every rating in flight ran to its end first (`rate --explain hardest.txt | head`:
 /// 40 s of two busy cores after `head` quit), and a run waiting on an idle stdin never noticed
