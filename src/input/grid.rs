@@ -17,8 +17,10 @@
 //! Only a blank line or a title line resynchronises. Once a blank or title line has come right
 //! after a grid of 9 rows, the input sets its grids apart: from then on a grid ends at such a line
 //! (or a few rows past the ninth, [`FRAMED_ROWS`]), so a grid of 10 rows is one malformed record,
-//! not a grid of its first 9 (read as good) and a short one. Lines drawn between boxes end grids
-//! too: see [`GridReader::drawn_line`].
+//! not a grid of its first 9 (read as good) and a short one; the rows after a grid cut at
+//! [`FRAMED_ROWS`], up to the next blank, title or drawn line, are malformed records of their own
+//! that say so, never a grid of two grids' rows. Lines drawn between boxes end grids too: see
+//! [`GridReader::drawn_line`].
 //!
 //! A CR inside a line ends a row as an LF does (a file that mixes line ends, `cat mac.txt
 //! unix.txt`: its CR-ended rows are rows, not one long row that made its grid malformed and
@@ -86,6 +88,12 @@ pub(crate) struct GridReader<R> {
     rest: Option<Range<usize>>,
     /// Bytes a row may hold (see the `bounded` module).
     max: usize,
+    /// The last grid was cut at [`FRAMED_ROWS`] and no blank, title or drawn line has come
+    /// since: the first line of the grid whose rows run on, for the next grid (its rows are
+    /// the same grids' rows, out of step: never a record of their own).
+    run_on: Option<u64>,
+    /// The grid being read holds rows run on from the grid at this line.
+    continues: Option<u64>,
 }
 
 impl<R: BufRead> GridReader<R> {
@@ -111,6 +119,8 @@ impl<R: BufRead> GridReader<R> {
             max: DEFAULT_MAX_RECORD,
             above: Vec::new(),
             pending: None,
+            run_on: None,
+            continues: None,
         }
     }
 
@@ -199,6 +209,7 @@ impl<R: BufRead> GridReader<R> {
             let long = length > self.max as u64;
             if row.is_empty() && !long {
                 self.framed_next = false;
+                self.run_on = None;
                 self.separated |= std::mem::take(&mut self.just_done);
                 if self.count > 0 {
                     return Ok(Some(self.finish(source)));
@@ -227,6 +238,7 @@ impl<R: BufRead> GridReader<R> {
                 // a record `-O grid` wrote without a grid: one record still, after the grid it
                 // ends (one of an input that sets its grids apart, at its ninth row or past it)
                 self.framed_next = false;
+                self.run_on = None;
                 self.separated |= std::mem::take(&mut self.just_done);
                 let word = String::from_utf8_lossy(row).into_owned();
                 let ended = (self.count > 0).then(|| self.finish(source));
@@ -254,6 +266,7 @@ impl<R: BufRead> GridReader<R> {
                 // does; a number alone (`12`, `(3)`) names one only between grids (or after a
                 // ninth row, where a grid that ends at a line may end)
                 self.framed_next = false;
+                self.run_on = None;
                 self.separated |= std::mem::take(&mut self.just_done);
                 if self.count > 0 {
                     // the title is the next grid's
@@ -269,7 +282,13 @@ impl<R: BufRead> GridReader<R> {
                 self.start = self.line;
                 self.rows.clear();
                 self.cells.clear();
-                self.error = None;
+                // rows that run on from a grid cut at its last row allowed are out of step
+                // with the grids: 9 of them (`cat a.txt` twice with no blank line, then 3
+                // rows more) made a grid of two grids' rows, checked as a record of the file
+                self.continues = self.run_on.take();
+                self.error = self.continues.map(|line| {
+                    format!("rows run on from the grid at line {line} (no blank line ended it)")
+                });
                 self.framed = std::mem::take(&mut self.framed_next);
                 self.banded = false;
                 self.bands = 0;
@@ -309,6 +328,7 @@ impl<R: BufRead> GridReader<R> {
                 return Ok(Some(self.finish(source)));
             }
             if self.count == FRAMED_ROWS {
+                self.run_on = Some(self.continues.unwrap_or(self.start));
                 return Ok(Some(self.finish(source)));
             }
         }
@@ -323,6 +343,7 @@ impl<R: BufRead> GridReader<R> {
     fn drawn_line(&mut self) -> bool {
         if self.count == 0 {
             self.framed_next = true;
+            self.run_on = None;
             return false;
         }
         if self.band_rows == 0 {
@@ -930,8 +951,30 @@ mod tests {
                 (1, Ok(())),
                 (10, Ok(())),
                 (20, Err("grid has 12 rows, expected 9".into())),
-                (32, Err("grid has 6 rows, expected 9".into())),
+                (32, Err(run_on(20))),
             ]
         );
+        // two grids and three rows of a third with none between them, then a blank line: the
+        // 9 rows after the first 12 are two grids' rows (they made a good grid, found in no
+        // file); so are the rows after a second cut, and a blank line ends the run
+        let three = "1 2 3 4 5 6 7 8 9\n".repeat(3);
+        let text = format!("{good}\n{good}{good}{three}\n{good}\n{good}{good}{good}\n{good}");
+        assert_eq!(
+            summary(&read_all(&text)),
+            [
+                (1, Ok(())),
+                (11, Err("grid has 12 rows, expected 9".into())),
+                (23, Err(run_on(11))),
+                (33, Ok(())),
+                (43, Err("grid has 12 rows, expected 9".into())),
+                (55, Err(run_on(43))),
+                (67, Err(run_on(43))),
+                (71, Ok(())),
+            ]
+        );
+    }
+
+    fn run_on(line: u64) -> String {
+        format!("rows run on from the grid at line {line} (no blank line ended it)")
     }
 }
