@@ -139,7 +139,16 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
     // run with 128 plus its number (a pipe's or a terminal's write is not waited for: its
     // reader may never read)
     let shown = super::output_name(args.output.as_deref());
-    let holds: Arc<Mutex<&str>> = Arc::new(Mutex::new("as it was"));
+    let to_file = args
+        .output
+        .as_deref()
+        .filter(|path| path.as_os_str() != "-")
+        .and_then(|path| std::fs::metadata(path).ok())
+        .is_some_and(|m| m.is_file());
+    let holds = Arc::new(Mutex::new(match to_file {
+        true => "as it was",
+        false => "may hold part of the stats",
+    }));
     {
         let (holds, shown) = (Arc::clone(&holds), shown.clone());
         super::signals::Signals::install()?.on_first(move |signal| {
@@ -151,16 +160,7 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
             std::process::exit(128 + signal);
         })?;
     }
-    let to_file = args
-        .output
-        .as_deref()
-        .filter(|path| path.as_os_str() != "-")
-        .and_then(|path| std::fs::metadata(path).ok())
-        .is_some_and(|m| m.is_file());
     let mut held = to_file.then(|| holds.lock().unwrap_or_else(PoisonError::into_inner));
-    if held.is_none() {
-        *holds.lock().unwrap_or_else(PoisonError::into_inner) = "may hold part of the stats";
-    }
     let mut out = plan.begin()?.take_whole(out);
     // the one output: a reader that went away asked for no more
     super::last_output(
