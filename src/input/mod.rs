@@ -72,6 +72,7 @@ use self::pump::Pump;
 pub use self::pump::read_text;
 pub use self::record::{Echo, Keep, Record};
 pub(crate) use self::text::find_byte;
+pub(crate) use self::text::is_status_word;
 use self::text::names_excerpt;
 
 /// Where to read from.

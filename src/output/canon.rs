@@ -38,9 +38,9 @@ pub fn canon_formatter(
     let pipe = options.pipe;
     match format {
         OutputFormat::Auto | OutputFormat::Line => {
-            super::with_kept(Box::new(Line(columns)), options)
+            super::with_kept(Box::new(Line(columns)), options, false)
         }
-        OutputFormat::Grid => super::with_kept(Box::new(GridCanon(columns)), options),
+        OutputFormat::Grid => super::with_kept(Box::new(GridCanon(columns)), options, true),
         OutputFormat::Csv => Box::new(CsvFormat::with_columns(
             header,
             options,

@@ -149,8 +149,10 @@ pub fn formatter(
     options: &OutputOptions,
 ) -> Box<dyn Format> {
     match format {
-        OutputFormat::Auto | OutputFormat::Line => with_kept(Box::new(line::LineFormat), options),
-        OutputFormat::Grid => with_kept(Box::new(grid::GridFormat), options),
+        OutputFormat::Auto | OutputFormat::Line => {
+            with_kept(Box::new(line::LineFormat), options, false)
+        }
+        OutputFormat::Grid => with_kept(Box::new(grid::GridFormat), options, true),
         OutputFormat::Jsonl => Box::new(jsonl::JsonlFormat::new(options)),
         OutputFormat::Csv => Box::new(csv::CsvFormat::new(header, options)),
     }
@@ -159,14 +161,18 @@ pub fn formatter(
 /// `inner` (a line or grid format) with the fields kept of each line of line input (`--echo`,
 /// `options.echo`), space-separated at the end of the record's first line: the answer, a status
 /// word, a grid's `#` line. A solved grid of `solve`, which has no such line, gets a `#` line
-/// of them first. (They were left out without a word: only CSV and JSON Lines wrote them.)
+/// of them first, and so does a record of a `grid` format with no grid (its status word stays
+/// alone on its line, which is how grid input tells such a record: `multiple 8...95...` read
+/// back as a title, and the output of 55 records as 103 or 54). (They were left out without a
+/// word: only CSV and JSON Lines wrote them.)
 pub fn with_kept<A: 'static>(
     inner: Box<dyn Format<A>>,
     options: &OutputOptions,
+    grid: bool,
 ) -> Box<dyn Format<A>> {
     match options.echo.len() {
         0 => inner,
-        n => Box::new(Kept { inner, n }),
+        n => Box::new(Kept { inner, n, grid }),
     }
 }
 
@@ -175,6 +181,8 @@ struct Kept<A> {
     inner: Box<dyn Format<A>>,
     /// Fields kept of a line.
     n: usize,
+    /// `inner` writes grids.
+    grid: bool,
 }
 
 impl<A> Format<A> for Kept<A> {
@@ -198,15 +206,16 @@ impl<A> Format<A> for Kept<A> {
                     b == b' '
                 }
             });
+        let above = grid_row || self.grid && crate::input::is_status_word(line);
         let mut kept = Vec::new();
-        if grid_row {
+        if above {
             kept.push(b'#');
         }
         for i in 0..self.n {
             kept.push(b' ');
             kept.extend_from_slice(record.fields.get(i).unwrap_or("").as_bytes());
         }
-        if grid_row {
+        if above {
             kept.push(b'\n');
             out.splice(body..body, kept);
         } else {

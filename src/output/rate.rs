@@ -68,9 +68,9 @@ pub fn rate_formatter(
     let pipe = options.pipe;
     match format {
         OutputFormat::Auto | OutputFormat::Line => {
-            super::with_kept(Box::new(LineRate(columns)), options)
+            super::with_kept(Box::new(LineRate(columns)), options, false)
         }
-        OutputFormat::Grid => super::with_kept(Box::new(GridRate(columns)), options),
+        OutputFormat::Grid => super::with_kept(Box::new(GridRate(columns)), options, true),
         OutputFormat::Csv => Box::new(CsvFormat::with_columns(
             header,
             options,
