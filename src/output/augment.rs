@@ -11,8 +11,9 @@
 //! - `jsonl`: `file`, `line`, `copy`, `status`, `puzzle`, the fields kept of the line, `solution`
 //!   (null for none), `transform`, and in pipe mode `reason` (null for a copy).
 //! - `grid`: `# COPY TRANSFORM [SOLUTION]` and the fields kept of the line, then the copy's 9
-//!   rows (cells separated by spaces); the status word alone for a record without copies; a
-//!   blank line between records. So the output reads back as grid input.
+//!   rows (cells separated by spaces); the status word alone for a record without copies
+//!   (under a `#` line of the fields kept); a blank line between records. So the output reads
+//!   back as grid input, with as many records.
 //!
 //! Copies are written with the blank character the record used (`.` when its cells hold a `.`,
 //! else `0`), so a Kaggle file stays digits only.
@@ -192,8 +193,14 @@ impl Format<Augmented> for GridCopies {
             transform,
         } = answer
         else {
+            // the fields on a `#` line above the status word, which stays alone on its line:
+            // grid input reads `malformed k2 9.9` as a title, and the record was lost there
+            if self.echo > 0 {
+                out.push(b'#');
+                push_kept(out, record, self.echo);
+                out.push(b'\n');
+            }
             out.extend_from_slice(status(answer).as_bytes());
-            push_kept(out, record, self.echo);
             out.push(b'\n');
             return;
         };
@@ -461,6 +468,7 @@ mod tests {
         assert_eq!(lines[0], format!("# 1 {IDENTITY} {SOLUTION} k1 2.5"));
         assert_eq!(lines[1], ". . 3 . 2 . 6 . .");
         assert_eq!(lines[9], ". . 5 . 1 . 3 . .");
-        assert_eq!(&lines[10..], ["", "malformed k1 2.5"]);
+        // the status word alone, so that grid input reads it back as a record
+        assert_eq!(&lines[10..], ["", "# k1 2.5", "malformed"]);
     }
 }
