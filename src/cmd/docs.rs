@@ -175,6 +175,7 @@ pub fn man(args: &ManArgs) -> Result<()> {
             return Err(err).with_context(|| format!("writing {}", path.display()));
         }
     }
+    super::signals::let_a_signal_end_the_run();
     Ok(())
 }
 

@@ -174,12 +174,7 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
         None => *holds.lock().unwrap_or_else(PoisonError::into_inner) = whole,
     }
     drop(held);
-    if super::signals::first_received().is_some() {
-        // one came while the file was written: the signal's thread says so and ends the run
-        loop {
-            std::thread::park();
-        }
-    }
+    super::signals::let_a_signal_end_the_run();
     if !args.quiet {
         super::stderr_line(&text);
     }

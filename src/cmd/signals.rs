@@ -168,6 +168,17 @@ pub fn first_received() -> Option<i32> {
     }
 }
 
+/// For a run whose [`Signals::on_first`] action ends the process: once a signal has come, waits
+/// for that action instead of returning, so the run does not end first (exit 0, the action's
+/// message cut off mid-line) when the signal came during its last write.
+pub fn let_a_signal_end_the_run() {
+    if first_received().is_some() {
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
 /// A run stopped by a signal before it began: nothing was written, and the exit code is 128
 /// plus the signal's number, as for a run stopped later.
 #[derive(Debug)]
