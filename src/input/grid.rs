@@ -18,8 +18,9 @@
 //! after a grid of 9 rows, the input sets its grids apart: from then on a grid ends at such a line
 //! (or a few rows past the ninth, [`FRAMED_ROWS`]), so a grid of 10 rows is one malformed record,
 //! not a grid of its first 9 (read as good) and a short one; the rows after a grid cut at
-//! [`FRAMED_ROWS`], up to the next blank, title or drawn line, are malformed records of their own
-//! that say so, never a grid of two grids' rows. Lines drawn between boxes end grids too: see
+//! [`FRAMED_ROWS`], up to the next blank or title line (or a line drawn right after the cut, or
+//! right after one of these records), are malformed records of their own that say so, never a
+//! grid of two grids' rows: a line drawn among them may be one between two bands of a grid. Lines drawn between boxes end grids too: see
 //! [`GridReader::drawn_line`].
 //!
 //! A CR inside a line ends a row as an LF does (a file that mixes line ends, `cat mac.txt
@@ -88,9 +89,10 @@ pub(crate) struct GridReader<R> {
     rest: Option<Range<usize>>,
     /// Bytes a row may hold (see the `bounded` module).
     max: usize,
-    /// The last grid was cut at [`FRAMED_ROWS`] and no blank, title or drawn line has come
-    /// since: the first line of the grid whose rows run on, for the next grid (its rows are
-    /// the same grids' rows, out of step: never a record of their own).
+    /// The last grid was cut at [`FRAMED_ROWS`], or held rows run on from such a grid, and no
+    /// blank or title line has come since (nor a line drawn between records): the first line
+    /// of the grid whose rows run on, for the next grid (its rows are the same grids' rows, out
+    /// of step: never a record of their own).
     run_on: Option<u64>,
     /// The grid being read holds rows run on from the grid at this line.
     continues: Option<u64>,
@@ -202,19 +204,18 @@ impl<R: BufRead> GridReader<R> {
             return Ok(Some(*record));
         }
         loop {
-            let Some((row, length)) = self.next_row()? else {
+            let Some((span, length)) = self.next_row()? else {
                 return Ok((self.count > 0).then(|| self.finish(source)));
             };
-            let row = &self.buf[row];
+            let row = &self.buf[span.clone()];
             let long = length > self.max as u64;
             if row.is_empty() && !long {
-                self.framed_next = false;
-                self.run_on = None;
-                self.separated |= std::mem::take(&mut self.just_done);
-                if self.count > 0 {
-                    return Ok(Some(self.finish(source)));
+                let ended = (self.count > 0).then(|| self.finish(source));
+                self.in_step();
+                match ended {
+                    Some(record) => return Ok(Some(record)),
+                    None => continue,
                 }
-                continue;
             }
             if bounded::carries_no_record(row, length, self.max) {
                 // a comment, even inside a grid: kept with it unless too long to keep
@@ -237,11 +238,9 @@ impl<R: BufRead> GridReader<R> {
             if other && between && is_status_word(row) {
                 // a record `-O grid` wrote without a grid: one record still, after the grid it
                 // ends (one of an input that sets its grids apart, at its ninth row or past it)
-                self.framed_next = false;
-                self.run_on = None;
-                self.separated |= std::mem::take(&mut self.just_done);
                 let word = String::from_utf8_lossy(row).into_owned();
                 let ended = (self.count > 0).then(|| self.finish(source));
+                self.in_step();
                 let record = Record {
                     source,
                     line: self.line,
@@ -265,18 +264,14 @@ impl<R: BufRead> GridReader<R> {
                 // a grid's name (`Grid 02`, `Easy`): it ends a grid cut short, as a blank line
                 // does; a number alone (`12`, `(3)`) names one only between grids (or after a
                 // ninth row, where a grid that ends at a line may end)
-                self.framed_next = false;
-                self.run_on = None;
-                self.separated |= std::mem::take(&mut self.just_done);
-                if self.count > 0 {
-                    // the title is the next grid's
-                    let title = row.to_vec();
-                    let record = self.finish(source);
-                    keep_above(&mut self.above, &title, self.max);
-                    return Ok(Some(record));
+                let ended = (self.count > 0).then(|| self.finish(source));
+                self.in_step();
+                // the title is the next grid's
+                keep_above(&mut self.above, &self.buf[span], self.max);
+                match ended {
+                    Some(record) => return Ok(Some(record)),
+                    None => continue,
                 }
-                keep_above(&mut self.above, row, self.max);
-                continue;
             }
             if self.count == 0 {
                 self.start = self.line;
@@ -334,6 +329,15 @@ impl<R: BufRead> GridReader<R> {
         }
     }
 
+    /// A blank, title or status line: the grids after it are in step again (a grid cut short
+    /// ends there, and rows run on from a cut grid end there), and the input sets its grids
+    /// apart if it came right after a ninth row.
+    fn in_step(&mut self) {
+        self.framed_next = false;
+        self.run_on = None;
+        self.separated |= std::mem::take(&mut self.just_done);
+    }
+
     /// What a line drawn between boxes does: whether it ends the grid being read. Between grids it is a
     /// grid's top line (the grid after it is framed). Inside a grid, it ends a band: a band
     /// that is not 3 rows makes the grid malformed, and the grid ends with its third band, so a
@@ -366,7 +370,16 @@ impl<R: BufRead> GridReader<R> {
     }
 
     /// The record of the grid read (malformed unless it has 9 good rows); resets the grid.
+    ///
+    /// A grid of rows run on from a cut one leaves the rows after it out of step too, however
+    /// it ended (the blank and title lines that end the run clear it after this): a line drawn
+    /// between two bands of a grid was taken for the end of a run of 6 rows, and the rest of
+    /// that grid's rows with the first band of the framed grid after it made a good grid found
+    /// in no file.
     fn finish(&mut self, source: u32) -> Record {
+        if let Some(line) = self.continues.take() {
+            self.run_on = Some(line);
+        }
         let count = std::mem::take(&mut self.count);
         let puzzle = match self.error.take() {
             Some(reason) => Err(reason),
@@ -970,6 +983,45 @@ mod tests {
                 (55, Err(run_on(43))),
                 (67, Err(run_on(43))),
                 (71, Ok(())),
+            ]
+        );
+    }
+
+    /// Rows run on from a cut grid, ended by a line drawn between two bands of the grid they
+    /// ran into: the rows after that line are out of step still. They were read as a grid of
+    /// their own, which took the rest of that grid and the first band of the framed grid after
+    /// it: a good grid of two grids' rows.
+    #[test]
+    fn a_line_drawn_inside_rows_run_on_keeps_them_out_of_step() {
+        let row = "1 2 3 4 5 6 7 8 9\n";
+        let good = row.repeat(9);
+        let band = row.repeat(3);
+        let drawn = format!("{band}---+---+---\n{band}---+---+---\n{band}");
+        let frame = "+---+---+---+\n";
+        let framed = format!("{frame}{band}{frame}{band}{frame}{band}{frame}");
+        let six = row.repeat(6);
+        let text = format!("{good}\n{good}{six}{drawn}{framed}\n{good}");
+        assert_eq!(
+            summary(&read_all(&text)),
+            [
+                (1, Ok(())),
+                (11, Err("grid has 12 rows, expected 9".into())),
+                (23, Err(run_on(11))),
+                (30, Err(run_on(11))),
+                (42, Err(run_on(11))),
+                (51, Ok(())),
+            ]
+        );
+        // a line drawn right after the cut is between records: the framed grid after it is read
+        let three = row.repeat(3);
+        let text = format!("{good}\n{good}{three}{framed}\n{good}");
+        assert_eq!(
+            summary(&read_all(&text)),
+            [
+                (1, Ok(())),
+                (11, Err("grid has 12 rows, expected 9".into())),
+                (24, Ok(())),
+                (37, Ok(())),
             ]
         );
     }
