@@ -224,6 +224,22 @@ fn written_in_vain(fd: i32) -> Option<&'static str> {
     }
 }
 
+/// True when standard input is a regular file opened for reading only (`< FILE`).
+#[cfg(unix)]
+fn stdin_reads_a_file() -> bool {
+    if !std_stream_metadata(0).is_some_and(|m| m.is_file()) {
+        return false;
+    }
+    // SAFETY: F_GETFL only reads the flags of descriptor 0, open since the runtime started.
+    let flags = unsafe { libc::fcntl(0, libc::F_GETFL) };
+    flags != -1 && flags & libc::O_ACCMODE == libc::O_RDONLY
+}
+
+#[cfg(not(unix))]
+fn stdin_reads_a_file() -> bool {
+    false
+}
+
 /// How standard output could not be written when the process started (`>&-`: closed; `1<FILE`:
 /// open for reading only), if it could not: what is written there is lost without an error.
 pub fn stdout_unusable_at_start() -> Option<&'static str> {
@@ -630,6 +646,13 @@ impl OutputPlan {
             // of its descriptor: opened again by name, a file `2>>` appends to was emptied (what
             // it held lost), and one `2>` writes to was written over by the run's messages
             Some(2) => return self.add_stderr(&name, what),
+            // a file redirected to standard input to be read (`< FILE`), opened again by name
+            // for writing, was emptied and written over: it was the user's, given to be read
+            Some(0) if stdin_reads_a_file() => anyhow::bail!(
+                "{name}: this is standard input, a file redirected to be read (`< FILE`); \
+                 writing the {what} there would destroy it (name the file to write, or open \
+                 standard input for writing with `0<>` if that is meant)"
+            ),
             _ => {}
         }
         // an input is named before opening, so a read-only input gets this message and not a

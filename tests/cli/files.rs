@@ -178,6 +178,57 @@ fn every_output_option_refuses_the_input_under_every_spelling() {
     }
 }
 
+/// `-o /dev/stdin` with standard input a file redirected to be read (`< keep.txt`), which is no
+/// input of the run: the file was opened again by that name for writing, emptied and written
+/// over, exit 0. Refused; opened for writing too (`0<> FILE`), it may be written.
+#[test]
+fn standard_input_from_a_file_is_no_output() {
+    for case in CASES {
+        for option in case.outputs.iter().filter(|&&o| o != "--write-puzzles") {
+            let dir = workdir();
+            fs::copy(repo(PUZZLES), dir.path("keep.txt")).unwrap();
+            for name in ["/dev/stdin", "/dev/fd/0"] {
+                let args = args_of(case, "in.txt", &[(option, name)]);
+                let out = run_in(&dir, &args, |cmd| {
+                    cmd.stdin(File::open(dir.path("keep.txt")).unwrap());
+                });
+                assert_refused(
+                    &dir,
+                    &args,
+                    &out,
+                    "this is standard input, a file redirected",
+                );
+                assert_eq!(
+                    fs::read(dir.path("keep.txt")).unwrap(),
+                    fs::read(repo(PUZZLES)).unwrap(),
+                    "{args:?} wrote into the file on standard input"
+                );
+            }
+        }
+    }
+    let dir = workdir();
+    let args: Vec<String> = ["solve", "-q", "in.txt", "-o", "/dev/stdin"]
+        .map(String::from)
+        .into();
+    let out = run_in(&dir, &args, |cmd| {
+        let mut both = OpenOptions::new();
+        both.read(true).write(true).create(true);
+        cmd.stdin(both.open(dir.path("out.txt")).unwrap());
+    });
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path("out.txt"))
+            .unwrap()
+            .lines()
+            .count(),
+        300
+    );
+}
+
 #[test]
 fn standard_output_redirected_onto_the_input_is_refused() {
     for case in CASES.iter().filter(|c| c.stdout) {
