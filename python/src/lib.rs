@@ -134,8 +134,23 @@ fn lone_surrogate(text: &Bound<'_, PyString>) -> PyResult<String> {
     Ok("not valid UTF-8".to_string())
 }
 
+/// The puzzle of a text item, or why it is malformed; an item that is not UTF-8 is said in the
+/// words the CLI uses for such a line (the byte and where it is), not with the replacement
+/// character the parse would name in its place.
 fn parse(text: &[u8]) -> Result<Grid, String> {
-    Grid::parse(text.trim_ascii()).map_err(|e| e.to_string())
+    let trimmed = text.trim_ascii();
+    Grid::parse(trimmed).map_err(|e| match std::str::from_utf8(trimmed) {
+        Ok(_) => e.to_string(),
+        Err(bad) => {
+            let lead = text.len() - text.trim_ascii_start().len();
+            let at = bad.valid_up_to();
+            format!(
+                "invalid UTF-8 (byte 0x{:02X} at byte {} of the item); puzzle text must be UTF-8",
+                trimmed[at],
+                lead + at + 1
+            )
+        }
+    })
 }
 
 /// Checks that `cells` holds `n` puzzles of 81 cell values each.
@@ -296,6 +311,9 @@ fn thread_limits() -> (usize, usize) {
 struct DefaultPool {
     /// What `RAYON_NUM_THREADS` asked for, if anything.
     asked: Option<usize>,
+    /// `RAYON_NUM_THREADS` when it is set to something that is no number of threads (`abc`,
+    /// `-1`): the pool is every logical CPU, which the Python half says, as the CLI does.
+    unreadable: Option<String>,
     /// The pool's threads.
     threads: usize,
     /// The process that started it: a child forked since has the pool but not its threads.
@@ -305,10 +323,18 @@ struct DefaultPool {
 fn default_pool() -> &'static DefaultPool {
     static DEFAULT: OnceLock<DefaultPool> = OnceLock::new();
     DEFAULT.get_or_init(|| {
-        let asked = std::env::var("RAYON_NUM_THREADS")
-            .ok()
-            .and_then(|n| n.trim().parse::<NonZeroUsize>().ok())
+        let set = std::env::var_os("RAYON_NUM_THREADS");
+        let text = set.as_ref().map(|n| n.to_string_lossy());
+        let number = text.as_ref().map(|n| n.trim().parse::<usize>());
+        let asked = number
+            .as_ref()
+            .and_then(|n| n.as_ref().ok().copied())
+            .and_then(NonZeroUsize::new)
             .map(NonZeroUsize::get);
+        // 0 and an empty value mean the default, as rayon reads them
+        let unreadable = text
+            .filter(|n| !n.trim().is_empty() && number.is_some_and(|n| n.is_err()))
+            .map(|n| n.into_owned());
         let threads = asked.map_or_else(logical_cpus, |n| n.min(thread_ceiling()));
         // built before any work reaches the global pool, which rayon would otherwise size from
         // RAYON_NUM_THREADS without a ceiling; if this fails, rayon's own default stands
@@ -317,18 +343,20 @@ fn default_pool() -> &'static DefaultPool {
             .build_global();
         DefaultPool {
             asked,
+            unreadable,
             threads,
             owner: std::process::id(),
         }
     })
 }
 
-/// What `RAYON_NUM_THREADS` asked for and the default pool's size (see [`default_pool`]), for
-/// the Python half to warn when it was capped.
+/// What `RAYON_NUM_THREADS` asked for, the default pool's size (see [`default_pool`]), and the
+/// variable's text when it is no number of threads, for the Python half to warn when it was
+/// capped or not read.
 #[pyfunction]
-fn default_threads() -> (Option<usize>, usize) {
+fn default_threads() -> (Option<usize>, usize, Option<String>) {
     let pool = default_pool();
-    (pool.asked, pool.threads)
+    (pool.asked, pool.threads, pool.unreadable.clone())
 }
 
 /// Runs `work` with the GIL released: for `None` on the default pool (see [`default_pool`]),

@@ -380,9 +380,16 @@ def _threads(threads):
     """``threads=`` checked: None (the process's default pool, see :func:`_native.default_threads`)
     or a whole number from 1, capped with a RuntimeWarning as the CLI caps ``-j``."""
     if threads is None:
-        asked, used = _native.default_threads()
+        asked, used, unreadable = _native.default_threads()
         if asked is not None and asked > used:
             _too_many(f"RAYON_NUM_THREADS={asked}", used)
+        if unreadable is not None:
+            warnings.warn(
+                f"RAYON_NUM_THREADS={unreadable!r} is not a number of threads; using all {used} "
+                f"logical CPUs (threads=N sets it)",
+                RuntimeWarning,
+                stacklevel=3,
+            )
         return None
     if isinstance(threads, (bool, np.bool_)) or not hasattr(type(threads), "__index__"):
         raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")

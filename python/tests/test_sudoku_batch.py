@@ -326,6 +326,17 @@ def test_lone_surrogate_is_a_malformed_row_naming_its_position():
     assert out["solution"][0] == SOLUTION
 
 
+def test_bytes_not_utf8_name_the_byte_as_the_cli_does():
+    # the reason named U+FFFD, a character the item does not hold
+    items = [PUZZLE[:80].encode() + b"\xff", b"  \xfe\xff" + PUZZLE[2:].encode(), PUZZLE.encode()]
+    out = sb.solve(items)
+    assert out["status"].tolist() == ["malformed", "malformed", "solved"]
+    assert out["reason"].tolist()[:2] == [
+        "invalid UTF-8 (byte 0xFF at byte 81 of the item); puzzle text must be UTF-8",
+        "invalid UTF-8 (byte 0xFE at byte 3 of the item); puzzle text must be UTF-8",
+    ]
+
+
 def test_wrong_arguments_raise_naming_the_argument_and_position():
     def rows(*items):
         yield from items
@@ -454,6 +465,26 @@ def test_default_pool_caps_rayon_num_threads_with_warning():
                          r"using (\d+) threads", run.stderr).group(1))
     assert status == "solved"
     assert used < int(alive) <= used + 4  # the pool, the main thread, and little else
+
+
+def test_default_pool_warns_of_rayon_num_threads_that_is_no_number():
+    # the CLI said so and the package did not: the pool took every CPU without a word
+    script = f"import sudoku_batch as sb\nprint(sb.solve([{PUZZLE!r}])['status'][0])\n"
+    for value in ["abc", "-1", "99999999999999999999"]:
+        run = subprocess.run(
+            [sys.executable, "-W", "always", "-c", script],
+            env={**os.environ, "RAYON_NUM_THREADS": value},
+            check=True, capture_output=True, text=True, timeout=60,
+        )
+        assert run.stdout.split() == ["solved"], value
+        assert f"RAYON_NUM_THREADS={value!r} is not a number of threads; using all " in run.stderr
+    for value in ["0", " "]:  # the default, as rayon reads them: nothing to say
+        run = subprocess.run(
+            [sys.executable, "-W", "always", "-c", script],
+            env={**os.environ, "RAYON_NUM_THREADS": value},
+            check=True, capture_output=True, text=True, timeout=60,
+        )
+        assert run.stdout.split() == ["solved"] and run.stderr == "", value
 
 
 def test_a_child_forked_after_a_call_solves_instead_of_hanging():
