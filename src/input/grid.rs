@@ -229,8 +229,16 @@ impl<R: BufRead> GridReader<R> {
             let cells = row_cells(row);
             let other = !long && cells.is_err();
             if other && is_divider(row) {
+                let second = self.count > 0 && self.band_rows == 0;
                 if self.drawn_line() {
-                    return Ok(Some(self.finish(source)));
+                    let record = self.finish(source);
+                    if second {
+                        // the line before was this grid's bottom line, this one is the next
+                        // grid's top line: that grid is read framed, in step
+                        self.framed_next = true;
+                        self.run_on = None;
+                    }
+                    return Ok(Some(record));
                 }
                 continue;
             }
@@ -343,7 +351,8 @@ impl<R: BufRead> GridReader<R> {
     /// that is not 3 rows makes the grid malformed, and the grid ends with its third band, so a
     /// grid missing a row ends at its own line, never taking the next grid's first row. A first
     /// line inside a grid after 6 rows or more is drawn around grids only (there are no lines
-    /// between bands): it ends the grid.
+    /// between bands): it ends the grid. A second line right after a band's line ends the grid
+    /// too, as the next one's top line.
     fn drawn_line(&mut self) -> bool {
         if self.count == 0 {
             self.framed_next = true;
@@ -351,7 +360,12 @@ impl<R: BufRead> GridReader<R> {
             return false;
         }
         if self.band_rows == 0 {
-            return false; // two lines in a row
+            // two lines in a row inside a grid (a grid ends at the line after its third band,
+            // so this one is short): the first was its bottom line, a band or more of it lost,
+            // and this is the top line of the next. Passed over, the next grid's first band
+            // made this one's third, and every framed grid after it was read out of step, some
+            // as good grids of two grids' rows.
+            return true;
         }
         if !self.banded && self.count > 5 {
             return true;
@@ -983,6 +997,40 @@ mod tests {
                 (55, Err(run_on(43))),
                 (67, Err(run_on(43))),
                 (71, Ok(())),
+            ]
+        );
+    }
+
+    /// Framed grids back to back (no blank line), the first missing a band, or holding a line
+    /// too many: two lines in a row inside it are its bottom line and the next grid's top. They
+    /// were passed over, so the next grid's first band made this one's third, and every grid
+    /// after it was read out of step (some as good grids of two grids' rows), to the end.
+    #[test]
+    fn two_lines_in_a_row_end_a_grid_before_the_next_framed_one() {
+        let frame = "+---+---+---+\n";
+        let band = "1 2 3 4 5 6 7 8 9\n".repeat(3);
+        let framed = format!("{frame}{band}{frame}{band}{frame}{band}{frame}");
+        let no_last_band = format!("{frame}{band}{frame}{band}{frame}");
+        let text = format!("{no_last_band}{framed}{framed}");
+        assert_eq!(
+            summary(&read_all(&text)),
+            [
+                (2, Err("grid has 6 rows, expected 9".into())),
+                (11, Ok(())),
+                (24, Ok(())),
+            ]
+        );
+        let row = "1 2 3 4 5 6 7 8 9\n";
+        let line_too_many =
+            format!("{frame}{band}{frame}{band}{frame}{row}{frame}{row}{row}{frame}");
+        let text = format!("{line_too_many}{framed}{framed}");
+        assert_eq!(
+            summary(&read_all(&text)),
+            [
+                (2, Err("band 3: 1 row, expected 3".into())),
+                (12, Err("band 1: 2 rows, expected 3".into())),
+                (16, Ok(())),
+                (29, Ok(())),
             ]
         );
     }
