@@ -20,8 +20,8 @@
 //! not a grid of its first 9 (read as good) and a short one; the rows after a grid cut at
 //! [`FRAMED_ROWS`], up to the next blank or title line (or a line drawn right after the cut, or
 //! right after one of these records), are malformed records of their own that say so, never a
-//! grid of two grids' rows: a line drawn among them may be one between two bands of a grid. Lines drawn between boxes end grids too: see
-//! [`GridReader::drawn_line`].
+//! grid of two grids' rows: a line drawn among them may be one between two bands of a grid.
+//! Lines drawn between boxes end grids too: see [`GridReader::drawn_line`].
 //!
 //! A CR inside a line ends a row as an LF does (a file that mixes line ends, `cat mac.txt
 //! unix.txt`: its CR-ended rows are rows, not one long row that made its grid malformed and
