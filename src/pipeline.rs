@@ -50,6 +50,22 @@ pub fn thread_ceiling() -> usize {
     (4 * logical_cpus()).max(64)
 }
 
+/// What `RAYON_NUM_THREADS` asks for, as rayon reads it: `Ok(Some(n))` for a positive number,
+/// `Ok(None)` when it is unset, empty or 0 (the default: every logical CPU), and `Err(text)`
+/// for anything else (`abc`, `-1`), which the CLI and the Python package say, then take as the
+/// default.
+pub fn rayon_num_threads() -> Result<Option<NonZeroUsize>, String> {
+    let Some(set) = std::env::var_os("RAYON_NUM_THREADS") else {
+        return Ok(None);
+    };
+    let text = set.to_string_lossy();
+    match text.trim().parse::<usize>() {
+        Ok(n) => Ok(NonZeroUsize::new(n)),
+        Err(_) if text.trim().is_empty() => Ok(None),
+        Err(_) => Err(text.into_owned()),
+    }
+}
+
 impl Config {
     /// Defaults for `threads` solver threads: [`DEFAULT_BATCH_SIZE`], two batches in flight per
     /// thread plus two, so each thread has a batch to steal from while the writer drains another.

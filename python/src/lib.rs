@@ -25,7 +25,7 @@ use std::time::Duration;
 use sudoku_batch::canon;
 use sudoku_batch::check::{Options, Verdict, check_puzzle};
 use sudoku_batch::grid::{CELLS, Grid};
-use sudoku_batch::pipeline::{logical_cpus, thread_ceiling};
+use sudoku_batch::pipeline::{logical_cpus, rayon_num_threads, thread_ceiling};
 use sudoku_batch::solver;
 use sudoku_batch::status::Status;
 
@@ -323,18 +323,10 @@ struct DefaultPool {
 fn default_pool() -> &'static DefaultPool {
     static DEFAULT: OnceLock<DefaultPool> = OnceLock::new();
     DEFAULT.get_or_init(|| {
-        let set = std::env::var_os("RAYON_NUM_THREADS");
-        let text = set.as_ref().map(|n| n.to_string_lossy());
-        let number = text.as_ref().map(|n| n.trim().parse::<usize>());
-        let asked = number
-            .as_ref()
-            .and_then(|n| n.as_ref().ok().copied())
-            .and_then(NonZeroUsize::new)
-            .map(NonZeroUsize::get);
-        // 0 and an empty value mean the default, as rayon reads them
-        let unreadable = text
-            .filter(|n| !n.trim().is_empty() && number.is_some_and(|n| n.is_err()))
-            .map(|n| n.into_owned());
+        let (asked, unreadable) = match rayon_num_threads() {
+            Ok(n) => (n.map(NonZeroUsize::get), None),
+            Err(text) => (None, Some(text)),
+        };
         let threads = asked.map_or_else(logical_cpus, |n| n.min(thread_ceiling()));
         // built before any work reaches the global pool, which rayon would otherwise size from
         // RAYON_NUM_THREADS without a ceiling; if this fails, rayon's own default stands

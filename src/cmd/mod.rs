@@ -29,7 +29,7 @@ use std::num::NonZeroUsize;
 use sudoku_batch::input::Record;
 use sudoku_batch::input::{Column, Echo, InputError, InputFormat, Reader, ReaderOptions, Source};
 use sudoku_batch::output::{Output, OutputOptions, Placed};
-use sudoku_batch::pipeline::{PipelineError, logical_cpus, thread_ceiling};
+use sudoku_batch::pipeline::{PipelineError, logical_cpus, rayon_num_threads, thread_ceiling};
 use sudoku_batch::stats::Interruption;
 
 use sudoku_batch::output::OutputFormat;
@@ -189,19 +189,18 @@ pub fn thread_pool(args: &InputArgs) -> Result<rayon::ThreadPool> {
 /// The rayon pool for `threads` threads when given, else `RAYON_NUM_THREADS` (as rayon reads
 /// it), else all cores; capped by [`thread_ceiling`], with a warning unless `quiet`.
 pub fn pool_of(threads: Option<NonZeroUsize>, quiet: bool) -> Result<rayon::ThreadPool> {
-    let asked = threads.or_else(|| {
-        let set = std::env::var_os("RAYON_NUM_THREADS")?;
-        let text = set.to_string_lossy();
-        let n = text.trim().parse::<usize>();
-        // 0 means the default, as rayon reads it; anything else not a number is said
-        if n.is_err() && !text.trim().is_empty() && !quiet {
-            stderr_line(format_args!(
-                "sudoku-batch: warning: RAYON_NUM_THREADS={text:?} is not a number of threads; \
-                 using all {} logical CPUs (-j N sets it)",
-                logical_cpus()
-            ));
+    let asked = threads.or_else(|| match rayon_num_threads() {
+        Ok(n) => n,
+        Err(text) => {
+            if !quiet {
+                stderr_line(format_args!(
+                    "sudoku-batch: warning: RAYON_NUM_THREADS={text:?} is not a number of \
+                     threads; using all {} logical CPUs (-j N sets it)",
+                    logical_cpus()
+                ));
+            }
+            None
         }
-        n.ok().and_then(NonZeroUsize::new)
     });
     let threads = match asked {
         Some(n) => capped_threads(n, quiet).get(),
