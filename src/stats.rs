@@ -288,6 +288,33 @@ impl Stats {
                 stats.times.total, counts.searched
             )));
         }
+        // nor is any puzzle's time above the slowest's, or their mean: a merge of such counts
+        // said "mean 2.09, ... max 0.00"
+        let top = (counts.histogram.iter())
+            .filter(|&&(_, n)| n > 0)
+            .map(|&(bucket, _)| bucket as usize)
+            .max();
+        let mean_above = u128::from(counts.nanos_sum)
+            > u128::from(counts.searched) * u128::from(counts.nanos_max);
+        if mean_above || top.is_some_and(|top| top > bucket_of(counts.nanos_max)) {
+            return Err(MergeError::Inconsistent(format!(
+                "the slowest of {} puzzles took {} ns, less than {}",
+                counts.searched,
+                counts.nanos_max,
+                match mean_above {
+                    true => format!("their mean ({} ns in all)", counts.nanos_sum),
+                    false => "a time in its solve-time histogram".to_string(),
+                }
+            )));
+        }
+        // a puzzle searched and not solved without a guess made one at least
+        let guessing = counts.searched - counts.no_guess;
+        if counts.guesses < guessing {
+            return Err(MergeError::Inconsistent(format!(
+                "{} guesses, where {guessing} of its {} puzzles searched were not solved without one",
+                counts.guesses, counts.searched
+            )));
+        }
         Ok(stats)
     }
 }
@@ -524,6 +551,14 @@ pub fn merge(parts: &[SummaryFile]) -> Result<Summary, MergeError> {
         with(&[Status::Unique, Status::Multiple]),
         with(&[Status::Solved]),
     ) {
+        // one part of both kinds: edited by hand (its name is the caller's to give)
+        if std::ptr::eq(unique, other) {
+            return Err(MergeError::Inconsistent(
+                "it counts records solved and records unique or multiple, which no run does \
+                 (a run is made with --unique or without)"
+                    .to_string(),
+            ));
+        }
         return Err(MergeError::UniqueAndNot {
             unique: unique.name.clone(),
             other: other.name.clone(),

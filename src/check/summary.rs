@@ -300,6 +300,14 @@ fn inconsistency(t: &Totals) -> Option<String> {
                 m.minimal, m.not_minimal, m.checked, t.records
             ));
         }
+        // a puzzle that is not minimal has one given to spare at least, and 81 at the most
+        let spare = m.not_minimal..=m.not_minimal.saturating_mul(81);
+        if !spare.contains(&m.redundant_givens) {
+            return Some(format!(
+                "{} givens to spare in {} puzzles not minimal",
+                m.redundant_givens, m.not_minimal
+            ));
+        }
     }
     if let Some(r) = &t.ratings {
         let parts = r.below_6_5 + r.from_6_5_to_7_9 + r.from_8_0 + r.above_max_er + r.nested;

@@ -71,7 +71,10 @@ pub fn run(args: &MergeStatsArgs) -> Result<()> {
             );
         }
         everything = add_counts(&value, everything).with_context(|| {
-            format!("{name}: the counts of the parts are too large to add up (2^64 or more)")
+            format!(
+                "{name}: the numbers of the parts are too large to add up safely: together they \
+                 reach 2^64"
+            )
         })?;
         // the runs it counts, looked at once its counts are known to be a run's
         let runs = run_names(&value).map_err(|why| {

@@ -1231,6 +1231,15 @@ fn merge_stats_refuses_counts_that_contradict_each_other() {
             ),
             "guesses bucket 2..9 is not one this build writes (2..3)",
         ),
+        // givens to spare where every puzzle checked was minimal (taken, exit 0)
+        (
+            edit(
+                &["minimal"],
+                serde_json::json!({"checked": 300, "minimal": 300, "not_minimal": 0,
+                    "redundant_givens": 7}),
+            ),
+            "7 givens to spare in 0 puzzles not minimal",
+        ),
     ] {
         let bad = dir.write("bad.json", serde_json::to_string(&edited).unwrap());
         bin()
@@ -1277,7 +1286,51 @@ fn merge_stats_refuses_counts_that_contradict_each_other() {
     idle["threads"] = 0.into();
     let mut idle_check = serde_json::from_str::<serde_json::Value>(&dir.read("c.json")).unwrap();
     idle_check["threads"] = 0.into();
+    // a slowest time under the mean ("mean 2.09, ... max 0.00"), a histogram above the
+    // slowest, no guess where puzzles guessed, solved and unique records in one file (its error
+    // named no file: " was made with --unique and  without"), were taken
+    let edit = |key: &str, value: serde_json::Value| {
+        let mut json = serde_json::from_str::<serde_json::Value>(&dir.read("s.json")).unwrap();
+        json["counts"][key] = value;
+        json
+    };
+    let (searched, no_guess) = (
+        json["counts"]["searched"].as_u64().unwrap(),
+        json["counts"]["no_guess"].as_u64().unwrap(),
+    );
+    let top = json["counts"]["histogram"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()[0]
+        .as_u64()
+        .unwrap();
     for (edited, why) in [
+        (
+            edit("nanos_max", 1.into()),
+            format!("the slowest of 300 puzzles took 1 ns, less than their mean ({sum} ns in all)"),
+        ),
+        (
+            edit("histogram", serde_json::json!([[top + 3, 300]])),
+            format!(
+                "the slowest of 300 puzzles took {} ns, less than a time in its solve-time \
+                 histogram",
+                json["counts"]["nanos_max"]
+            ),
+        ),
+        (
+            edit("guesses", 0.into()),
+            format!(
+                "0 guesses, where {} of its 300 puzzles searched were not solved without one",
+                searched - no_guess
+            ),
+        ),
+        (
+            edit("statuses", serde_json::json!({"solved": 299, "unique": 1})),
+            "bad.json: not the --stats JSON of a run: it counts records solved and records \
+             unique or multiple, which no run does"
+                .to_string(),
+        ),
         (
             slowest,
             format!(
