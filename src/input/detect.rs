@@ -88,15 +88,27 @@ pub(crate) struct Sniffed {
     pub sure: bool,
 }
 
-/// Reads up to the first line that is neither blank nor a `#` comment, dropping a leading BOM.
-/// `None` when the input holds no such line. Lines longer than `max` bytes are cut as
-/// [`bounded::read_line`] cuts them. With `keep_all` (pipe mode, where every line is a record)
-/// no line is skipped: the first line is the first meaningful one.
+/// The lines [`read_preamble`] passes over before an input's first meaningful line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Skip {
+    /// Blank lines and `#` comments (before a header, or a line or grid input's first record).
+    BlankAndComments,
+    /// Blank lines only: headerless CSV (`--csv-columns`), whose first line is a row, and a `#`
+    /// row a record like any other.
+    Blank,
+    /// None (pipe mode, where every line is a record).
+    Nothing,
+}
+
+/// Reads up to the first line that `skip` does not pass over, dropping a leading BOM. `None`
+/// when the input holds no such line. Lines longer than `max` bytes are cut as
+/// [`bounded::read_line`] cuts them (and never passed over as blank).
 pub(crate) fn read_preamble<R: BufRead>(
     src: &mut R,
     max: usize,
-    keep_all: bool,
+    skip: Skip,
 ) -> io::Result<Option<Preamble>> {
+    let keep_all = skip == Skip::Nothing;
     let mut buf = Vec::new();
     let mut skipped = 0u64;
     let mut bom = false;
@@ -111,7 +123,12 @@ pub(crate) fn read_preamble<R: BufRead>(
             buf.drain(..BOM.len());
             bom = true;
         }
-        if !keep_all && bounded::carries_no_record(buf.trim_ascii(), length, max) {
+        let passed = match skip {
+            Skip::BlankAndComments => bounded::carries_no_record(buf.trim_ascii(), length, max),
+            Skip::Blank => buf.trim_ascii().is_empty() && length <= max as u64,
+            Skip::Nothing => false,
+        };
+        if passed {
             if !buf.trim_ascii().is_empty() && length <= max as u64 {
                 super::grid::keep_above(&mut comments, buf.trim_ascii(), max);
             }
@@ -174,7 +191,7 @@ const CONFIRM_LINES: u64 = 8;
 /// holds no meaningful line. Lines longer than `max` bytes are cut as [`bounded::read_line`] cuts
 /// them (the reader that reads them again still finds them too long).
 pub(crate) fn sniff<R: BufRead>(src: &mut R, max: usize) -> io::Result<Option<Sniffed>> {
-    let Some(mut preamble) = read_preamble(src, max, false)? else {
+    let Some(mut preamble) = read_preamble(src, max, Skip::BlankAndComments)? else {
         return Ok(None);
     };
     let first_line = preamble.skipped + 1;
@@ -621,7 +638,7 @@ mod tests {
     #[test]
     fn skips_bom_blank_and_comment_lines_before_the_first_line() {
         let mut src: &[u8] = b"\xEF\xBB\xBF# comment\r\n\n   \n12,34\nrest\n";
-        let p = read_preamble(&mut src, DEFAULT_MAX_RECORD, false)
+        let p = read_preamble(&mut src, DEFAULT_MAX_RECORD, Skip::BlankAndComments)
             .unwrap()
             .unwrap();
         assert_eq!(p.skipped, 3);
@@ -629,11 +646,11 @@ mod tests {
         assert!(p.bom);
         assert_eq!(src, b"rest\n");
         let mut plain: &[u8] = b"12,34\r\n";
-        let p = read_preamble(&mut plain, DEFAULT_MAX_RECORD, false);
+        let p = read_preamble(&mut plain, DEFAULT_MAX_RECORD, Skip::BlankAndComments);
         assert!(!p.unwrap().unwrap().bom);
         let mut empty: &[u8] = b"\xEF\xBB\xBF\n# only a comment";
         assert!(
-            read_preamble(&mut empty, DEFAULT_MAX_RECORD, false)
+            read_preamble(&mut empty, DEFAULT_MAX_RECORD, Skip::BlankAndComments)
                 .unwrap()
                 .is_none()
         );

@@ -1013,7 +1013,13 @@ impl Reader {
                 (skipped, first, bom, self.format, comments)
             }
         } else {
-            let preamble = read_preamble(&mut buffered, self.max_record, self.pipe)
+            // headerless CSV's first line is a row: a `#` there is a record, as after a header
+            let skip = match (self.pipe, self.csv_columns.is_some()) {
+                (true, _) => detect::Skip::Nothing,
+                (false, true) => detect::Skip::Blank,
+                (false, false) => detect::Skip::BlankAndComments,
+            };
+            let preamble = read_preamble(&mut buffered, self.max_record, skip)
                 .map_err(|e| self.io_error(index, 0, e))?;
             let Some(Preamble {
                 skipped,

@@ -1141,6 +1141,34 @@ fn csv_columns_with_another_input_format_is_refused() {
     }
 }
 
+/// Headerless CSV's first rows holding `#` ids were passed over as comments before the first
+/// row (no record, no message, exit 0; a `#` row later was read): every row is a record, from a
+/// file read in chunks and from a pipe alike; blank lines are still passed over.
+#[test]
+fn csv_columns_reads_leading_hash_rows_as_records() {
+    let dir = Workdir::new();
+    let text = format!("\n#a,{PUZZLE}\n\n#b,x\nr3,{PUZZLE}\n#d,{PUZZLE}\n");
+    let path = dir.write("hash.csv", &text);
+    let args = ["--csv-columns", "id,puzzle", "-O", "jsonl"];
+    let want = [
+        (2, "solved"),
+        (4, "malformed"),
+        (5, "solved"),
+        (6, "solved"),
+    ];
+    for stdin in [None, Some(text.as_bytes())] {
+        let mut args = args.to_vec();
+        args.push(if stdin.is_some() {
+            "-"
+        } else {
+            path.to_str().unwrap()
+        });
+        let got = outcomes(&solved(&args, stdin), "status");
+        let want: Vec<(u64, String)> = want.iter().map(|&(l, s)| (l, s.to_string())).collect();
+        assert_eq!(got, want, "{args:?}");
+    }
+}
+
 /// The cells of `row` with a space between each two.
 fn spaced(row: &str) -> String {
     row.chars().map(String::from).collect::<Vec<_>>().join(" ")
