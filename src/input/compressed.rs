@@ -232,20 +232,28 @@ pub(crate) struct Text {
 const CR_LOOKAHEAD: usize = 1 << 20;
 
 /// Whether the lines of an input starting with `block` end in CR alone (a CR followed by
-/// another byte than LF): when the block holds such a CR and no LF at all, or when its first
-/// line ends with one and another follows (CR lines, then LF lines: `cat mac.txt unix.txt`).
-/// One lone CR in the first line of an LF file (a stray one) says nothing: it made the whole
-/// file CR lines, a record made up and every line number after it one off. `None` when the
-/// block cannot tell yet: no line end, or a CR that ends it (its LF may come next), unless it
-/// is the whole input (`end`).
+/// another byte than LF): when the block holds such a CR and no LF at all, or when two such CRs
+/// come before its first LF, outside double quotes (CR lines, then LF lines: `cat mac.txt
+/// unix.txt`, `mac.txt` of two lines or more). A lone CR in the first line of an LF file (a
+/// stray one, or CSV's in a quoted field) says nothing, with another later or not: it made the
+/// whole file CR lines, a record made up, a quoted field's CR written back as an LF and every
+/// line number after it off. `None` when the block cannot tell yet: no line end, or a CR that
+/// ends it (its LF may come next), unless it is the whole input (`end`).
 fn lines_end_in_cr(block: &[u8], end: bool) -> Option<bool> {
-    let mut lone = memchr::memchr_iter(b'\r', block)
-        .filter(|&at| at + 1 < block.len() && block[at + 1] != b'\n');
-    let first_lone = lone.next();
+    let lone = |at: usize| at + 1 < block.len() && block[at + 1] != b'\n';
     let Some(lf) = memchr::memchr(b'\n', block) else {
-        return (first_lone.is_some() || end).then_some(first_lone.is_some());
+        let any = memchr::memchr_iter(b'\r', block).any(lone);
+        return (any || end).then_some(any);
     };
-    Some(first_lone.is_some_and(|cr| cr < lf) && lone.next().is_some())
+    let (mut quoted, mut lone_crs) = (false, 0);
+    for (at, &byte) in block[..lf].iter().enumerate() {
+        match byte {
+            b'"' => quoted = !quoted,
+            b'\r' if !quoted && lone(at) => lone_crs += 1,
+            _ => {}
+        }
+    }
+    Some(lone_crs >= 2)
 }
 
 /// Reads on into `block` (the input's first block, read from `stream`) until
@@ -720,6 +728,11 @@ mod cr_tests {
         assert_eq!(tell(b"# exported\r v2\npuzzle\n"), Some(false));
         // CR lines, then LF lines
         assert_eq!(tell(b"p1\rp2\rp3\np4\n"), Some(true));
+        // CSV's quoted fields may hold a CR: the first line's, with others later, tells nothing
+        assert_eq!(tell(b"r1,\"a\rb\"\nr2,\"c\rd\"\n"), Some(false));
+        assert_eq!(tell(b"r1,\"a\rb\rc\"\nr2\n"), Some(false));
+        // one CR line, LF lines, CR lines: a stray CR in the first line as far as it can tell
+        assert_eq!(tell(b"p1\rp2\np3\rp4\r"), Some(false));
         // a CR that ends the block may be half of a CRLF; no line end says nothing yet
         assert_eq!(tell(b"abc\r"), None);
         assert_eq!(tell(b"no line end"), None);

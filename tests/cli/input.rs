@@ -952,6 +952,26 @@ fn cr_lines_are_told_by_the_input_not_its_first_block_or_a_stray_cr() {
         format!("{}\r\r{}\r\n", rows.join("\r"), rows.join("\r\n")),
     );
     assert_eq!(lines(&grids), [solved(1), solved(11)]);
+    // CSV's quoted fields may hold a CR, the first line's too: the file's lines end in LF (it
+    // was read as CR lines, line numbers after it off and each quoted CR written back an LF)
+    let quoted = format!("id,puzzle,note\nr1,{PUZZLE},\"a\rb\"\nr2,{PUZZLE},\"c\rd\"\nr3,x,y\n");
+    for text in [quoted.clone(), quoted.replacen("note", "\"no\rte\"", 1)] {
+        let path = dir.write("quoted.csv", &text);
+        assert_eq!(
+            lines(&path),
+            [solved(2), solved(3), (4, "malformed".to_string())]
+        );
+        let out = bin()
+            .args(["solve", "-q", "-O", "csv", "--no-timings"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let out = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            out.contains(",\"a\rb\",") && out.contains(",\"c\rd\","),
+            "{out:?}"
+        );
+    }
 }
 
 /// A compressed file's first block is checked whole for text, as the plain file's is: an xz
