@@ -122,6 +122,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
             }
         })?;
         set.prepare(&options);
+        if set.puzzles.is_empty() && !quiet {
+            super::stderr_line(format_args!(
+                "bench: {name}: no puzzle to time: no figures in its row (zeros in JSON and CSV)"
+            ));
+        }
         if let Some(out) = &mut puzzles_out {
             out.write(&set, &plan)?;
         }

@@ -54,17 +54,22 @@ fn markdown(report: &Report) -> String {
         &head.iter().map(|h| h.1.to_string()).collect::<Vec<_>>(),
     );
     for d in &report.datasets {
+        // a dataset with no puzzle has no figures: its zeros read as the fastest of all
+        let figure = |text: String| match d.puzzles {
+            0 => "-".to_string(),
+            _ => text,
+        };
         let mut cells = vec![
             super::markdown_cell(&d.name),
             d.puzzles.to_string(),
-            format!("{:.0}", d.puzzles_per_sec),
-            usec(d.usec_per_puzzle),
-            usec(d.usec_per_puzzle_median),
-            usec(d.usec_p50),
-            usec(d.usec_p99),
-            usec(d.usec_max),
-            format!("{:.1}", d.no_guess_percent),
-            format!("{:.2}", d.guesses_per_puzzle),
+            figure(format!("{:.0}", d.puzzles_per_sec)),
+            figure(usec(d.usec_per_puzzle)),
+            figure(usec(d.usec_per_puzzle_median)),
+            figure(usec(d.usec_p50)),
+            figure(usec(d.usec_p99)),
+            figure(usec(d.usec_max)),
+            figure(format!("{:.1}", d.no_guess_percent)),
+            figure(format!("{:.2}", d.guesses_per_puzzle)),
             d.solved.to_string(),
             d.unsolvable.to_string(),
             d.multiple.to_string(),

@@ -120,7 +120,10 @@ fn draw_bars<DB: DrawingBackend>(
     chart
         .draw_series(data.iter().enumerate().map(|(i, d)| {
             Text::new(
-                format!(" {}", usec(d.usec_per_puzzle)),
+                match d.puzzles {
+                    0 => " no puzzle".to_string(),
+                    _ => format!(" {}", usec(d.usec_per_puzzle)),
+                },
                 (
                     d.usec_per_puzzle.max(range.start),
                     SegmentValue::CenterOf(slot(i)),

@@ -50,6 +50,46 @@ fn prints_a_markdown_row_per_dataset() {
     assert!(lines[5].contains("1 thread, limit 1 (first solution); best of 1 round"));
 }
 
+/// A dataset with no puzzle to time (empty, or all malformed) had a row of zeros, "0.00
+/// µs/puzzle", as if the fastest of all, and nothing said why: its figures are `-`, a note
+/// says so, and the chart writes "no puzzle" by it.
+#[test]
+fn a_dataset_with_no_puzzle_has_no_figures() {
+    let dir = Workdir::new();
+    let empty = dir.write("empty.txt", "");
+    let broken = dir.write("broken.txt", "123\n# note\n");
+    let chart = dir.path("chart.svg");
+    let out = bin()
+        .arg("bench")
+        .args(FAST)
+        .args(["-I", "line", "--export-svg", chart.to_str().unwrap()])
+        .args([&empty, &broken])
+        .arg(repo("data/easy_300.txt"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    let rows: Vec<&str> = stdout.lines().skip(2).take(3).collect();
+    let none = "| 0 | - | - | - | - | - | - | - | - | 0 | 0 | 0 |";
+    assert_eq!(rows[0], format!("| empty.txt {none} `cbf29ce484222325` |"));
+    assert!(
+        rows[1].starts_with(&format!("| broken.txt {none}")),
+        "{stdout}"
+    );
+    assert!(rows[2].starts_with("| easy_300.txt | 300 | "), "{stdout}");
+    assert!(!rows[2].contains(" - "), "{stdout}");
+    for name in ["empty.txt", "broken.txt"] {
+        assert!(
+            stderr.contains(&format!("/{name}: no puzzle to time: no figures")),
+            "{stderr}"
+        );
+    }
+    assert_eq!(dir.read("chart.svg").matches("no puzzle").count(), 2);
+}
+
 #[test]
 fn json_report_has_datasets_and_run_info() {
     let dir = Workdir::new();
