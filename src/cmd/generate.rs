@@ -499,6 +499,10 @@ fn options(
                 .with_context(|| format!("--pattern {}: cannot read it", file.display()))?;
             Some(Pattern::parse(&text).with_context(|| format!("--pattern {}", file.display()))?)
         }
+        // a folder is no pattern file, nor a pattern ("cell 1 (r1c1) is '/'")
+        (Some(text), None) if Path::new(text).is_dir() => {
+            anyhow::bail!("--pattern {text}: a folder, not a pattern file")
+        }
         (Some(text), None) => Some(Pattern::parse(text).with_context(|| {
             format!("--pattern {text:?} (not a file, so read as the pattern itself)")
         })?),

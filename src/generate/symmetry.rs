@@ -271,6 +271,18 @@ pub enum PatternError {
         /// The character.
         ch: char,
     },
+    /// A line of a pattern over several lines that holds no whole rows: its marks would
+    /// stand on other cells than drawn (a row of 10 cells and one of 8 make 81 all the same).
+    #[error(
+        "line {line} holds {cells} cells: a pattern's lines hold whole rows of 9 (or all 81 on \
+         one line)"
+    )]
+    Row {
+        /// 1-based line number.
+        line: usize,
+        /// Its cells.
+        cells: usize,
+    },
     /// Fewer than 17 marks: no puzzle with fewer than 17 givens has one solution.
     #[error(
         "the pattern marks {0} cells: no puzzle with fewer than 17 givens has a single solution \
@@ -283,14 +295,17 @@ impl Pattern {
     /// Reads a pattern: 81 cells, marks ([`PATTERN_MARKS`]) where a given stands and blanks
     /// ([`PATTERN_BLANKS`]) elsewhere, on one line or over several (9 rows of 9, as the
     /// Patterns Game posts them). Whitespace, `|` and box lines drawn with `-`, `+` and `=`
-    /// (a line of nothing else that is not a row of 9 blanks) are passed over. At least 17
-    /// marks.
+    /// (a line of nothing else that is not a row of 9 blanks) are passed over. Each line
+    /// holds whole rows. At least 17 marks.
     pub fn parse(text: &str) -> Result<Pattern, PatternError> {
         // a UTF-8 byte-order mark, as some editors save a file (it was "cell 1 is '\u{feff}'")
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut mask = 0u128;
         let mut cells = 0usize;
-        for line in text.lines() {
+        // over several lines, the first that holds no whole rows, and the lines holding cells
+        let (mut broken, mut lines) = (None, 0);
+        for (number, line) in text.lines().enumerate() {
+            let before = cells;
             // a box line (`------+-------+------`): only drawing characters, and not a row of
             // 9 (or a pattern of 81) blanks written as `-`
             let drawn = line
@@ -313,6 +328,18 @@ impl Pattern {
                 }
                 cells += 1;
             }
+            if cells > before {
+                lines += 1;
+                if (cells - before) % 9 != 0 && broken.is_none() {
+                    broken = Some(PatternError::Row {
+                        line: number + 1,
+                        cells: cells - before,
+                    });
+                }
+            }
+        }
+        if let Some(err) = broken.filter(|_| lines > 1) {
+            return Err(err);
         }
         if cells != CELLS {
             return Err(PatternError::Length(cells));
@@ -391,6 +418,19 @@ mod tests {
         // a file saved with a byte-order mark
         assert_eq!(Pattern::parse(&format!("\u{feff}{drawn}")).unwrap(), p);
         assert_eq!(Pattern::parse(&line[..80]), Err(PatternError::Length(80)));
+        // rows of 10 and 8 cells make 81, every mark between them a cell off: refused
+        let rows: Vec<&str> = drawn.lines().filter(|l| !l.contains('+')).collect();
+        let uneven = format!(
+            "{}{}\n{}\n{}",
+            rows[0],
+            &rows[1][..1],
+            &rows[1][1..],
+            rows[2..].join("\n")
+        );
+        assert_eq!(
+            Pattern::parse(&uneven),
+            Err(PatternError::Row { line: 1, cells: 10 })
+        );
         let bad = format!("{}?{}", &line[..10], &line[11..]);
         let err = Pattern::parse(&bad).unwrap_err();
         assert_eq!(err, PatternError::Char { cell: 11, ch: '?' });

@@ -614,6 +614,35 @@ fn a_pattern_is_kept_exactly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let named = format!("--pattern {}: the pattern marks 79 cells", full.display());
     assert!(stderr.contains(&named), "{stderr}");
+    // a folder was read as a pattern ("cell 1 (r1c1) is '/'"); rows of 10 and 8 cells were
+    // taken, every mark between them on the cell after the one drawn (exit 0)
+    let folder = dir.path("");
+    let folder = folder.to_str().unwrap();
+    let mut rows: Vec<String> = (0..9).map(|r| format!("x.......x{r}")).collect();
+    rows[0] = "x.......xx".to_string();
+    rows[1] = "......x.".to_string();
+    for r in &mut rows[2..] {
+        r.truncate(9);
+    }
+    let uneven = dir.write("uneven.txt", rows.join("\n"));
+    let uneven = uneven.to_str().unwrap();
+    for (pattern, why) in [
+        (
+            folder,
+            format!("--pattern {folder}: a folder, not a pattern file"),
+        ),
+        (
+            uneven,
+            format!("--pattern {uneven}: line 1 holds 10 cells: a pattern's lines hold whole rows"),
+        ),
+    ] {
+        let out = command(&["generate", "-n", "1", "--pattern", pattern])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&why), "{stderr}");
+    }
 }
 
 #[test]
