@@ -1163,7 +1163,7 @@ fn csv_columns_with_another_input_format_is_refused() {
 
 /// Headerless CSV's first rows holding `#` ids were passed over as comments before the first
 /// row (no record, no message, exit 0; a `#` row later was read): every row is a record, from a
-/// file read in chunks and from a pipe alike; blank lines are still passed over.
+/// file and from a pipe alike; blank lines are still passed over.
 #[test]
 fn csv_columns_reads_leading_hash_rows_as_records() {
     let dir = Workdir::new();
