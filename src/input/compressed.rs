@@ -2,7 +2,7 @@
 //! (magic numbers), never by the file name, so stdin works the same as files.
 //!
 //! - gzip, zstd, xz and bzip2 streams are decoded as they are read, each with its crate
-//!   (`flate2`, `zstd`, `liblzma`, `bzip2`); concatenated streams (pigz, pbzip2, `cat a.gz b.gz`)
+//!   (`flate2`, `zstd`, `liblzma`, `bzip2`, driven by [`super::decode`]); concatenated streams (pigz, pbzip2, `cat a.gz b.gz`)
 //!   are read through to the end. A stream cut short or damaged is an error naming its format,
 //!   never a quiet end of input.
 //! - A zip archive (a Kaggle download) is read when it holds one data file: its directory is read
@@ -24,6 +24,8 @@
 
 use std::fs::File;
 use std::io::{self, Cursor, Read, Seek, SeekFrom};
+
+use super::decode;
 
 /// Bytes of decoded input that must be text, at most: the first read of up to 64 KiB.
 pub(crate) const TEXT_CHECK: usize = 64 * 1024;
@@ -95,10 +97,10 @@ impl Format {
     /// A decoder of this format over `raw` (not for zip, whose entries are opened apart).
     fn decoder(self, raw: Stream) -> io::Result<Stream> {
         Ok(match self {
-            Format::Gzip => Box::new(flate2::read::MultiGzDecoder::new(raw)),
-            Format::Zstd => Box::new(zstd::stream::read::Decoder::new(raw)?),
-            Format::Xz => Box::new(liblzma::read::XzDecoder::new_multi_decoder(raw)),
-            Format::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(raw)),
+            Format::Gzip => decode::gzip(raw),
+            Format::Zstd => decode::zstd(raw)?,
+            Format::Xz => decode::xz(raw)?,
+            Format::Bzip2 => decode::bzip2(raw),
             Format::Zip => raw,
         })
     }
@@ -534,25 +536,15 @@ impl Read for Named {
             if e.kind() == io::ErrorKind::Interrupted {
                 return e;
             }
-            // flate2 says "checksum" for a length (ISIZE) that does not match as well
-            let message = e.to_string();
-            let told = match message.as_str() {
-                GZIP_TRAILER => {
-                    "the checksum or length at the end of a member does not match its data"
-                }
-                _ => &message,
-            };
-            io::Error::new(e.kind(), format!("{} data: {told}", self.format))
+            io::Error::new(e.kind(), format!("{} data: {e}", self.format))
         })
     }
 }
 
-/// flate2's error for a gzip member whose trailer (CRC-32 and length) does not match its data.
-const GZIP_TRAILER: &str = "corrupt gzip stream does not have a matching checksum";
-
 /// The one data file of a zip archive, decoded as a stream.
 fn zip_entry(file: File, count: &impl Fn(Stream) -> Stream) -> Result<Stream, OpenError> {
     let unreadable = |what: String| OpenError::Unreadable(what);
+    let mut directory = file.try_clone()?;
     let mut archive = zip::ZipArchive::new(file)
         .map_err(|e| unreadable(format!("a damaged zip archive ({e})")))?;
     let mut data = Vec::new();
@@ -572,6 +564,18 @@ fn zip_entry(file: File, count: &impl Fn(Stream) -> Stream) -> Result<Stream, Op
             .collect();
         super::text::names_excerpt(&names)
     };
+    // the zip crate keeps one entry a name: two data files of one name look like one
+    if let [_] = data.as_slice() {
+        let all = data_file_names(&mut directory, archive.central_directory_start())?;
+        if all.len() > 1 {
+            return Err(unreadable(format!(
+                "a zip archive with {} data files of one name ({}); unzip it and give the one \
+                 to read",
+                all.len(),
+                super::text::names_excerpt(&all)
+            )));
+        }
+    }
     let index = match data.as_slice() {
         [one] => *one,
         [] => return Err(unreadable("a zip archive with no data file".to_string())),
@@ -619,10 +623,10 @@ fn zip_entry(file: File, count: &impl Fn(Stream) -> Stream) -> Result<Stream, Op
     use zip::CompressionMethod as Method;
     let decoded: Stream = match method {
         Method::STORE => raw,
-        Method::DEFLATE => Box::new(flate2::read::DeflateDecoder::new(raw)),
-        Method::BZIP2 => Box::new(bzip2::read::BzDecoder::new(raw)),
-        Method::ZSTD => Box::new(zstd::stream::read::Decoder::new(raw)?),
-        Method::XZ => Box::new(liblzma::read::XzDecoder::new(raw)),
+        Method::DEFLATE => decode::deflate(raw),
+        Method::BZIP2 => decode::bzip2(raw),
+        Method::ZSTD => decode::zstd(raw)?,
+        Method::XZ => decode::xz(raw)?,
         other => {
             let method = match other {
                 Method::DEFLATE64 => "Deflate64",
@@ -652,6 +656,26 @@ fn zip_entry(file: File, count: &impl Fn(Stream) -> Stream) -> Result<Stream, Op
 }
 
 /// Directories' siblings that are not data: macOS metadata.
+/// The names of the data files in a zip's central directory, read from its records (from
+/// `start`, as long as they last): a second record of a name is counted too.
+fn data_file_names(file: &mut File, start: u64) -> io::Result<Vec<String>> {
+    let mut file = io::BufReader::new(file);
+    file.seek(SeekFrom::Start(start))?;
+    let mut names = Vec::new();
+    let mut record = [0u8; 46];
+    while file.read_exact(&mut record).is_ok() && record.starts_with(b"PK\x01\x02") {
+        let field = |at: usize| u16::from_le_bytes([record[at], record[at + 1]]);
+        let mut name = vec![0; usize::from(field(28))];
+        file.read_exact(&mut name)?;
+        file.seek_relative(i64::from(field(30)) + i64::from(field(32)))?;
+        let name = String::from_utf8_lossy(&name).into_owned();
+        if !name.ends_with('/') && !is_metadata(&name) {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
 fn is_metadata(name: &str) -> bool {
     let base = name.rsplit('/').next().unwrap_or(name);
     name.starts_with("__MACOSX/") || base.starts_with("._") || base == ".DS_Store"

@@ -44,6 +44,7 @@ mod chunks;
 mod compressed;
 mod csv;
 mod csv_boundaries;
+mod decode;
 mod detect;
 mod fields;
 mod grid;
