@@ -138,7 +138,9 @@ impl Gzip {
         Ok(b)
     }
 
+    /// A little-endian number of `n` bytes, at most 4.
     fn le(&mut self, n: usize, mut hash: Option<&mut crc32fast::Hasher>) -> io::Result<u32> {
+        debug_assert!(n <= 4);
         let mut value = 0u32;
         for i in 0..n {
             value |= u32::from(self.byte(hash.as_deref_mut())?) << (8 * i);
@@ -155,7 +157,9 @@ impl Gzip {
         if id != 0x8b1f || method != 8 || flags & 0xe0 != 0 {
             return Err(data_error("invalid gzip header"));
         }
-        self.le(6, Some(&mut hash))?; // time, extra flags, system
+        for _ in 0..6 {
+            self.byte(Some(&mut hash))?; // time, extra flags, system
+        }
         if flags & 0x04 != 0 {
             let extra = self.le(2, Some(&mut hash))?;
             for _ in 0..extra {
