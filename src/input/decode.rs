@@ -227,6 +227,10 @@ impl Produce for Gzip {
                 Part::End => return (0, Ok(())),
                 Part::Between => match self.src.fill_buf() {
                     Ok([]) => return (0, Ok(())),
+                    // a tape's or a disk's padding, which gzip passes over with a warning
+                    Ok([0, ..]) => Err(data_error(
+                        "zero bytes after the last member (padding?), not another member",
+                    )),
                     Ok(_) => Ok(Part::Header),
                     Err(e) => Err(e),
                 },
@@ -303,6 +307,19 @@ impl Zstd {
     /// What a call of the decoder gave: its bytes, and what it holds or needs next noted.
     fn took(&mut self, n: usize, hint: io::Result<usize>, buf_len: usize) -> Produced {
         self.full = n == buf_len;
+        let hint = hint.map_err(|e| {
+            // a window past 128 MiB (`zstd --long=28` and up, `--ultra`), refused by `zstd -d`
+            // too unless it is told the memory
+            if e.to_string() == "Frame requires too much memory for decoding" {
+                io::Error::new(
+                    e.kind(),
+                    "a frame that needs more than 128 MiB of memory to decode (made with zstd \
+                     --long or --ultra?): decompress it first (zstd -d --long=31)",
+                )
+            } else {
+                e
+            }
+        });
         (n, hint.map(|hint| self.hint = hint))
     }
 }
@@ -597,11 +614,33 @@ mod tests {
         let (out, error) = read_all(decoder("gzip", garbage), 1 << 17);
         assert!(out == text);
         assert_eq!(error.unwrap().to_string(), "invalid gzip header");
+        // padding after the last member
+        let padded = [plain.clone(), vec![0; 512]].concat();
+        let (out, error) = read_all(decoder("gzip", padded), 1 << 17);
+        assert!(out == text);
+        assert!(
+            error
+                .unwrap()
+                .to_string()
+                .starts_with("zero bytes after the last member")
+        );
         // a flag that RFC 1952 reserves
         let mut reserved = plain;
         reserved[3] |= 0x20;
         let (_, error) = read_all(decoder("gzip", reserved), 4096);
         assert_eq!(error.unwrap().to_string(), "invalid gzip header");
+    }
+
+    /// A frame with a window past what the decoder takes by default says how to read it.
+    #[test]
+    fn a_zstd_frame_made_with_a_long_window_says_how_to_read_it() {
+        let mut e = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+        e.window_log(30).unwrap();
+        e.write_all(&text()).unwrap();
+        let (out, error) = read_all(decoder("zstd", e.finish().unwrap()), 4096);
+        assert!(out.is_empty());
+        let message = error.unwrap().to_string();
+        assert!(message.contains("zstd -d --long=31"), "{message}");
     }
 
     /// pzstd's skippable frames between frames are passed over.
