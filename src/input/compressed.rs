@@ -2,9 +2,10 @@
 //! (magic numbers), never by the file name, so stdin works the same as files.
 //!
 //! - gzip, zstd, xz and bzip2 streams are decoded as they are read, each with its crate
-//!   (`flate2`, `zstd`, `liblzma`, `bzip2`, driven by [`super::decode`]); concatenated streams (pigz, pbzip2, `cat a.gz b.gz`)
-//!   are read through to the end. A stream cut short or damaged is an error naming its format,
-//!   never a quiet end of input.
+//!   (`flate2`, `zstd`, `liblzma`, `bzip2`, driven by [`super::decode`]); concatenated streams
+//!   (pigz, pbzip2, `cat a.gz b.gz`) are read through to the end. A stream cut short or damaged
+//!   is an error naming its format, never a quiet end of input, after every byte decoded before
+//!   the damage.
 //! - A zip archive (a Kaggle download) is read when it holds one data file: its directory is read
 //!   with the `zip` crate, and the entry (stored, deflate, bzip2, zstd or xz) is decoded as a
 //!   stream and its CRC-32 checked at the end. Directories and macOS metadata (`__MACOSX/`,
@@ -655,7 +656,6 @@ fn zip_entry(file: File, count: &impl Fn(Stream) -> Stream) -> Result<Stream, Op
     }))
 }
 
-/// Directories' siblings that are not data: macOS metadata.
 /// The names of the data files in a zip's central directory, read from its records (from
 /// `start`, as long as they last): a second record of a name is counted too.
 fn data_file_names(file: &mut File, start: u64) -> io::Result<Vec<String>> {
@@ -676,6 +676,7 @@ fn data_file_names(file: &mut File, start: u64) -> io::Result<Vec<String>> {
     Ok(names)
 }
 
+/// Directories' siblings that are not data: macOS metadata.
 fn is_metadata(name: &str) -> bool {
     let base = name.rsplit('/').next().unwrap_or(name);
     name.starts_with("__MACOSX/") || base.starts_with("._") || base == ".DS_Store"
