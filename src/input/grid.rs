@@ -96,6 +96,9 @@ pub(crate) struct GridReader<R> {
     run_on: Option<u64>,
     /// The grid being read holds rows run on from the grid at this line.
     continues: Option<u64>,
+    /// Reading failed right after a grid's ninth row: the grid was handed out, the error is
+    /// next.
+    failed: Option<io::Error>,
 }
 
 impl<R: BufRead> GridReader<R> {
@@ -123,6 +126,7 @@ impl<R: BufRead> GridReader<R> {
             pending: None,
             run_on: None,
             continues: None,
+            failed: None,
         }
     }
 
@@ -203,8 +207,22 @@ impl<R: BufRead> GridReader<R> {
         if let Some(record) = self.pending.take() {
             return Ok(Some(*record));
         }
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
         loop {
-            let Some((span, length)) = self.next_row()? else {
+            let row = match self.next_row() {
+                Ok(row) => row,
+                // damage right after a grid's ninth row (a compressed stream's check at its
+                // end): the grid is whole, and written before the error, as a line is; it was
+                // held for the blank line that sets grids apart, and lost
+                Err(e) if self.count == 9 && e.kind() != io::ErrorKind::Interrupted => {
+                    self.failed = Some(e);
+                    return Ok(Some(self.finish(source)));
+                }
+                Err(e) => return Err(e),
+            };
+            let Some((span, length)) = row else {
                 return Ok((self.count > 0).then(|| self.finish(source)));
             };
             let row = &self.buf[span.clone()];
@@ -474,6 +492,45 @@ mod tests {
         recs.iter()
             .map(|r| (r.line, r.puzzle.as_ref().map(|_| ()).map_err(Clone::clone)))
             .collect()
+    }
+
+    /// Damage found right after a grid's ninth row (a compressed stream's end check): the
+    /// grids before it are read, the last one too (it waited for the blank line that sets the
+    /// grids apart and was lost), then the error; a grid cut before its ninth row is not.
+    #[test]
+    fn a_whole_grid_before_a_read_error_is_read_before_the_error() {
+        struct Failing<'a>(&'a [u8]);
+        impl io::Read for Failing<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, "damaged"));
+                }
+                let n = buf.len().min(self.0.len()).min(7);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let grid: String = BAEKJOON_IN
+            .lines()
+            .take(9)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let two = format!("{grid}\n{grid}");
+        let eight: String = grid.lines().take(8).map(|l| format!("{l}\n")).collect();
+        for (text, whole) in [(two.clone(), 2), (format!("{two}\n{eight}"), 2)] {
+            let mut r = GridReader::new(io::BufReader::new(Failing(text.as_bytes())), 0);
+            let mut read = Vec::new();
+            let error = loop {
+                match r.next(0) {
+                    Ok(Some(record)) => read.push(record),
+                    Ok(None) => panic!("the error was lost"),
+                    Err(e) => break e,
+                }
+            };
+            assert_eq!(error.to_string(), "damaged");
+            assert_eq!(summary(&read), [(1, Ok(())), (11, Ok(()))][..whole]);
+        }
     }
 
     #[test]
