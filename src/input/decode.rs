@@ -545,7 +545,18 @@ mod tests {
         let text = text();
         for format in FORMATS {
             let bytes = compressed(format, &text);
-            for size in [1, 2, 3, 7, 4096, 1 << 20] {
+            // reads that end where the data ends, and where a frame or block does
+            for size in [
+                1,
+                2,
+                3,
+                7,
+                4096,
+                1 << 20,
+                text.len(),
+                text.len() / 2,
+                1 << 17,
+            ] {
                 let (out, error) = read_all(decoder(format, bytes.clone()), size);
                 assert!(error.is_none(), "{format} {size}: {error:?}");
                 assert!(out == text, "{format} {size}: {} bytes", out.len());
@@ -641,6 +652,19 @@ mod tests {
         assert!(out.is_empty());
         let message = error.unwrap().to_string();
         assert!(message.contains("zstd -d --long=31"), "{message}");
+    }
+
+    /// A frame without a checksum ends with its last block: a read that ends with it, the
+    /// buffer full, is not taken for a frame left open.
+    #[test]
+    fn a_zstd_frame_without_checksum_ending_with_a_read_is_whole() {
+        let text = text();
+        let frame = zstd::stream::encode_all(&text[..], 3).unwrap();
+        for size in [1, 7, text.len(), text.len() / 2, 1 << 17] {
+            let (out, error) = read_all(decoder("zstd", frame.clone()), size);
+            assert!(error.is_none(), "{size}: {error:?}");
+            assert!(out == text, "{size}");
+        }
     }
 
     /// pzstd's skippable frames between frames are passed over.
